@@ -1,0 +1,7 @@
+import { defineConfig } from '../../src/index.ts';
+
+/**
+ * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
+ * under /api (contract section 8). Environment variables fill everything not set here.
+ */
+export default defineConfig({});

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite once per database dialect. SQLite always runs; PostgreSQL and
+// MariaDB run when reachable (or always, and must be reachable, when CITADEL_TEST_DATABASES names
+// them, as .ci/run does). Extra arguments go to vitest (for example a file filter).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+
+const args = process.argv.slice(2);
+const required = (process.env.CITADEL_TEST_DATABASES ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
+const candidates = [
+  { dialect: 'sqlite' },
+  {
+    dialect: 'postgres',
+    url: process.env.CITADEL_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    port: 5432,
+  },
+  {
+    dialect: 'mysql',
+    url: process.env.CITADEL_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test',
+    port: 3306,
+  },
+];
+
+function reachable(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.setTimeout(1500, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+const runs = [];
+for (const c of candidates) {
+  const wanted = required.length === 0 || required.includes(c.dialect);
+  if (!wanted) continue;
+  if (c.url && !(await reachable(c.url))) {
+    if (required.includes(c.dialect)) {
+      console.error(
+        `\nERROR: ${c.dialect} at ${c.url} is required (CITADEL_TEST_DATABASES) but cannot be reached.`,
+      );
+      process.exit(1);
+    }
+    console.log(`\nNOTICE: ${c.dialect} is not reachable at ${c.url}: its run of the suite is SKIPPED.`);
+    continue;
+  }
+  runs.push(c.dialect);
+}
+
+mkdirSync('.test-output', { recursive: true });
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let failedRuns = [];
+for (const dialect of runs) {
+  console.log(`\n=== test suite on ${dialect} ===`);
+  const report = `.test-output/vitest-${dialect}.json`;
+  rmSync(report, { force: true });
+  const result = spawnSync(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args],
+    { stdio: 'inherit', env: { ...process.env, CITADEL_TEST_DB: dialect } },
+  );
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    passed += json.numPassedTests;
+    failed += json.numFailedTests;
+    skipped += json.numPendingTests + json.numTodoTests;
+    if (json.numFailedTests > 0 || json.numFailedTestSuites > 0) failedRuns.push(dialect);
+  } catch {
+    failedRuns.push(dialect);
+    failed += 1;
+  }
+  if (result.status !== 0 && !failedRuns.includes(dialect)) failedRuns.push(dialect);
+}
+
+console.log(
+  `\nDatabases: ${runs.join(', ')}${failedRuns.length ? ` (failures on: ${failedRuns.join(', ')})` : ''}`,
+);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedRuns.length > 0 ? 1 : 0);

@@ -1,0 +1,117 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { TObject } from '@sinclair/typebox';
+import type { PublicUser } from '../auth/users.ts';
+import type { TokenRecord } from '../auth/tokens/service.ts';
+
+/** Lower-case HTTP verbs of the resource API. */
+export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type WriteVerb = 'post' | 'put' | 'patch';
+
+/** A stored column's type: drives default sort/search, the OpenAPI schema and value coercion. */
+export type ColumnType = 'integer' | 'number' | 'string' | 'text' | 'boolean' | 'datetime';
+
+export interface ColumnConfig {
+  type: ColumnType;
+  /** Filled by the database or the engine; never taken from a payload. */
+  readOnly?: boolean;
+  nullable?: boolean;
+  /** Never sent in responses (for example a secret column). */
+  hidden?: boolean;
+  description?: string;
+}
+
+/**
+ * A relation of a resource. `hasMany`: rows of `table` whose `foreignKey` equals this record's
+ * primary key (children; nested writes create them). `belongsTo`: the row of `table` whose
+ * `targetKey` equals this record's `foreignKey` (a parent; derive embeds it as an object).
+ */
+export interface RelationConfig {
+  type: 'hasMany' | 'belongsTo';
+  /** The resource the related rows are (its columns, validators, hooks and obfuscation apply). */
+  resource?: string;
+  /** The related table when it is not a resource (for example `users` for a post's author). */
+  table?: string;
+  foreignKey: string;
+  /** Key on the other side: the target's primary key for belongsTo (default `id`). */
+  targetKey?: string;
+  /** Columns shown for a non-resource target (for example `['id', 'username']`). */
+  columns?: string[];
+  /** Columns of a non-resource target to obfuscate. */
+  obfuscatedFields?: string[];
+}
+
+export interface HookContext {
+  version: string;
+  resource: string;
+  verb: Verb;
+  user: PublicUser | null;
+  token: TokenRecord | null;
+  request: FastifyRequest;
+  /** The open transaction on writes, the database on reads. */
+  db: Kysely<Record<string, Record<string, unknown>>>;
+}
+
+export type ApiRecord = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a hook receives the builder of an application table
+export type ResourceQuery = SelectQueryBuilder<any, any, any>;
+
+export interface ResourceHooks {
+  /** Return the (immutable) builder it was given or a changed one, for example with a tenant scope. */
+  beforeQuery?(query: ResourceQuery, ctx: HookContext): ResourceQuery | Promise<ResourceQuery>;
+  afterQuery?(records: ApiRecord[], ctx: HookContext): ApiRecord[] | Promise<ApiRecord[]>;
+  beforeSave?(data: ApiRecord, ctx: HookContext): ApiRecord | Promise<ApiRecord>;
+  afterSave?(record: ApiRecord, ctx: HookContext): ApiRecord | Promise<ApiRecord>;
+}
+
+/** One resource, as declared with `defineResource()`. */
+export interface ResourceConfig {
+  /** URL segment and ability prefix (`posts` → `/api/v1/posts`, `posts:read`). */
+  name: string;
+  /** Table name (default: `name`). */
+  table?: string;
+  /** Default `id`. */
+  primaryKey?: string;
+  /** Versions the resource is published in; absent means every version. */
+  version?: string | string[];
+  columns: Record<string, ColumnConfig>;
+  relations?: Record<string, RelationConfig>;
+  /** Relation names a client may `derive` and write nested. */
+  allowedRelations?: string[];
+  obfuscatedFields?: string[];
+  /** Default 100. */
+  maxLimit?: number;
+  /** Default 20. */
+  defaultLimit?: number;
+  /** Verbs that need a caller (session or bearer token). */
+  requiredAuth?: Verb[];
+  /** Validator per write verb (`post`, `put`, `patch`, or `*`): a TypeBox object schema. */
+  formClass?: Partial<Record<WriteVerb | '*', TObject>>;
+  /** Default: every column. */
+  sortable?: string[];
+  /** Default: the text columns. */
+  searchable?: string[];
+  /** Default: every verb. */
+  exposedMethods?: Verb[];
+  /** Default sort when the client gives none (default: primary key ascending). */
+  defaultSort?: string;
+  hooks?: ResourceHooks;
+  description?: string;
+}
+
+/** Router options of one publication. */
+export interface PublishOptions {
+  version: string;
+  docs?: { route?: string; uiRoute?: string };
+}
+
+/** API-level configuration. */
+export interface ApiConfig {
+  /** Title of the generated documentation. */
+  apiName: string;
+  /** Path prefix of every resource endpoint (default `/api`). */
+  apiBaseUrl: string;
+  resources: ResourceConfig[];
+  /** The versions published, each with its docs routes. */
+  publications: PublishOptions[];
+}

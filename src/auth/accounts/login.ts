@@ -1,0 +1,58 @@
+import type { CitadelServices } from '../../services.ts';
+import type { UserRecord } from '../users.ts';
+import { HttpError, ForbiddenError, TooManyRequestsError } from '../../http/errors.ts';
+
+export class InvalidCredentialsError extends HttpError {
+  override name = 'InvalidCredentialsError';
+  constructor() {
+    super(401, 'Invalid credentials.', {
+      errors: { credentials: 'The email, username or password is incorrect.' },
+    });
+  }
+}
+
+function limitKeys(identifier: string, ip: string) {
+  const id = identifier.trim().toLowerCase();
+  return { pair: `login:pair:${ip}:${id}`, account: `login:account:${id}` };
+}
+
+/**
+ * Check a password sign-in. The same 401 for an unknown account and a wrong password, with a dummy
+ * Argon2 verification so both take as long; failures are counted per (identifier, IP) and per
+ * account, and refused with 429 once over the limits. A disabled account with the right password
+ * gets 403 unless it can still be activated (then the pipeline takes it).
+ */
+export async function verifyPasswordLogin(
+  services: CitadelServices,
+  input: { identifier: string; password: string; ip: string },
+): Promise<UserRecord> {
+  const { limits } = services.config;
+  const keys = limitKeys(input.identifier, input.ip);
+  await services.rateLimiter.check(keys.pair, limits.loginFailuresPerIdentifierIp);
+  await services.rateLimiter.check(keys.account, limits.loginFailuresPerAccount);
+
+  const user = await services.users.findByLogin(input.identifier);
+  const ok = user?.password_hash
+    ? await services.passwords.verify(user.password_hash, input.password)
+    : await services.passwords.verifyDummy(input.password);
+
+  if (!user || !ok) {
+    const pair = await services.rateLimiter.hit(keys.pair, limits.loginFailureWindow);
+    await services.rateLimiter.hit(keys.account, limits.loginAccountWindow);
+    if (pair.count > limits.loginFailuresPerIdentifierIp) throw new TooManyRequestsError(pair.retryAfter);
+    throw new InvalidCredentialsError();
+  }
+
+  await services.rateLimiter.reset(keys.pair);
+  if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+  if (services.passwords.needsRehash(user.password_hash!)) {
+    await services.users.setPasswordHash(user.id, await services.passwords.hash(input.password));
+  }
+  return user;
+}
+
+/** With email activation configured, an inactive account is one that has not finished activating. */
+export function canBeActivated(services: CitadelServices): boolean {
+  const { registerActions, loginActions } = services.config;
+  return registerActions.includes('email_activation') || loginActions.includes('email_activation');
+}

@@ -1,0 +1,82 @@
+import type { CitadelServices } from '../../services.ts';
+import { randomToken, sha256Hex } from '../../crypto.ts';
+import { composeMail } from '../../mail/templates.ts';
+
+/**
+ * Password-reset tokens: 32 random bytes, stored as SHA-256, single use, `resetTokenTtl` long.
+ * A new request invalidates the user's older tokens.
+ */
+export async function sendPasswordReset(services: CitadelServices, email: string): Promise<void> {
+  const user = await services.users.findByEmail(email);
+  if (!user) return;
+  const { db, clock, config } = services;
+  const token = randomToken(32);
+  const now = clock.now();
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .updateTable('password_reset_tokens')
+      .set({ used_at: now.toISOString() })
+      .where('user_id', '=', user.id)
+      .where('used_at', 'is', null)
+      .execute();
+    await tx
+      .insertInto('password_reset_tokens')
+      .values({
+        user_id: user.id,
+        token_hash: sha256Hex(token),
+        expires_at: new Date(now.getTime() + config.limits.resetTokenTtl * 1000).toISOString(),
+        used_at: null,
+        created_at: now.toISOString(),
+      })
+      .execute();
+  });
+  const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const minutes = Math.round(config.limits.resetTokenTtl / 60);
+  await services.mailer.send(
+    composeMail(user.email, {
+      subject: 'Reset your password',
+      intro: `Someone asked to reset the password of the account ${user.username}. If it was you, follow the link within ${minutes} minutes.`,
+      link: { url, label: 'Choose a new password' },
+      outro: 'If you did not ask for this, ignore this email: your password stays as it is.',
+    }),
+  );
+}
+
+/**
+ * Use a reset token: marks it used (atomically: one of two concurrent uses wins) and returns the
+ * user id, or null when it is unknown, used, superseded or expired.
+ */
+export async function consumePasswordResetToken(
+  services: CitadelServices,
+  token: string,
+): Promise<number | null> {
+  const { db, clock } = services;
+  const now = clock.now().toISOString();
+  const row = await db
+    .selectFrom('password_reset_tokens')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', sha256Hex(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return null;
+  const claimed = await db
+    .updateTable('password_reset_tokens')
+    .set({ used_at: now })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1 ? row.user_id : null;
+}
+
+/** Is the token currently usable (for showing the form)? */
+export async function isPasswordResetTokenUsable(services: CitadelServices, token: string): Promise<boolean> {
+  const row = await services.db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('token_hash', '=', sha256Hex(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', services.clock.now().toISOString())
+    .executeTakeFirst();
+  return row !== undefined;
+}

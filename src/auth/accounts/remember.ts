@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import { randomToken, safeEqual, sha256Hex } from '../../crypto.ts';
+
+export const REMEMBER_COOKIE = 'citadel_remember';
+
+export interface RememberCookie {
+  value: string;
+  /** Seconds the browser should keep it. */
+  maxAge: number;
+}
+
+/**
+ * Remember-me tokens: `selector:validator`. The selector finds the row, the validator is stored as
+ * SHA-256 and compared in constant time. One row per device; each use replaces the validator
+ * (rotation), so a copied cookie stops working once the real device uses it. The expiry is fixed
+ * at sign-in: use does not extend it past 30 days.
+ */
+export class RememberTokens {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async issue(userId: number): Promise<RememberCookie> {
+    const selector = randomToken(12);
+    const validator = randomToken(32);
+    const now = this.clock.now();
+    await this.db
+      .insertInto('remember_tokens')
+      .values({
+        selector,
+        validator_hash: sha256Hex(validator),
+        user_id: userId,
+        expires_at: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
+        created_at: now.toISOString(),
+        last_used_at: null,
+      })
+      .execute();
+    return { value: `${selector}:${validator}`, maxAge: this.ttlSeconds };
+  }
+
+  /**
+   * Use a cookie value: on success the user id and the rotated cookie; null when unknown, wrong or
+   * expired. A wrong validator for a known selector deletes that row: the cookie was copied or stale.
+   */
+  async consume(cookieValue: string): Promise<{ userId: number; cookie: RememberCookie } | null> {
+    const [selector, validator, extra] = cookieValue.split(':');
+    if (!selector || !validator || extra !== undefined || selector.length > 64) return null;
+    const row = await this.db
+      .selectFrom('remember_tokens')
+      .select(['id', 'user_id', 'validator_hash', 'expires_at'])
+      .where('selector', '=', selector)
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = this.clock.now();
+    if (!safeEqual(row.validator_hash, sha256Hex(validator)) || row.expires_at <= now.toISOString()) {
+      await this.db.deleteFrom('remember_tokens').where('id', '=', row.id).execute();
+      return null;
+    }
+    const nextValidator = randomToken(32);
+    // Rotate only if nobody rotated it in between: the hash we checked must still be the stored one.
+    const rotated = await this.db
+      .updateTable('remember_tokens')
+      .set({ validator_hash: sha256Hex(nextValidator), last_used_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('validator_hash', '=', row.validator_hash)
+      .executeTakeFirst();
+    if (Number(rotated.numUpdatedRows) !== 1) return null;
+    const maxAge = Math.max(1, Math.floor((new Date(row.expires_at).getTime() - now.getTime()) / 1000));
+    return { userId: row.user_id, cookie: { value: `${selector}:${nextValidator}`, maxAge } };
+  }
+
+  async revoke(cookieValue: string): Promise<void> {
+    const [selector] = cookieValue.split(':');
+    if (selector) await this.db.deleteFrom('remember_tokens').where('selector', '=', selector).execute();
+  }
+
+  async revokeAllForUser(userId: number): Promise<void> {
+    await this.db.deleteFrom('remember_tokens').where('user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,247 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FieldReader } from '../../http/fields.ts';
+import { respond } from '../../http/respond.ts';
+import { requireCaller } from '../../http/caller.ts';
+import { ValidationError } from '../../http/errors.ts';
+import { publicUser } from '../users.ts';
+import { beginSignIn } from '../pipeline/runner.ts';
+import { endSession } from '../sign-in.ts';
+import { limitEmailSends } from '../limits.ts';
+import { verifyPasswordLogin } from './login.ts';
+import { readNewPassword } from './password-rules.ts';
+import {
+  consumePasswordResetToken,
+  isPasswordResetTokenUsable,
+  sendPasswordReset,
+} from './password-reset.ts';
+import {
+  forgotPasswordPage,
+  loginPage,
+  registerPage,
+  resetPasswordPage,
+} from '../../views/pages/accounts.ts';
+import { homePage } from '../../views/pages/home.ts';
+
+const USERNAME = /^[A-Za-z0-9 ]+$/;
+
+/** Registration, password sign-in, sign-out, /me, and password reset. */
+export async function accountsModule(app: FastifyInstance): Promise<void> {
+  app.get('/', { config: { action: 'home', page: homePage } }, async (request, reply) => {
+    const caller = request.caller;
+    return respond(request, reply, {
+      action: 'home',
+      status: 'info',
+      user: caller?.via === 'session' ? publicUser(caller.user) : undefined,
+      render: true,
+    });
+  });
+
+  app.get('/me', { config: { action: 'me' } }, async (request, reply) => {
+    const caller = requireCaller(request);
+    return respond(request, reply, {
+      action: 'me',
+      status: 'success',
+      user: publicUser(caller.user),
+      render: true,
+    });
+  });
+
+  app.get('/login', { config: { action: 'login.show', page: loginPage } }, async (request, reply) =>
+    showPage(request, reply, 'login.show'),
+  );
+
+  app.post('/login', { config: { action: 'login.attempt', page: loginPage } }, async (request, reply) => {
+    const fields = new FieldReader(request.body);
+    const email = fields.string('email', { max: 191 });
+    const username = fields.string('username', { max: 191 });
+    const password = fields.string('password', { required: true, raw: true, max: 1024 });
+    if (email === undefined && username === undefined) fields.fail('email', 'Email or username is required.');
+    fields.throwIfInvalid();
+
+    const services = request.server.citadel;
+    const user = await verifyPasswordLogin(services, {
+      identifier: (email ?? username)!,
+      password: password!,
+      ip: request.ip,
+    });
+    const result = await beginSignIn(request, reply, user, {
+      purpose: 'login',
+      remember: fields.boolean('remember'),
+    });
+    if (!result.signedIn) {
+      return respond(request, reply, {
+        action: 'login.action_required',
+        status: 'info',
+        message: 'One more step is needed to finish signing in.',
+        redirectTo: '/action/show',
+      });
+    }
+    return respond(request, reply, {
+      action: 'login.attempt',
+      status: 'success',
+      message: 'You are signed in.',
+      user: publicUser(user),
+      redirectTo: '/',
+    });
+  });
+
+  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = request.caller;
+    if (caller?.via === 'token') await request.server.citadel.tokens.revoke(caller.user.id, caller.token.id);
+    else await endSession(request, reply);
+    return respond(request, reply, {
+      action: 'logout',
+      status: 'success',
+      message: 'You have been signed out.',
+      redirectTo: '/login',
+    });
+  };
+  app.post('/logout', { config: { action: 'logout' } }, logout);
+  app.get('/logout', { config: { action: 'logout' } }, logout);
+
+  app.get('/register', { config: { action: 'register.show', page: registerPage } }, async (request, reply) =>
+    showPage(request, reply, 'register.show'),
+  );
+
+  app.post(
+    '/register',
+    { config: { action: 'register.attempt', page: registerPage } },
+    async (request, reply) => {
+      const services = request.server.citadel;
+      const fields = new FieldReader(request.body);
+      const username = fields.string('username', {
+        required: true,
+        min: 3,
+        max: 30,
+        pattern: USERNAME,
+        patternMessage: 'Username may contain only letters, digits and spaces.',
+      });
+      const email = fields.email('email', { required: true });
+      const password = readNewPassword(fields, services.config.limits);
+      await limitEmailSends(request, 'register', fields.errors.email ? undefined : email);
+      if (
+        username !== undefined &&
+        !fields.errors.username &&
+        (await services.users.findByUsername(username))
+      ) {
+        fields.fail('username', 'This username is already taken.');
+      }
+      if (email !== undefined && !fields.errors.email && (await services.users.findByEmail(email))) {
+        fields.fail('email', 'This email address is already registered.');
+      }
+      fields.throwIfInvalid();
+
+      const needsActivation = services.config.registerActions.includes('email_activation');
+      const user = await services.users
+        .create({
+          username: username!,
+          email: email!,
+          passwordHash: await services.passwords.hash(password!),
+          active: !needsActivation,
+        })
+        .catch(async (error: unknown) => {
+          // Two registrations raced past the checks above: the unique index decides.
+          if (await services.users.findByEmail(email!))
+            throw new ValidationError({ email: 'This email address is already registered.' });
+          if (await services.users.findByUsername(username!))
+            throw new ValidationError({ username: 'This username is already taken.' });
+          throw error;
+        });
+
+      const result = await beginSignIn(request, reply, user, { purpose: 'register', remember: false });
+      if (!result.signedIn) {
+        return respond(request, reply, {
+          action: 'register.action_required',
+          status: 'info',
+          message: 'Your account was created. One more step is needed to activate it.',
+          user: publicUser(user),
+          redirectTo: '/action/show',
+        });
+      }
+      return respond(request, reply, {
+        action: 'register.attempt',
+        status: 'success',
+        statusCode: 201,
+        message: 'Your account was created and you are signed in.',
+        user: publicUser(user),
+        redirectTo: '/',
+      });
+    },
+  );
+
+  app.get(
+    '/forgot-password',
+    { config: { action: 'forgot_password.show', page: forgotPasswordPage } },
+    async (request, reply) => showPage(request, reply, 'forgot_password.show'),
+  );
+
+  app.post(
+    '/forgot-password',
+    { config: { action: 'forgot_password.send', page: forgotPasswordPage } },
+    async (request, reply) => {
+      const services = request.server.citadel;
+      const fields = new FieldReader(request.body);
+      const email = fields.email('email', { required: true });
+      fields.throwIfInvalid();
+      await limitEmailSends(request, 'forgot-password', email);
+      // Sent after the response is on its way: the answer and its timing are the same for any address.
+      void sendPasswordReset(services, email!).catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not send the password reset email'),
+      );
+      return respond(request, reply, {
+        action: 'forgot_password.send',
+        status: 'success',
+        message: 'If that address belongs to an account, a link to reset the password is on its way.',
+        redirectTo: '/login',
+      });
+    },
+  );
+
+  app.get(
+    '/reset-password',
+    { config: { action: 'reset_password.show', page: resetPasswordPage } },
+    async (request, reply) => {
+      const token = (request.query as Record<string, unknown>).token;
+      const usable =
+        typeof token === 'string' && (await isPasswordResetTokenUsable(request.server.citadel, token));
+      return respond(request, reply, {
+        action: 'reset_password.show',
+        status: usable ? 'info' : 'error',
+        data: { token_valid: usable },
+        errors: usable ? undefined : { token: 'This reset link is invalid or has expired.' },
+        render: true,
+      });
+    },
+  );
+
+  app.post(
+    '/reset-password',
+    { config: { action: 'reset_password.attempt', page: resetPasswordPage } },
+    async (request, reply) => {
+      const services = request.server.citadel;
+      const fields = new FieldReader(request.body);
+      const token = fields.string('token', { required: true, max: 256 });
+      const password = readNewPassword(fields, services.config.limits);
+      fields.throwIfInvalid();
+      const userId = await consumePasswordResetToken(services, token!);
+      if (userId === null) throw new ValidationError({ token: 'This reset link is invalid or has expired.' });
+
+      await services.users.setPasswordHash(userId, await services.passwords.hash(password!));
+      // A reset ends every session and remember-me token of the account, this browser's included.
+      await services.sessions.destroyForUser(userId);
+      await services.remember.revokeAllForUser(userId);
+      if (request.session.userId === userId) request.session.clear();
+      return respond(request, reply, {
+        action: 'reset_password.attempt',
+        status: 'success',
+        message: 'Your password was changed. Please sign in with the new one.',
+        redirectTo: '/login',
+      });
+    },
+  );
+}
+
+/** GET of a form page: HTML for browsers, a small info envelope for JSON clients. */
+function showPage(request: FastifyRequest, reply: FastifyReply, action: string) {
+  return respond(request, reply, { action, status: 'info', render: true });
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { CitadelServices } from '../../services.ts';
+import type { UserRecord } from '../users.ts';
+import type { SafeHtml } from '../../views/html.ts';
+
+/** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
+export type PipelinePurpose = 'login' | 'register';
+
+export interface ActionContext {
+  request: FastifyRequest;
+  services: CitadelServices;
+  user: UserRecord;
+  purpose: PipelinePurpose;
+  /**
+   * This action's own state inside the pending context (for example an emailed code's HMAC and
+   * expiry). JSON-serialisable; changes are saved with the session. Never put a plain secret here.
+   */
+  state: Record<string, unknown>;
+}
+
+/**
+ * A post-sign-in step. Built-ins: email_2fa, email_activation, two_factor; applications register
+ * their own (config `actions`) and list their ids in AUTH_LOGIN_ACTIONS / AUTH_REGISTER_ACTIONS.
+ */
+export interface PipelineAction {
+  id: string;
+  /** Heading of the action page. */
+  label: string;
+  /** Does the action apply to this user now? Default: yes. */
+  isPendingFor?(ctx: ActionContext): Promise<boolean> | boolean;
+  /** The action became current: for example, email the first code. */
+  start?(ctx: ActionContext): Promise<void>;
+  /** Extra `data` for GET /action/show, beside `action` and `email`. */
+  show?(ctx: ActionContext): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** POST /action/challenge: for example, send a fresh code. */
+  challenge?(ctx: ActionContext): Promise<Record<string, unknown> | void>;
+  /**
+   * POST /action/handle. Resolve true when the proof is good, false when it is wrong (404, counted
+   * towards the attempt limit); throw a ValidationError (422) for missing or malformed fields.
+   */
+  handle(ctx: ActionContext, body: Record<string, unknown>): Promise<boolean>;
+  /** After a good proof, before the next action: for example, activate the account. */
+  complete?(ctx: ActionContext): Promise<void>;
+  /** The form fields of the action page (inside the form that posts to /action/handle). */
+  renderFields?(ctx: ActionContext): SafeHtml;
+}
+
+/** What a sign-in attempt led to. */
+export type SignInResult = { signedIn: true } | { signedIn: false; action: string };

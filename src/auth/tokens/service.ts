@@ -1,0 +1,122 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
+import type { Clock } from '../../clock.ts';
+import { sha256Hex } from '../../crypto.ts';
+import { insertReturningId } from '../../db/insert.ts';
+import { generateTokenString, isWellFormedToken } from './format.ts';
+
+type TokenRow = Selectable<PersonalAccessTokensTable>;
+
+/** A token as listed to its owner: never the hash, never the plain token. */
+export interface TokenRecord {
+  id: number;
+  name: string;
+  abilities: string[];
+  last_used_at: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface IssuedToken {
+  /** The plain token: returned once, never stored. */
+  token: string;
+  record: TokenRecord;
+}
+
+export interface VerifiedToken {
+  record: TokenRecord;
+  userId: number;
+}
+
+function toRecord(
+  row: Pick<TokenRow, 'id' | 'name' | 'abilities' | 'last_used_at' | 'created_at' | 'expires_at'>,
+): TokenRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    abilities: JSON.parse(row.abilities) as string[],
+    last_used_at: row.last_used_at,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+  };
+}
+
+/** Personal access tokens: issue, verify (the bearer guard's lookup), list and revoke. */
+export class PersonalAccessTokens {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly lastUsedIntervalSeconds: number,
+  ) {}
+
+  async issue(input: {
+    userId: number;
+    name: string;
+    abilities: string[];
+    expiresAt: string | null;
+  }): Promise<IssuedToken> {
+    const token = generateTokenString();
+    const createdAt = this.clock.now().toISOString();
+    const row = {
+      user_id: input.userId,
+      name: input.name,
+      token_hash: sha256Hex(token),
+      abilities: JSON.stringify(input.abilities),
+      last_used_at: null,
+      created_at: createdAt,
+      expires_at: input.expiresAt,
+    };
+    const id = await insertReturningId(this.db, 'personal_access_tokens', row);
+    return { token, record: toRecord({ id, ...row }) };
+  }
+
+  /**
+   * The token's record and owner when the string is well formed, known and not expired; else null.
+   * Lookup is by SHA-256, so the database never sees or compares the secret itself.
+   */
+  async verify(token: string): Promise<VerifiedToken | null> {
+    if (!isWellFormedToken(token)) return null;
+    const row = await this.db
+      .selectFrom('personal_access_tokens')
+      .select(['id', 'user_id', 'name', 'abilities', 'last_used_at', 'created_at', 'expires_at'])
+      .where('token_hash', '=', sha256Hex(token))
+      .executeTakeFirst();
+    if (!row) return null;
+    const now = this.clock.now();
+    if (row.expires_at !== null && row.expires_at <= now.toISOString()) return null;
+    await this.touch(row.id, row.last_used_at, now);
+    return { record: toRecord(row), userId: row.user_id };
+  }
+
+  /** Write last_used_at at most once per interval: a busy token must not mean a write per request. */
+  private async touch(id: number, lastUsedAt: string | null, now: Date): Promise<void> {
+    const threshold = new Date(now.getTime() - this.lastUsedIntervalSeconds * 1000).toISOString();
+    if (lastUsedAt !== null && lastUsedAt > threshold) return;
+    await this.db
+      .updateTable('personal_access_tokens')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', threshold)]))
+      .execute();
+  }
+
+  async listForUser(userId: number): Promise<TokenRecord[]> {
+    const rows = await this.db
+      .selectFrom('personal_access_tokens')
+      .select(['id', 'name', 'abilities', 'last_used_at', 'created_at', 'expires_at'])
+      .where('user_id', '=', userId)
+      .orderBy('id', 'asc')
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  /** Revoke one of the user's tokens; false when it is unknown or someone else's. */
+  async revoke(userId: number, tokenId: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('personal_access_tokens')
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

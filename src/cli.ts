@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config/errors.ts';
+import type { CitadelOptions } from './config/types.ts';
+import { loadConfig } from './config/load.ts';
+import { openDatabase } from './db/open.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { redactUrl } from './db/url.ts';
+
+const HELP = `citadel: authentication server and resource API engine
+
+Usage:
+  citadel serve [--config FILE]                 migrate, then serve on HOST:PORT (default 127.0.0.1:3000)
+  citadel migrate [--config FILE]               apply pending database migrations
+  citadel make:resource <name> [--dir DIR]      write a resource configuration skeleton
+  citadel openapi --api-version <v> [--config FILE]
+                                                print the OpenAPI document of one API version
+  citadel --help
+
+Configuration comes from environment variables (see README) and, when present, from
+citadel.config.ts in the current folder (or --config FILE), whose default export is the
+object createServer() accepts.`;
+
+class UsageError extends Error {}
+
+/** The application's config module: --config FILE, else ./citadel.config.ts when it exists. */
+async function loadOptions(configPath: string | undefined): Promise<CitadelOptions> {
+  const path = resolve(configPath ?? 'citadel.config.ts');
+  if (!existsSync(path)) {
+    if (configPath) throw new ConfigError(`config file not found: ${path}`);
+    return {};
+  }
+  const module = (await import(pathToFileURL(path).href)) as {
+    default?: CitadelOptions | (() => CitadelOptions | Promise<CitadelOptions>);
+  };
+  const exported = module.default;
+  if (!exported) throw new ConfigError(`${path} has no default export`);
+  return typeof exported === 'function' ? await exported() : exported;
+}
+
+async function serve(configPath: string | undefined): Promise<void> {
+  const { createServer } = await import('./server.ts');
+  const server = await createServer(await loadOptions(configPath));
+  const address = await server.app.listen({ port: server.config.port, host: server.config.host });
+  server.app.log.info(`Citadel listening on ${address} (public URL ${server.config.appUrl})`);
+  const stop = async (signal: string) => {
+    server.app.log.info(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function migrate(configPath: string | undefined): Promise<void> {
+  const config = loadConfig(await loadOptions(configPath));
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    const { applied } = await migrateToLatest(database.db, database.dialect);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to migrate');
+  } finally {
+    await database.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      config: { type: 'string' },
+      'api-version': { type: 'string' },
+      dir: { type: 'string' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(HELP);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(values.config);
+    case 'migrate':
+      return migrate(values.config);
+    case 'make:resource': {
+      const { makeResource } = await import('./api/cli/make-resource.ts');
+      if (!rest[0]) throw new UsageError('make:resource needs a resource name');
+      return makeResource(rest[0], values.dir ?? '.');
+    }
+    case 'openapi': {
+      const { printOpenApi } = await import('./api/cli/openapi.ts');
+      if (!values['api-version']) throw new UsageError('openapi needs --api-version <version>');
+      return printOpenApi(await loadOptions(values.config), values['api-version']);
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** One line and exit code 1 for anything that stops the command; never a stack trace. */
+function describe(error: unknown): string {
+  if (error instanceof ConfigError) return `configuration error: ${error.message}`;
+  if (error instanceof UsageError) return `${error.message} (see citadel --help)`;
+  const e = error as { code?: string; message?: string };
+  if (
+    e.code === 'ECONNREFUSED' ||
+    e.code === 'ENOTFOUND' ||
+    e.code === 'ER_ACCESS_DENIED_ERROR' ||
+    e.code === '28P01' ||
+    e.code === '3D000'
+  ) {
+    return `could not connect to the database: ${redactUrl(e.message ?? String(e.code))}`;
+  }
+  if (e.code === 'EADDRINUSE') return `cannot listen: ${e.message}`;
+  return `error: ${redactUrl(e.message ?? String(error))}`;
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (invokedDirectly || process.env.CITADEL_CLI === '1') {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(`citadel: ${describe(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from './errors.ts';
+import type { CitadelConfig, CitadelOptions, Limits, LogLevel, OAuthProviderConfig } from './types.ts';
+import { parseDatabaseUrl } from '../db/url.ts';
+
+export const defaultLimits: Limits = {
+  sessionIdleTtl: 2 * 60 * 60,
+  rememberTtl: 30 * 24 * 60 * 60,
+  resetTokenTtl: 60 * 60,
+  magicLinkTtl: 15 * 60,
+  pendingActionTtl: 15 * 60,
+  codeTtl: 10 * 60,
+  codeResendInterval: 30,
+  maxCodeAttempts: 5,
+  sudoTtl: 900,
+  sudoMaxFailures: 5,
+  sudoFailureWindow: 15 * 60,
+  loginFailuresPerIdentifierIp: 5,
+  loginFailureWindow: 60,
+  loginFailuresPerAccount: 100,
+  loginAccountWindow: 60 * 60,
+  sendsPerAddress: 5,
+  sendsPerIp: 30,
+  sendWindow: 60 * 60,
+  passwordMinLength: 8,
+  passwordMaxLength: 256,
+  tokenLastUsedInterval: 60,
+};
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Built-in sign-in action ids; custom ones come from `options.actions`. */
+export const BUILT_IN_ACTIONS = ['email_2fa', 'email_activation', 'two_factor'];
+
+const PROVIDER_PRESETS: Record<string, Partial<OAuthProviderConfig>> = {
+  github: {
+    label: 'GitHub',
+    authorizationUrl: 'https://github.com/login/oauth/authorize',
+    tokenUrl: 'https://github.com/login/oauth/access_token',
+    userinfoUrl: 'https://api.github.com/user',
+    scopes: ['read:user', 'user:email'],
+  },
+  google: { label: 'Google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'] },
+};
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function providersFromEnv(env: Record<string, string | undefined>): OAuthProviderConfig[] {
+  return list(env.OAUTH_PROVIDERS).map((id) => {
+    if (!/^[a-z0-9_-]+$/.test(id)) throw new ConfigError(`OAUTH_PROVIDERS: invalid provider id "${id}"`);
+    const prefix = `OAUTH_${id.toUpperCase().replace(/-/g, '_')}_`;
+    const preset = PROVIDER_PRESETS[id] ?? {};
+    const clientId = env[`${prefix}CLIENT_ID`];
+    const clientSecret = env[`${prefix}CLIENT_SECRET`];
+    if (!clientId || !clientSecret) {
+      throw new ConfigError(
+        `${prefix}CLIENT_ID and ${prefix}CLIENT_SECRET are required for provider "${id}"`,
+      );
+    }
+    const provider: OAuthProviderConfig = {
+      id,
+      clientId,
+      clientSecret,
+      label: preset.label ?? id.charAt(0).toUpperCase() + id.slice(1),
+      issuer: env[`${prefix}ISSUER`] ?? preset.issuer,
+      authorizationUrl: env[`${prefix}AUTHORIZATION_URL`] ?? preset.authorizationUrl,
+      tokenUrl: env[`${prefix}TOKEN_URL`] ?? preset.tokenUrl,
+      userinfoUrl: env[`${prefix}USERINFO_URL`] ?? preset.userinfoUrl,
+      scopes: env[`${prefix}SCOPES`]
+        ? list(env[`${prefix}SCOPES`]?.replace(/ /g, ','))
+        : (preset.scopes ?? []),
+    };
+    validateProvider(provider);
+    return provider;
+  });
+}
+
+function validateProvider(p: OAuthProviderConfig): void {
+  if (!p.issuer && !(p.authorizationUrl && p.tokenUrl)) {
+    throw new ConfigError(
+      `OAuth provider "${p.id}" needs an issuer (OpenID Connect) or authorization and token URLs`,
+    );
+  }
+  if (p.scopes.length === 0) p.scopes = p.issuer ? ['openid', 'email', 'profile'] : [];
+}
+
+/** The session secret: required in production; elsewhere generated once and kept in the data folder. */
+function resolveSessionSecret(
+  given: string | undefined,
+  production: boolean,
+  dataDir: string,
+  notices: string[],
+): string {
+  if (given) {
+    if (given.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters long');
+    return given;
+  }
+  if (production) throw new ConfigError('SESSION_SECRET is required when NODE_ENV=production');
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  notices.push(`SESSION_SECRET is not set: generated one and kept it in ${file}`);
+  return secret;
+}
+
+/**
+ * Resolve the configuration from code options over environment variables over defaults.
+ * Throws ConfigError with a one-line message for anything it cannot use.
+ */
+export function loadConfig(options: CitadelOptions = {}, notices: string[] = []): CitadelConfig {
+  const env = options.env ?? process.env;
+  const production = options.production ?? env.NODE_ENV === 'production';
+  const port = options.port ?? integer('PORT', env.PORT, 0) ?? 3000;
+  const host = options.host ?? env.HOST ?? '127.0.0.1';
+  const appUrl = (options.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  let parsedAppUrl: URL;
+  try {
+    parsedAppUrl = new URL(appUrl);
+  } catch {
+    throw new ConfigError(`APP_URL is not a valid URL: "${appUrl}"`);
+  }
+  const dataDir = resolve(options.dataDir ?? env.CITADEL_DATA_DIR ?? './data');
+  const databaseUrl = options.databaseUrl ?? env.DATABASE_URL ?? `sqlite:${join(dataDir, 'citadel.sqlite')}`;
+  parseDatabaseUrl(databaseUrl); // throws ConfigError when unparsable
+
+  const logLevel = (options.logLevel ?? env.LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const smtpUrl = options.smtpUrl ?? (env.SMTP_URL || undefined);
+  if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://`);
+
+  const sudoTtl = options.sudoTtl ?? integer('SUDO_TTL', env.SUDO_TTL, 1) ?? options.limits?.sudoTtl;
+  const limits: Limits = { ...defaultLimits, ...options.limits };
+  if (sudoTtl !== undefined) limits.sudoTtl = sudoTtl;
+
+  const actions = options.actions ?? [];
+  const knownActions = new Set([...BUILT_IN_ACTIONS, ...actions.map((a) => a.id)]);
+  const loginActions = options.loginActions ?? list(env.AUTH_LOGIN_ACTIONS);
+  const registerActions = options.registerActions ?? list(env.AUTH_REGISTER_ACTIONS);
+  for (const [name, ids] of [
+    ['AUTH_LOGIN_ACTIONS', loginActions],
+    ['AUTH_REGISTER_ACTIONS', registerActions],
+  ] as const) {
+    for (const id of ids) {
+      if (id === 'two_factor')
+        throw new ConfigError(`${name}: two_factor is added automatically, do not list it`);
+      if (!knownActions.has(id)) {
+        throw new ConfigError(`${name}: unknown action id "${id}" (known: ${[...knownActions].join(', ')})`);
+      }
+    }
+  }
+
+  const oauthProviders = options.oauthProviders ?? providersFromEnv(env);
+  oauthProviders.forEach(validateProvider);
+
+  const sqidsMinLength = options.sqidsMinLength ?? integer('SQIDS_MIN_LENGTH', env.SQIDS_MIN_LENGTH, 0) ?? 8;
+  const sqidsAlphabet = options.sqidsAlphabet ?? (env.SQIDS_ALPHABET || undefined);
+  if (
+    sqidsAlphabet !== undefined &&
+    (sqidsAlphabet.length < 3 || new Set(sqidsAlphabet).size !== sqidsAlphabet.length)
+  ) {
+    throw new ConfigError('SQIDS_ALPHABET must hold at least 3 characters, each once');
+  }
+  const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
+
+  return {
+    port,
+    host,
+    appUrl,
+    databaseUrl,
+    sessionSecret: resolveSessionSecret(
+      options.sessionSecret ?? env.SESSION_SECRET,
+      production,
+      dataDir,
+      notices,
+    ),
+    smtpUrl,
+    mailFrom: options.mailFrom ?? env.MAIL_FROM ?? 'Citadel <no-reply@localhost>',
+    loginActions,
+    registerActions,
+    oauthProviders,
+    redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
+    sqidsAlphabet,
+    sqidsMinLength,
+    seedDemo,
+    logLevel,
+    dataDir,
+    production,
+    limits,
+    actions,
+    api: options.api,
+    secureCookies: parsedAppUrl.protocol === 'https:',
+  };
+}

@@ -1,0 +1,103 @@
+import type { Clock } from '../clock.ts';
+import type { PipelineAction } from '../auth/pipeline/types.ts';
+import type { ApiConfig } from '../api/types.ts';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** One social sign-in provider, resolved from OAUTH_<ID>_* or given in code. */
+export interface OAuthProviderConfig {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  /** OpenID Connect issuer; discovery is used when set. */
+  issuer?: string;
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  userinfoUrl?: string;
+  scopes: string[];
+  /** Display name on the sign-in buttons. */
+  label: string;
+}
+
+/** Lifetimes (seconds) and limits. Every one is configurable; defaults are in contract.md. */
+export interface Limits {
+  sessionIdleTtl: number;
+  rememberTtl: number;
+  resetTokenTtl: number;
+  magicLinkTtl: number;
+  pendingActionTtl: number;
+  codeTtl: number;
+  codeResendInterval: number;
+  maxCodeAttempts: number;
+  sudoTtl: number;
+  sudoMaxFailures: number;
+  sudoFailureWindow: number;
+  loginFailuresPerIdentifierIp: number;
+  loginFailureWindow: number;
+  loginFailuresPerAccount: number;
+  loginAccountWindow: number;
+  sendsPerAddress: number;
+  sendsPerIp: number;
+  sendWindow: number;
+  passwordMinLength: number;
+  passwordMaxLength: number;
+  tokenLastUsedInterval: number;
+}
+
+/** What `createServer()` accepts: every field optional, environment variables fill the rest. */
+export interface CitadelOptions {
+  port?: number;
+  host?: string;
+  appUrl?: string;
+  databaseUrl?: string;
+  sessionSecret?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  loginActions?: string[];
+  registerActions?: string[];
+  sudoTtl?: number;
+  oauthProviders?: OAuthProviderConfig[];
+  redisUrl?: string;
+  sqidsAlphabet?: string;
+  sqidsMinLength?: number;
+  seedDemo?: boolean;
+  logLevel?: LogLevel;
+  /** Folder for the generated session secret and the default SQLite file. */
+  dataDir?: string;
+  production?: boolean;
+  limits?: Partial<Limits>;
+  /** Custom post-sign-in actions, by id. */
+  actions?: PipelineAction[];
+  /** The resource API: resources and where they are published. */
+  api?: ApiConfig;
+  /** Source of time; tests pass a controllable clock. */
+  clock?: Clock;
+  /** Read the environment (process.env by default); pass {} to ignore it. */
+  env?: Record<string, string | undefined>;
+}
+
+/** The resolved configuration every module reads. */
+export interface CitadelConfig {
+  port: number;
+  host: string;
+  appUrl: string;
+  databaseUrl: string;
+  sessionSecret: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  loginActions: string[];
+  registerActions: string[];
+  oauthProviders: OAuthProviderConfig[];
+  redisUrl?: string;
+  sqidsAlphabet?: string;
+  sqidsMinLength: number;
+  seedDemo: boolean;
+  logLevel: LogLevel;
+  dataDir: string;
+  production: boolean;
+  limits: Limits;
+  actions: PipelineAction[];
+  api?: ApiConfig;
+  /** True when APP_URL is https: cookies get `Secure`. */
+  secureCookies: boolean;
+}

@@ -1,0 +1,27 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * Insert one row and return its generated id on every dialect: RETURNING where it exists
+ * (PostgreSQL, SQLite), the driver's insert id on MySQL/MariaDB.
+ */
+export async function insertReturningId<T extends keyof Database & string>(
+  db: Kysely<Database>,
+  table: T,
+  values: Insertable<Database[T]>,
+): Promise<number> {
+  const adapter = db.getExecutor().adapter;
+  if (adapter.supportsReturning) {
+    // The dynamic table name defeats Kysely's column inference; the shape is checked by the signature.
+    const row = await (
+      db.insertInto(table).values(values) as unknown as {
+        returning(c: 'id'): { executeTakeFirstOrThrow(): Promise<{ id: number }> };
+      }
+    )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+  const result = await db.insertInto(table).values(values).executeTakeFirstOrThrow();
+  return Number(result.insertId);
+}

@@ -1,0 +1,44 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { CitadelMigration } from './migrations/types.ts';
+import type { Dialect } from './url.ts';
+import { allMigrations } from './migrations/index.ts';
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/** Apply every pending migration in name order. Throws with the failing migration's name. */
+export async function migrateToLatest(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work below the typed schema
+  db: Kysely<any>,
+  dialect: Dialect,
+  migrations: CitadelMigration[] = allMigrations,
+): Promise<MigrationReport> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const byName: Record<string, Migration> = {};
+      for (const m of migrations) {
+        if (byName[m.name]) throw new Error(`two migrations are named ${m.name}`);
+        byName[m.name] = {
+          up: (tx) => m.up(tx, dialect),
+          down: m.down ? (tx) => m.down!(tx, dialect) : undefined,
+        };
+      }
+      return byName;
+    },
+  };
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: 'citadel_migrations',
+    migrationLockTableName: 'citadel_migrations_lock',
+    allowUnorderedMigrations: true,
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+  }
+  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.ts';
+import { parseDatabaseUrl, type Dialect } from './url.ts';
+
+export interface OpenDatabase {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** Called with every compiled statement: tests count queries with it. */
+  onQuery?: (sql: string) => void;
+  poolSize?: number;
+}
+
+/** Open a Kysely instance for DATABASE_URL. Drivers load lazily, so SQLite users need no pg or mysql2. */
+export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
+  const { dialect, target } = parseDatabaseUrl(url);
+  const log = options.onQuery
+    ? (event: { level: string; query: { sql: string } }) => options.onQuery?.(event.query.sql)
+    : undefined;
+
+  if (dialect === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    if (target !== ':memory:') mkdirSync(dirname(target), { recursive: true });
+    const sqlite = new SQLite(target);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+    return { db, dialect, close: () => db.destroy() };
+  }
+
+  if (dialect === 'postgres') {
+    const pg = await import('pg');
+    const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    return { db, dialect, close: () => db.destroy() };
+  }
+
+  const mysql = await import('mysql2');
+  const pool = mysql.createPool({
+    uri: target,
+    connectionLimit: options.poolSize ?? 10,
+    // Timestamps are stored as strings; keep numbers as numbers and dates untouched.
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    charset: 'utf8mb4',
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }), log });
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,79 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types of the core. Feature modules declare their own tables next to their code and add
+ * them to `Database` below, so one Kysely instance types every query.
+ * Timestamps are ISO 8601 UTC strings (fixed width: they compare and sort as text on every dialect);
+ * booleans are 0/1 integers for the same reason.
+ */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  /** Lower-cased username: the unique key, so uniqueness and lookups are case-insensitive. */
+  username_normalized: string;
+  /** Stored lower-case. */
+  email: string;
+  password_hash: string | null;
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the cookie value: a leaked table does not give live sessions. */
+  id: string;
+  user_id: number | null;
+  data: string;
+  expires_at: string;
+  updated_at: string;
+}
+
+export interface RememberTokensTable {
+  id: Generated<number>;
+  selector: string;
+  validator_hash: string;
+  user_id: number;
+  expires_at: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface PasswordResetTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  /** JSON array of ability strings. */
+  abilities: string;
+  last_used_at: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: string;
+}
+
+export interface CoreTables {
+  users: UsersTable;
+  sessions: SessionsTable;
+  remember_tokens: RememberTokensTable;
+  password_reset_tokens: PasswordResetTokensTable;
+  personal_access_tokens: PersonalAccessTokensTable;
+  rate_limits: RateLimitsTable;
+}
+
+// Feature modules add their table interfaces to this list.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the list grows with each module
+export interface Database extends CoreTables {}

@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomToken, safeEqual } from '../crypto.ts';
+import { isCsrfSafeByConstruction } from './negotiation.ts';
+import { HttpError } from './errors.ts';
+
+const SESSION_KEY = 'csrf';
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The session's CSRF token, created on first use; forms carry it in the `_csrf` field. */
+export function csrfToken(request: FastifyRequest): string {
+  let token = request.session.get<string>(SESSION_KEY);
+  if (!token) {
+    token = randomToken(32);
+    request.session.set(SESSION_KEY, token);
+  }
+  return token;
+}
+
+export class CsrfError extends HttpError {
+  override name = 'CsrfError';
+  constructor() {
+    super(403, 'The form has expired or was not sent from this site. Please try again.');
+  }
+}
+
+/**
+ * preHandler (runs after the body is parsed): unsafe requests that a cross-site form could send must
+ * carry the session's token in `_csrf` (or the X-CSRF-Token header).
+ */
+export async function verifyCsrf(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfExempt) return;
+  if (isCsrfSafeByConstruction(request)) return;
+  const body = request.body as Record<string, unknown> | undefined;
+  const sent = (body && typeof body === 'object' ? body._csrf : undefined) ?? request.headers['x-csrf-token'];
+  const expected = request.session.get<string>(SESSION_KEY);
+  if (typeof sent !== 'string' || !expected || !safeEqual(sent, expected)) throw new CsrfError();
+}

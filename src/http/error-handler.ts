@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, TooManyRequestsError } from './errors.ts';
+import { clientKind } from './negotiation.ts';
+import { renderPage, respond, type Outcome } from './respond.ts';
+import { errorPage } from '../views/pages/error.ts';
+
+const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
+
+/** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
+function isFastifyClientError(error: FastifyError): boolean {
+  return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+}
+
+/** Map any error to the one outcome the client sees; unexpected errors are logged, never shown. */
+export function outcomeForError(request: FastifyRequest, error: FastifyError | Error): Outcome {
+  const action = request.routeOptions.config?.action ?? 'error';
+  if (error instanceof HttpError) {
+    return {
+      action: error.options.action ?? action,
+      status: 'error',
+      statusCode: error.statusCode,
+      message: error.message,
+      redirectTo: error.options.redirectTo,
+      errors: error.options.errors,
+      data: error.options.data,
+    };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const errors: Record<string, string> = {};
+    for (const issue of fastifyError.validation) {
+      const field =
+        issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
+        String(issue.params?.missingProperty ?? 'body');
+      errors[field] ??= issue.message ?? 'is invalid';
+    }
+    return { action, status: 'error', statusCode: 422, message: 'Validation failed.', errors };
+  }
+  if (isFastifyClientError(fastifyError)) {
+    return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { action, status: 'error', statusCode: 500, message: GENERIC_MESSAGE };
+}
+
+export async function authErrorHandler(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const outcome = outcomeForError(request, error);
+  if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
+  if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfter));
+  if (clientKind(request) !== 'form') return respond(request, reply, outcome);
+
+  // Form clients: field errors re-show the form; auth and step-up errors send the browser on.
+  const page = request.routeOptions.config?.page;
+  if (outcome.statusCode === 422 && page) return renderPage(request, reply, page, outcome);
+  if ((outcome.statusCode === 401 || outcome.statusCode === 403) && outcome.redirectTo) {
+    if (outcome.message) request.session.flash('error', outcome.message);
+    return reply.redirect(outcome.redirectTo, 303);
+  }
+  return renderPage(request, reply, errorPage, outcome);
+}

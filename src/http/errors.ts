@@ -1,0 +1,87 @@
+/**
+ * The one error hierarchy. Services throw these; `http/error-handler.ts` maps them to the auth
+ * envelope (or problem details for the resource API) in one place. Anything else is a 500 with a
+ * generic message and the details only in the log.
+ */
+export interface HttpErrorOptions {
+  /** The envelope's `action` (defaults to the route's action). */
+  action?: string;
+  errors?: Record<string, string>;
+  redirectTo?: string;
+  data?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** Problem-details extras for the resource API: `invalid_params`. */
+  invalidParams?: { name: string; reason: string }[];
+}
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  readonly statusCode: number;
+  readonly options: HttpErrorOptions;
+
+  constructor(statusCode: number, message: string, options: HttpErrorOptions = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.options = options;
+  }
+}
+
+export class ValidationError extends HttpError {
+  override name = 'ValidationError';
+  constructor(
+    errors: Record<string, string>,
+    message = 'Validation failed.',
+    options: HttpErrorOptions = {},
+  ) {
+    super(422, message, { ...options, errors });
+  }
+}
+
+export class BadRequestError extends HttpError {
+  override name = 'BadRequestError';
+  constructor(message: string, options: HttpErrorOptions = {}) {
+    super(400, message, options);
+  }
+}
+
+export class AuthenticationRequiredError extends HttpError {
+  override name = 'AuthenticationRequiredError';
+  constructor(message = 'Authentication required.', options: HttpErrorOptions = {}) {
+    super(401, message, { redirectTo: '/login', ...options });
+  }
+}
+
+export class ForbiddenError extends HttpError {
+  override name = 'ForbiddenError';
+  constructor(message = 'Forbidden.', options: HttpErrorOptions = {}) {
+    super(403, message, options);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  override name = 'NotFoundError';
+  constructor(message = 'Not found.', options: HttpErrorOptions = {}) {
+    super(404, message, options);
+  }
+}
+
+export class ConflictError extends HttpError {
+  override name = 'ConflictError';
+  constructor(message = 'Conflict.', options: HttpErrorOptions = {}) {
+    super(409, message, options);
+  }
+}
+
+export class TooManyRequestsError extends HttpError {
+  override name = 'TooManyRequestsError';
+  readonly retryAfter: number;
+  constructor(
+    retryAfterSeconds: number,
+    message = 'Too many attempts. Please try again later.',
+    options: HttpErrorOptions = {},
+  ) {
+    const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, message, { ...options, headers: { ...options.headers, 'retry-after': String(retryAfter) } });
+    this.retryAfter = retryAfter;
+  }
+}

@@ -1,0 +1,25 @@
+import type { FastifyRequest } from 'fastify';
+
+/** The three clients of contract section 3. */
+export type ClientKind = 'json' | 'spa' | 'form';
+
+export function clientKind(request: FastifyRequest): ClientKind {
+  if (request.headers['x-spa'] === 'true') return 'spa';
+  const accept = request.headers.accept ?? '';
+  const contentType = request.headers['content-type'] ?? '';
+  if (accept.includes('application/json') || contentType.includes('application/json')) return 'json';
+  return 'form';
+}
+
+/**
+ * Requests that a cross-site page cannot forge without CORS: a JSON body, the X-Spa header or an
+ * Authorization header all need a preflight, which we never grant. Everything else needs `_csrf`.
+ */
+export function isCsrfSafeByConstruction(request: FastifyRequest): boolean {
+  const contentType = request.headers['content-type'] ?? '';
+  return (
+    contentType.startsWith('application/json') ||
+    request.headers['x-spa'] === 'true' ||
+    request.headers.authorization !== undefined
+  );
+}

@@ -1,0 +1,116 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PublicUser } from '../auth/users.ts';
+import type { SafeHtml } from '../views/html.ts';
+import type { Flash } from './sessions/session.ts';
+import { clientKind } from './negotiation.ts';
+import { csrfToken } from './csrf.ts';
+
+export type EnvelopeStatus = 'success' | 'info' | 'error';
+
+/** What an auth route produced, before it is shaped for the client kind. */
+export interface Outcome {
+  action: string;
+  status: EnvelopeStatus;
+  /** Default 200. */
+  statusCode?: number;
+  message?: string;
+  redirectTo?: string;
+  user?: PublicUser;
+  data?: Record<string, unknown>;
+  errors?: Record<string, string>;
+  /** Extra top-level fields of the envelope (`tokens`, `token`, `token_id`, `name`). */
+  fields?: Record<string, unknown>;
+  /** Form clients: render the route's page with this outcome instead of redirecting (show-once data). */
+  render?: boolean;
+}
+
+/** What a page template gets. */
+export interface PageContext {
+  request: FastifyRequest;
+  csrf: string;
+  flash?: Flash;
+  user: PublicUser | null;
+  outcome?: Outcome;
+  /** The submitted fields, for re-filling a form after an error (never passwords). */
+  input: Record<string, string>;
+  errors: Record<string, string>;
+}
+
+export type PageRenderer = (ctx: PageContext) => SafeHtml | Promise<SafeHtml>;
+
+const NEVER_REFILLED = /password|secret|token|code|proof|_csrf/i;
+
+export function envelope(outcome: Outcome): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    action: outcome.action,
+    status: outcome.status,
+    statusCode: outcome.statusCode ?? 200,
+  };
+  if (outcome.message !== undefined) body.message = outcome.message;
+  if (outcome.redirectTo !== undefined) body.redirect_to = outcome.redirectTo;
+  if (outcome.user !== undefined) body.user = outcome.user;
+  if (outcome.data !== undefined) body.data = outcome.data;
+  if (outcome.errors !== undefined) body.errors = outcome.errors;
+  if (outcome.fields) Object.assign(body, outcome.fields);
+  return body;
+}
+
+/** The submitted scalar fields minus anything secret, for re-filling a form. */
+export function refillableInput(request: FastifyRequest): Record<string, string> {
+  const body = request.body;
+  const input: Record<string, string> = {};
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      if (!NEVER_REFILLED.test(key) && (typeof value === 'string' || typeof value === 'number'))
+        input[key] = String(value);
+    }
+  }
+  return input;
+}
+
+export async function renderPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: PageRenderer,
+  outcome?: Outcome,
+): Promise<FastifyReply> {
+  const caller = request.caller;
+  const ctx: PageContext = {
+    request,
+    csrf: csrfToken(request),
+    flash: request.session.takeFlash(),
+    user: caller && caller.via === 'session' ? toPublic(caller.user) : null,
+    outcome,
+    input: outcome?.status === 'error' ? refillableInput(request) : {},
+    errors: outcome?.errors ?? {},
+  };
+  const body = await page(ctx);
+  return reply
+    .code(outcome?.statusCode ?? 200)
+    .type('text/html; charset=utf-8')
+    .send(body.toString());
+}
+
+function toPublic(user: { id: number; username: string; email: string; active: number }): PublicUser {
+  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
+}
+
+/**
+ * Send an outcome the way the client wants it: the JSON envelope (REST, SPA) with the HTTP status
+ * equal to `statusCode`; for forms a 303 to `redirect_to` with a one-time flash message, or the
+ * route's page when there is nothing to redirect to (or the outcome asks to be rendered).
+ */
+export async function respond(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  outcome: Outcome,
+): Promise<FastifyReply> {
+  if (clientKind(request) !== 'form') {
+    return reply.code(outcome.statusCode ?? 200).send(envelope(outcome));
+  }
+  const page = request.routeOptions.config.page;
+  if ((outcome.render || !outcome.redirectTo) && page) return renderPage(request, reply, page, outcome);
+  if (outcome.message)
+    request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
+  return reply.redirect(outcome.redirectTo ?? '/', 303);
+}

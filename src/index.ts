@@ -1,0 +1,23 @@
+export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
+export { defineConfig } from './config/define.ts';
+export type { CitadelOptions, CitadelConfig, OAuthProviderConfig, Limits } from './config/types.ts';
+export type { PipelineAction, ActionContext, SignInResult } from './auth/pipeline/types.ts';
+export type {
+  ApiConfig,
+  ResourceConfig,
+  RelationConfig,
+  ColumnConfig,
+  HookContext,
+  ResourceHooks,
+} from './api/types.ts';
+export { ManualClock, systemClock, type Clock } from './clock.ts';
+export {
+  HttpError,
+  ValidationError,
+  BadRequestError,
+  AuthenticationRequiredError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  TooManyRequestsError,
+} from './http/errors.ts';

@@ -1,0 +1,53 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer (`smtp://user:pass@host:port`). */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    // Loopback SMTP servers (development, tests) rarely offer TLS; anything else must.
+    const local = /^smtps?:\/\/([^@]*@)?(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(smtpUrl);
+    this.transport = nodemailer.createTransport(smtpUrl, local ? { ignoreTLS: true } : {});
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...message });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/** Without SMTP_URL: messages go to the log, so a developer can follow links and codes locally. */
+export class LogMailer implements Mailer {
+  constructor(
+    private readonly logger: FastifyBaseLogger,
+    private readonly from: string,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.logger.info(
+      { mail: { from: this.from, to: message.to, subject: message.subject } },
+      `mail (log transport, set SMTP_URL to send):\n${message.text}`,
+    );
+  }
+
+  close(): void {}
+}

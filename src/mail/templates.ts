@@ -1,0 +1,35 @@
+import { html, type SafeHtml } from '../views/html.ts';
+import type { MailMessage } from './mailer.ts';
+
+/**
+ * Every email has a plain-text and an HTML body built from the same parts: a greeting line,
+ * paragraphs, and optionally one link or one code.
+ */
+export interface MailContent {
+  subject: string;
+  intro: string;
+  link?: { url: string; label: string };
+  code?: string;
+  outro?: string;
+}
+
+export function composeMail(to: string, content: MailContent): MailMessage {
+  const text = [
+    content.intro,
+    content.link ? `${content.link.label}: ${content.link.url}` : '',
+    content.code ? `Your code: ${content.code}` : '',
+    content.outro ?? '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const body: SafeHtml = html`<!doctype html>
+    <html>
+      <body style="font-family: sans-serif; line-height: 1.5">
+        <p>${content.intro}</p>
+        ${content.link ? html`<p><a href="${content.link.url}">${content.link.label}</a></p>` : ''}
+        ${content.code ? html`<p style="font-size: 1.6em; letter-spacing: 0.2em"><strong>${content.code}</strong></p>` : ''}
+        ${content.outro ? html`<p>${content.outro}</p>` : ''}
+      </body>
+    </html>`;
+  return { to, subject: content.subject, text, html: body.toString() };
+}

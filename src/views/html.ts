@@ -1,0 +1,49 @@
+/**
+ * Escaped-by-default HTML templates: interpolated values are escaped unless they are SafeHtml
+ * (the result of another `html` template or of `raw()`), arrays are joined, null/false print nothing.
+ */
+export class SafeHtml {
+  constructor(private readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | HtmlValue[];
+
+function render(value: HtmlValue): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.toString();
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
+
+/** Trusted markup, for example a server-generated SVG. Never for user input. */
+export function raw(markup: string): SafeHtml {
+  return new SafeHtml(markup);
+}
+
+/** JSON for an inline <script type="application/json">: `<` escaped so it cannot close the tag. */
+export function jsonForScript(value: unknown): SafeHtml {
+  return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
+}

@@ -1,0 +1,83 @@
+import { html } from '../html.ts';
+import { field, form, layout } from '../layout.ts';
+import type { PageContext } from '../../http/respond.ts';
+
+/** "Sign in with …" buttons for the configured providers. */
+function socialButtons(ctx: PageContext) {
+  const providers = ctx.request.server.citadel.config.oauthProviders;
+  if (providers.length === 0) return '';
+  return html`<p>Or continue with:</p>
+    <ul class="social">
+      ${providers.map((p) => html`<li><a href="/oauth/${p.id}">Sign in with ${p.label}</a></li>`)}
+    </ul>`;
+}
+
+export function loginPage(ctx: PageContext) {
+  return layout(
+    ctx,
+    'Sign in',
+    html`${ctx.errors.credentials ? html`<div class="field-error" role="alert">${ctx.errors.credentials}</div>` : ''}
+      ${form(
+        ctx,
+        '/login',
+        html`${field(ctx, { name: 'email', label: 'Email or username', autocomplete: 'username', required: true })}
+          ${field(ctx, { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
+          <label><input type="checkbox" name="remember" value="1" /> Keep me signed in for 30 days</label>`,
+        'Sign in',
+      )}
+      <p>
+        <a href="/forgot-password">Forgot your password?</a> ·
+        <a href="/magic-link">Email me a sign-in link</a> · <a href="/register">Create an account</a>
+      </p>
+      ${socialButtons(ctx)}`,
+  );
+}
+
+export function registerPage(ctx: PageContext) {
+  return layout(
+    ctx,
+    'Create an account',
+    html`${form(
+        ctx,
+        '/register',
+        html`${field(ctx, { name: 'username', label: 'Username', autocomplete: 'username', required: true })}
+        ${field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
+        ${field(ctx, { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', required: true })}
+        ${field(ctx, { name: 'password_confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', required: true })}`,
+        'Create account',
+      )}
+      <p>Already registered? <a href="/login">Sign in</a></p>
+      ${socialButtons(ctx)}`,
+  );
+}
+
+export function forgotPasswordPage(ctx: PageContext) {
+  return layout(
+    ctx,
+    'Forgot your password?',
+    html`<p>
+        Enter your email address. If it belongs to an account, we will send a link to choose a new password.
+      </p>
+      ${form(ctx, '/forgot-password', field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true }), 'Send reset link')}`,
+  );
+}
+
+export function resetPasswordPage(ctx: PageContext) {
+  const query = ctx.request.query as Record<string, unknown>;
+  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+  const token =
+    typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
+  return layout(
+    ctx,
+    'Choose a new password',
+    html`${ctx.errors.token ? html`<div class="field-error" role="alert">${ctx.errors.token} <a href="/forgot-password">Ask for a new link</a></div>` : ''}
+    ${form(
+      ctx,
+      '/reset-password',
+      html`<input type="hidden" name="token" value="${token}" />
+        ${field(ctx, { name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true })}
+        ${field(ctx, { name: 'password_confirm', label: 'Confirm new password', type: 'password', autocomplete: 'new-password', required: true })}`,
+      'Set new password',
+    )}`,
+  );
+}
