@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { activeSudo } from './state.ts';
+import { sudoFactorsFor } from './eligible.ts';
+import { safeNext } from './next.ts';
+
+/** True when the request's session user holds unexpired sudo for that same user. */
+export async function isSudoActive(request: FastifyRequest): Promise<boolean> {
+  if (!request.caller || request.caller.via !== 'session') return false;
+  return activeSudo(request) !== null;
+}
+
+/**
+ * Route preHandler for sensitive operations. No caller: 401. Bearer-token callers pass (their
+ * abilities are their permissions). Session callers need active sudo, else 403 `sudo.required`;
+ * form clients are sent to /sudo?next=<this path> and come back after proving a factor.
+ */
+export async function requireSudo(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const caller = request.caller;
+  if (!caller) throw new AuthenticationRequiredError();
+  if (caller.via === 'token') return;
+  if (activeSudo(request)) return;
+
+  const factors = await sudoFactorsFor(request.server.citadel, caller.user);
+  // Forms come back to the page they were on: a GET target is itself, a POST goes back to where it came from.
+  let redirectTo = '/sudo';
+  if (clientKind(request) === 'form') {
+    const next = safeNext(request.method === 'GET' ? request.url : refererPath(request));
+    if (next) redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
+  }
+  throw new ForbiddenError('Please confirm your identity to continue.', {
+    action: 'sudo.required',
+    redirectTo,
+    data: { factors },
+  });
+}
+
+/** The same-origin Referer's path, for returning a form POST to its page. */
+function refererPath(request: FastifyRequest): string | null {
+  const referer = request.headers.referer;
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    const app = new URL(request.server.citadel.config.appUrl);
+    if (url.origin !== app.origin) return null;
+    return url.pathname + url.search;
+  } catch {
+    return null;
+  }
+}

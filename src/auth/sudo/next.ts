@@ -1,0 +1,13 @@
+/**
+ * Only same-site relative paths are accepted as a return target: "/x", never "//host", "/\\host"
+ * or anything with a scheme, so a crafted ?next= cannot send the browser off-site.
+ */
+export function safeNext(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return null;
+  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  for (const ch of value) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f || ch === '\\') return null;
+  }
+  return value;
+}

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { isoAfter } from '../../clock.ts';
+
+/** The session key holding sudo: bound to one user id and a server-fixed expiry. */
+export const SUDO_KEY = 'sudo';
+
+export interface SudoState {
+  userId: number;
+  expiresAt: string;
+}
+
+/** The current sudo state if it belongs to the session's user and has not expired. */
+export function activeSudo(request: FastifyRequest): SudoState | null {
+  const state = request.session.get<SudoState>(SUDO_KEY);
+  const userId = request.session.userId;
+  if (!state || userId === null || state.userId !== userId) return null;
+  const now = request.server.citadel.clock.now().toISOString();
+  if (typeof state.expiresAt !== 'string' || state.expiresAt <= now) return null;
+  return state;
+}
+
+/**
+ * Elevate the session's user for SUDO_TTL (config.limits.sudoTtl, never client-chosen). The
+ * session id changes so an id observed before elevation cannot ride on it.
+ */
+export function grantSudo(request: FastifyRequest, userId: number): SudoState {
+  const services = request.server.citadel;
+  const state: SudoState = { userId, expiresAt: isoAfter(services.clock, services.config.limits.sudoTtl) };
+  request.session.set(SUDO_KEY, state);
+  request.session.regenerate();
+  return state;
+}
+
+export function endSudo(request: FastifyRequest): void {
+  request.session.delete(SUDO_KEY);
+}
