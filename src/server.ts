@@ -19,6 +19,11 @@ import './http/fastify-types.ts';
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Where the default (redacted) JSON logs go; default stdout. Unlike `logger`, this keeps the
+   * request serializer and redaction, so tests can read exactly what production would log.
+   */
+  logStream?: { write(line: string): void };
   /** Apply migrations before serving (default true). */
   migrate?: boolean;
   database?: OpenDatabaseOptions;
@@ -45,6 +50,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: { req: redactedRequestSerializer },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],

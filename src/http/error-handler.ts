@@ -4,6 +4,8 @@ import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { errorPage } from '../views/pages/error.ts';
 
+const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
+
 const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
 
 /** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
@@ -59,6 +61,11 @@ export async function authErrorHandler(
   if ((outcome.statusCode === 401 || outcome.statusCode === 403) && outcome.redirectTo) {
     if (outcome.message) request.session.flash('error', outcome.message);
     return reply.redirect(outcome.redirectTo, 303);
+  }
+  // A refused form post (wrong password, disabled account, rate limit, expired CSRF token) shows
+  // the same form again with the message and the input kept, not a dead-end error page.
+  if (page && request.method === 'POST' && REFUSALS_ON_THE_FORM.has(outcome.statusCode ?? 0)) {
+    return renderPage(request, reply, page, outcome);
   }
   return renderPage(request, reply, errorPage, outcome);
 }

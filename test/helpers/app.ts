@@ -31,6 +31,8 @@ export interface TestAppOptions extends CreateServerOptions {
   database?: never;
   sharedDatabase?: TestDatabase;
   sharedMail?: MailCapture;
+  /** Extra routes for a test (registered before the server is ready). */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 let userCounter = 0;
@@ -40,7 +42,7 @@ let userCounter = 0;
  * to a real SMTP capture on loopback, and quiet logs. Use `app.inject` through `client()`.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const { sharedDatabase, sharedMail, ...serverOptions } = options;
+  const { sharedDatabase, sharedMail, routes, ...serverOptions } = options;
   const database = sharedDatabase ?? (await createTestDatabase());
   const mail = sharedMail ?? (await new MailCapture().start());
   const clock = (serverOptions.clock as ManualClock | undefined) ?? new ManualClock(Date.now());
@@ -56,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...serverOptions,
     clock,
   });
+  await routes?.(server.app);
   await server.app.ready();
 
   const testApp: TestApp = {

@@ -75,6 +75,9 @@ export class TestClient {
     options: RequestOptions = {},
   ): Promise<TestResponse> {
     const headers: Record<string, string> = { ...options.headers };
+    // Fetch the CSRF token first: on a fresh client that GET creates the session cookie this post needs.
+    const csrf =
+      kind === 'form' && method !== 'GET' && options.csrf !== false ? await this.csrfToken() : undefined;
     const cookie = this.cookieHeader();
     if (cookie) headers.cookie = cookie;
     if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -96,7 +99,7 @@ export class TestClient {
       headers.accept ??= 'text/html';
       if (method !== 'GET') {
         const fields = { ...(body as Record<string, string> | undefined) };
-        if (options.csrf !== false && fields._csrf === undefined) fields._csrf = await this.csrfToken();
+        if (csrf !== undefined && fields._csrf === undefined) fields._csrf = csrf;
         headers['content-type'] ??= 'application/x-www-form-urlencoded';
         payload = new URLSearchParams(fields).toString();
       }

@@ -11,9 +11,16 @@ export class InvalidCredentialsError extends HttpError {
   }
 }
 
-function limitKeys(identifier: string, ip: string) {
+/**
+ * The pair key follows what was typed; the account key follows the account itself, so switching
+ * between its email and its username does not double the hourly allowance.
+ */
+function limitKeys(identifier: string, ip: string, user: UserRecord | undefined) {
   const id = identifier.trim().toLowerCase();
-  return { pair: `login:pair:${ip}:${id}`, account: `login:account:${id}` };
+  return {
+    pair: `login:pair:${ip}:${id}`,
+    account: user ? `login:account:user:${user.id}` : `login:account:${id}`,
+  };
 }
 
 /**
@@ -27,11 +34,11 @@ export async function verifyPasswordLogin(
   input: { identifier: string; password: string; ip: string },
 ): Promise<UserRecord> {
   const { limits } = services.config;
-  const keys = limitKeys(input.identifier, input.ip);
+  const user = await services.users.findByLogin(input.identifier);
+  const keys = limitKeys(input.identifier, input.ip, user);
   await services.rateLimiter.check(keys.pair, limits.loginFailuresPerIdentifierIp);
   await services.rateLimiter.check(keys.account, limits.loginFailuresPerAccount);
 
-  const user = await services.users.findByLogin(input.identifier);
   const ok = user?.password_hash
     ? await services.passwords.verify(user.password_hash, input.password)
     : await services.passwords.verifyDummy(input.password);

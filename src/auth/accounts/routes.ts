@@ -207,6 +207,9 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
       return respond(request, reply, {
         action: 'reset_password.show',
         status: usable ? 'info' : 'error',
+        // An error envelope carries an error status, like the POST with the same token would.
+        statusCode: usable ? 200 : 422,
+        message: usable ? undefined : 'Validation failed.',
         data: { token_valid: usable },
         errors: usable ? undefined : { token: 'This reset link is invalid or has expired.' },
         render: true,
