@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountsModule } from './accounts/routes.ts';
+import { tokensModule } from './tokens/routes.ts';
+import { pipelineModule } from './pipeline/routes.ts';
+import { magicLinkModule } from './magic-link/routes.ts';
 
 /**
  * The auth capabilities, each a Fastify plugin that brings its routes, pages and actions.
  * Order matters only where a module registers an action another one lists.
  */
-export const authModules: FastifyPluginAsync[] = [accountsModule];
+export const authModules: FastifyPluginAsync[] = [accountsModule, tokensModule, pipelineModule, magicLinkModule];
