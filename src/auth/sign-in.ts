@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRecord } from './users.ts';
 import { setRememberCookie } from '../http/sessions/plugin.ts';
+import { REMEMBER_COOKIE } from './accounts/remember.ts';
 
 export interface EstablishOptions {
   remember: boolean;
@@ -21,13 +22,18 @@ export async function establishSession(
   request.session.clear();
   request.session.setUser(user.id);
   request.caller = { via: 'session', user, token: null };
+  // One remember-me row per device: a sign-in replaces whatever token this browser held before
+  // (possibly another account's), so no orphaned row can sign the browser back in later.
+  const previous = request.cookies[REMEMBER_COOKIE];
+  if (previous) await services.remember.revoke(previous);
   if (options.remember) setRememberCookie(request, reply, await services.remember.issue(user.id));
+  else if (previous) setRememberCookie(request, reply, null);
   for (const listener of services.signedInListeners) await listener(request, user);
 }
 
 /** Sign-out: the session, this device's remember-me token and every session-bound state end. */
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const remember = request.cookies.citadel_remember;
+  const remember = request.cookies[REMEMBER_COOKIE];
   if (remember) await request.server.citadel.remember.revoke(remember);
   setRememberCookie(request, reply, null);
   request.session.clear();
