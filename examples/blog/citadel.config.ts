@@ -1,7 +1,10 @@
 import { defineConfig } from '../../src/index.ts';
+import { acceptTermsAction } from './actions/accept-terms.ts';
 
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
  * under /api (contract section 8). Environment variables fill everything not set here.
  */
-export default defineConfig({});
+export default defineConfig({
+  actions: [acceptTermsAction],
+});

@@ -8,4 +8,9 @@ import { magicLinkModule } from './magic-link/routes.ts';
  * The auth capabilities, each a Fastify plugin that brings its routes, pages and actions.
  * Order matters only where a module registers an action another one lists.
  */
-export const authModules: FastifyPluginAsync[] = [accountsModule, tokensModule, pipelineModule, magicLinkModule];
+export const authModules: FastifyPluginAsync[] = [
+  accountsModule,
+  tokensModule,
+  pipelineModule,
+  magicLinkModule,
+];

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { FactorTables } from '../auth/factors/tables.ts';
+import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
 
 /**
  * Table types of the core. Feature modules declare their own tables next to their code and add
@@ -76,4 +78,4 @@ export interface CoreTables {
 
 // Feature modules add their table interfaces to this list.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the list grows with each module
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, MagicLinkTables, FactorTables {}

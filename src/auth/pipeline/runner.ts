@@ -1,7 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CitadelServices } from '../../services.ts';
 import type { UserRecord } from '../users.ts';
-import type { PipelinePurpose, SignInResult } from './types.ts';
+import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
 import { establishSession } from '../sign-in.ts';
+import { canBeActivated } from '../accounts/login.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
 
 export interface BeginSignInOptions {
   purpose: PipelinePurpose;
@@ -9,11 +13,45 @@ export interface BeginSignInOptions {
 }
 
 /**
+ * The ordered action ids a sign-in has to consider: activation first for an inactive account that
+ * can still be activated (login), then the configured ones, then every automatic action
+ * (two_factor). Whether each applies is asked when it would become current.
+ */
+export function plannedActions(
+  services: CitadelServices,
+  user: UserRecord,
+  purpose: PipelinePurpose,
+): string[] {
+  const { config, actions } = services;
+  const ids: string[] = [];
+  if (purpose === 'login' && user.active !== 1 && canBeActivated(services)) ids.push('email_activation');
+  ids.push(...(purpose === 'register' ? config.registerActions : config.loginActions));
+  ids.push(...actions.automatic);
+  return [...new Set(ids)];
+}
+
+/** The context one action's methods get: its own slice of the pending state. */
+export function actionContext(
+  request: FastifyRequest,
+  user: UserRecord,
+  pending: PendingContext,
+  actionId: string,
+): ActionContext {
+  pending.state[actionId] ??= {};
+  return {
+    request,
+    services: request.server.citadel,
+    user,
+    purpose: pending.purpose,
+    state: pending.state[actionId],
+  };
+}
+
+/**
  * Every sign-in path calls this once the user is identified (password checked, link or provider
  * verified). It runs the post-sign-in pipeline: the configured actions, then automatic ones such as
- * two_factor. With nothing pending the session is established at once.
- *
- * The pipeline module (src/auth/pipeline) replaces the body of this function with the full runner.
+ * two_factor. With nothing pending the session is established at once; otherwise the pending
+ * context is stored in the session and the first action is started.
  */
 export async function beginSignIn(
   request: FastifyRequest,
@@ -21,6 +59,86 @@ export async function beginSignIn(
   user: UserRecord,
   options: BeginSignInOptions,
 ): Promise<SignInResult> {
-  await establishSession(request, reply, user, { remember: options.remember });
+  const services = request.server.citadel;
+  // A new sign-in replaces whatever the session held (another user, an older pending context),
+  // with a fresh id so a planted session id never gains the pending state.
+  request.session.clear();
+  request.caller = null;
+  const pending: PendingContext = {
+    userId: user.id,
+    purpose: options.purpose,
+    remember: options.remember,
+    current: '',
+    remaining: plannedActions(services, user, options.purpose),
+    completed: [],
+    state: {},
+    failures: 0,
+    expiresAt: new Date(
+      services.clock.now().getTime() + services.config.limits.pendingActionTtl * 1000,
+    ).toISOString(),
+  };
+  return proceed(request, reply, user, pending);
+}
+
+/**
+ * The one next-action-or-finish step, used by beginSignIn and after every passed action: start
+ * the next action that is pending for this user, or, with none left, sign the user in.
+ */
+export async function proceed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRecord,
+  pending: PendingContext,
+): Promise<SignInResult> {
+  const services = request.server.citadel;
+  while (pending.remaining.length > 0) {
+    const id = pending.remaining.shift()!;
+    const action = services.actions.get(id);
+    // Configuration is validated at start-up; an unregistered id here is a programming error.
+    if (!action) throw new Error(`sign-in action "${id}" is not registered`);
+    const ctx = actionContext(request, user, pending, id);
+    if (action.isPendingFor && !(await action.isPendingFor(ctx))) {
+      delete pending.state[id];
+      continue;
+    }
+    pending.current = id;
+    savePending(request.session, pending);
+    await action.start?.(ctx);
+    savePending(request.session, pending);
+    return { signedIn: false, action: id };
+  }
+
+  wipePending(request.session);
+  // The account may have changed while the actions ran (or never was usable): check it once more.
+  const fresh = await services.users.findById(user.id);
+  if (!fresh || fresh.active !== 1) throw new ForbiddenError('This account is disabled.');
+  await establishSession(request, reply, fresh, { remember: pending.remember });
   return { signedIn: true };
+}
+
+export interface CurrentStep {
+  pending: PendingContext;
+  user: UserRecord;
+  action: PipelineAction;
+  ctx: ActionContext;
+}
+
+/**
+ * The pending context of this request with its user and current action, or a 401 (redirect_to
+ * /login) when there is none, it expired, or its user is gone. Expired contexts are wiped.
+ */
+export async function requireCurrentStep(request: FastifyRequest): Promise<CurrentStep> {
+  const services = request.server.citadel;
+  const pending = readPending(request.session);
+  if (!pending) throw new AuthenticationRequiredError('Please sign in first.');
+  const expired = pending.expiresAt <= services.clock.now().toISOString();
+  const user = expired ? undefined : await services.users.findById(pending.userId);
+  const action = services.actions.get(pending.current);
+  if (!user || !action) {
+    wipePending(request.session);
+    throw new AuthenticationRequiredError(
+      expired ? 'This sign-in attempt has expired. Please sign in again.' : 'Please sign in first.',
+    );
+  }
+  return { pending, user, action, ctx: actionContext(request, user, pending, action.id) };
 }

@@ -1,5 +1,7 @@
 import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
+import { factorsMigration } from '../../auth/factors/migration.ts';
+import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
-export const allMigrations: CitadelMigration[] = [coreMigration];
+export const allMigrations: CitadelMigration[] = [coreMigration, magicLinkMigration, factorsMigration];

@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FieldReader } from '../../http/fields.ts';
+import { respond } from '../../http/respond.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { publicUser } from '../users.ts';
+import { limitEmailSends } from '../limits.ts';
+import { beginSignIn } from '../pipeline/runner.ts';
+import { canBeActivated } from '../accounts/login.ts';
+import { consumeMagicLink, sendMagicLink } from './tokens.ts';
+import { magicLinkPage, magicLinkSentPage } from '../../views/pages/magic-link.ts';
+
+const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
+
+/** Sign-in by an emailed single-use link. */
+export async function magicLinkModule(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/magic-link',
+    { config: { action: 'magic_link.show', page: magicLinkPage } },
+    async (request, reply) =>
+      respond(request, reply, { action: 'magic_link.show', status: 'info', render: true }),
+  );
+
+  app.get(
+    '/magic-link/sent',
+    { config: { action: 'magic_link.sent', page: magicLinkSentPage } },
+    async (request, reply) =>
+      respond(request, reply, { action: 'magic_link.sent', status: 'info', render: true }),
+  );
+
+  app.post(
+    '/magic-link',
+    { config: { action: 'magic_link.send', page: magicLinkPage } },
+    async (request, reply) => {
+      const services = request.server.citadel;
+      const fields = new FieldReader(request.body);
+      const email = fields.email('email', { required: true });
+      fields.throwIfInvalid();
+      await limitEmailSends(request, 'magic-link', email);
+      // Sent after the response is on its way: the answer and its timing are the same for any address.
+      void sendMagicLink(services, email!).catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not send the magic link email'),
+      );
+      return respond(request, reply, {
+        action: 'magic_link.send',
+        status: 'success',
+        message: 'If that address belongs to an account, a sign-in link is on its way.',
+        // Browsers go on to the "check your email" page; API clients get the contract's path.
+        redirectTo: clientKind(request) === 'form' ? '/magic-link/sent' : '/magic-link',
+      });
+    },
+  );
+
+  const verify = async (request: FastifyRequest, reply: FastifyReply, token: unknown) => {
+    const services = request.server.citadel;
+    const user = typeof token === 'string' ? await consumeMagicLink(services, token) : undefined;
+    if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
+    if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+    const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
+    if (!result.signedIn) {
+      return respond(request, reply, {
+        action: 'magic_link.action_required',
+        status: 'info',
+        message: 'One more step is needed to finish signing in.',
+        redirectTo: '/action/show',
+      });
+    }
+    return respond(request, reply, {
+      action: 'magic_link.verify',
+      status: 'success',
+      message: 'You are signed in.',
+      user: publicUser(request.caller?.user ?? user),
+      redirectTo: '/',
+    });
+  };
+
+  app.get<{ Params: { token: string } }>(
+    '/magic-link/verify/:token',
+    { config: { action: 'magic_link.verify' } },
+    async (request, reply) => verify(request, reply, request.params.token),
+  );
+  app.get<{ Querystring: { token?: unknown } }>(
+    '/magic-link/verify',
+    { config: { action: 'magic_link.verify' } },
+    async (request, reply) => verify(request, reply, request.query.token),
+  );
+}

@@ -1,0 +1,70 @@
+import type { CitadelServices } from '../../services.ts';
+import type { UserRecord } from '../users.ts';
+import { randomToken, sha256Hex } from '../../crypto.ts';
+import { composeMail } from '../../mail/templates.ts';
+import { canBeActivated } from '../accounts/login.ts';
+
+/** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
+const MAX_TOKEN_LENGTH = 128;
+
+/**
+ * Email a sign-in link to the account with this address, if there is one that may sign in.
+ * Unknown addresses get nothing; the caller answers the same either way.
+ */
+export async function sendMagicLink(services: CitadelServices, email: string): Promise<void> {
+  const user = await services.users.findByEmail(email);
+  if (!user || (user.active !== 1 && !canBeActivated(services))) return;
+  const { db, clock, config } = services;
+  const token = randomToken(32);
+  const now = clock.now();
+  await db
+    .insertInto('magic_link_tokens')
+    .values({
+      user_id: user.id,
+      token_hash: sha256Hex(token),
+      expires_at: new Date(now.getTime() + config.limits.magicLinkTtl * 1000).toISOString(),
+      used_at: null,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  const url = `${config.appUrl}/magic-link/verify/${encodeURIComponent(token)}`;
+  const minutes = Math.round(config.limits.magicLinkTtl / 60);
+  await services.mailer.send(
+    composeMail(user.email, {
+      subject: 'Your sign-in link',
+      intro: `Someone asked to sign in to the account ${user.username} by email. If it was you, follow the link within ${minutes} minutes. It works once.`,
+      link: { url, label: 'Sign in' },
+      outro: 'If you did not ask for this, ignore this email: nobody can sign in without the link.',
+    }),
+  );
+}
+
+/**
+ * Use a link: the token is claimed with one conditional UPDATE (used_at still null), so of two
+ * concurrent uses exactly one gets the row. Returns its user, or undefined for an unknown, used
+ * or expired token.
+ */
+export async function consumeMagicLink(
+  services: CitadelServices,
+  token: string,
+): Promise<UserRecord | undefined> {
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return undefined;
+  const { db, clock } = services;
+  const now = clock.now().toISOString();
+  const row = await db
+    .selectFrom('magic_link_tokens')
+    .select(['id', 'user_id'])
+    .where('token_hash', '=', sha256Hex(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const claimed = await db
+    .updateTable('magic_link_tokens')
+    .set({ used_at: now })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) return undefined;
+  return services.users.findById(row.user_id);
+}

@@ -1,0 +1,134 @@
+import { randomInt } from 'node:crypto';
+import type { ActionContext, PipelineAction } from './types.ts';
+import { safeEqual } from '../../crypto.ts';
+import { composeMail } from '../../mail/templates.ts';
+import { TooManyRequestsError, ValidationError } from '../../http/errors.ts';
+import { html } from '../../views/html.ts';
+
+const HMAC_PURPOSE = 'action-code';
+const CODE_FORMAT = /^\d{6}$/;
+
+/** What a code action keeps in its state: never the code itself, only its HMAC. */
+interface CodeState {
+  codeHash?: string;
+  expiresAt?: string;
+  sentAt?: string;
+}
+
+/** 000000-999999 from the CSPRNG, every value equally likely. */
+export function generateCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+}
+
+interface EmailCodeOptions {
+  id: string;
+  label: string;
+  subject: string;
+  intro: (ctx: ActionContext) => string;
+  /** Runs after the right code, before the next action (activation). */
+  complete?: (ctx: ActionContext) => Promise<void>;
+  isPendingFor?: (ctx: ActionContext) => boolean | Promise<boolean>;
+}
+
+async function sendCode(ctx: ActionContext, options: EmailCodeOptions): Promise<void> {
+  const { services, user } = ctx;
+  const now = services.clock.now();
+  const code = generateCode();
+  const state = ctx.state as CodeState;
+  // Replacing the HMAC invalidates any code sent before.
+  state.codeHash = services.secrets.hmac(HMAC_PURPOSE, code);
+  state.expiresAt = new Date(now.getTime() + services.config.limits.codeTtl * 1000).toISOString();
+  state.sentAt = now.toISOString();
+  const minutes = Math.round(services.config.limits.codeTtl / 60);
+  await services.mailer.send(
+    composeMail(user.email, {
+      subject: options.subject,
+      intro: options.intro(ctx),
+      code,
+      outro: `The code is valid for ${minutes} minutes and works once. If you did not try to sign in, change your password.`,
+    }),
+  );
+}
+
+/**
+ * An action proved by a 6-digit code sent to the account's address: emailed when it starts, a fresh
+ * one (replacing the old) at most every `codeResendInterval` seconds, valid `codeTtl`, single use.
+ */
+export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
+  return {
+    id: options.id,
+    label: options.label,
+    isPendingFor: options.isPendingFor,
+    async start(ctx) {
+      await sendCode(ctx, options);
+    },
+    show(ctx) {
+      const state = ctx.state as CodeState;
+      return { code_sent: state.codeHash !== undefined, code_expires_at: state.expiresAt ?? null };
+    },
+    async challenge(ctx) {
+      const state = ctx.state as CodeState;
+      const { clock, config } = ctx.services;
+      if (state.sentAt) {
+        const wait =
+          new Date(state.sentAt).getTime() + config.limits.codeResendInterval * 1000 - clock.now().getTime();
+        if (wait > 0)
+          throw new TooManyRequestsError(wait / 1000, 'Please wait a little before asking for another code.');
+      }
+      await sendCode(ctx, options);
+      return { code_sent: true };
+    },
+    async handle(ctx, body) {
+      const raw = body.code ?? body.token;
+      const code = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
+      if (code === '') throw new ValidationError({ code: 'The code is required.' });
+      if (!CODE_FORMAT.test(code)) throw new ValidationError({ code: 'The code has 6 digits.' });
+      const state = ctx.state as CodeState;
+      const { secrets, clock } = ctx.services;
+      if (!state.codeHash || !state.expiresAt) return false;
+      const matches = safeEqual(secrets.hmac(HMAC_PURPOSE, code), state.codeHash);
+      if (!matches || state.expiresAt <= clock.now().toISOString()) return false;
+      // Single use: the HMAC goes as soon as it has matched.
+      delete state.codeHash;
+      delete state.expiresAt;
+      return true;
+    },
+    complete: options.complete,
+    renderFields() {
+      return html`<label for="field-code">Code from the email</label>
+        <input
+          id="field-code"
+          name="code"
+          type="text"
+          inputmode="numeric"
+          autocomplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxlength="6"
+          required
+        />`;
+    },
+  };
+}
+
+/** email_2fa: a code to the account's address on every sign-in. */
+export const email2faAction = emailCodeAction({
+  id: 'email_2fa',
+  label: 'Enter the code we emailed you',
+  subject: 'Your sign-in code',
+  intro: (ctx) => `Use this code to finish signing in to the account ${ctx.user.username}.`,
+});
+
+/**
+ * email_activation: proves the address of a new (inactive) account and activates it. Pending only
+ * while the account is inactive, so an active user is never asked.
+ */
+export const emailActivationAction = emailCodeAction({
+  id: 'email_activation',
+  label: 'Activate your account',
+  subject: 'Activate your account',
+  intro: (ctx) => `Use this code to activate the account ${ctx.user.username}.`,
+  isPendingFor: (ctx) => ctx.user.active !== 1,
+  async complete(ctx) {
+    await ctx.services.users.setActive(ctx.user.id, true);
+  },
+});

@@ -1,0 +1,150 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { respond, renderPage } from '../../http/respond.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { NotFoundError, TooManyRequestsError } from '../../http/errors.ts';
+import { publicUser } from '../users.ts';
+import { maskEmail, savePending, wipePending, type PendingContext } from './context.ts';
+import { proceed, requireCurrentStep } from './runner.ts';
+import { email2faAction, emailActivationAction } from './email-code.ts';
+import { pipelinePage } from '../../views/pages/pipeline.ts';
+
+const WRONG_PROOF = 'The code is invalid or has expired.';
+const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
+
+/**
+ * The post-sign-in pipeline: the built-in email actions, the application's custom actions from
+ * the configuration, and the /action/* endpoints that walk a pending context to a session.
+ */
+export async function pipelineModule(app: FastifyInstance): Promise<void> {
+  const services = app.citadel;
+  services.actions.register(email2faAction);
+  services.actions.register(emailActivationAction);
+  for (const action of services.config.actions) services.actions.register(action);
+
+  app.get(
+    '/action/show',
+    { config: { action: 'action.show', page: pipelinePage } },
+    async (request, reply) => {
+      const { pending, user, action, ctx } = await requireCurrentStep(request);
+      const extra = (await action.show?.(ctx)) ?? {};
+      savePending(request.session, pending);
+      return respond(request, reply, {
+        action: 'action.show',
+        status: 'info',
+        message: action.label,
+        data: { ...extra, action: action.id, email: maskEmail(user.email) },
+        render: true,
+      });
+    },
+  );
+
+  app.post(
+    '/action/challenge',
+    { config: { action: 'action.challenge', page: pipelinePage } },
+    async (request, reply) => {
+      const { pending, action, ctx } = await requireCurrentStep(request);
+      try {
+        const data = action.challenge ? await action.challenge(ctx) : undefined;
+        savePending(request.session, pending);
+        return await respond(request, reply, {
+          action: 'action.challenge',
+          status: 'info',
+          message: action.challenge ? 'A new code is on its way.' : 'This step has nothing to send.',
+          data: data ?? undefined,
+          redirectTo: '/action/show',
+        });
+      } catch (error) {
+        // A browser asking too soon goes back to the code page with the reason, not to an error page.
+        if (error instanceof TooManyRequestsError && clientKind(request) === 'form') {
+          request.session.flash('error', error.message);
+          return reply.header('retry-after', String(error.retryAfter)).redirect('/action/show', 303);
+        }
+        throw error;
+      }
+    },
+  );
+
+  app.post(
+    '/action/handle',
+    { config: { action: 'action.handle', page: pipelinePage } },
+    async (request, reply) => {
+      const { pending, user, action, ctx } = await requireCurrentStep(request);
+      const body =
+        request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+          ? (request.body as Record<string, unknown>)
+          : {};
+      let passed: boolean;
+      try {
+        passed = await action.handle(ctx, body);
+      } finally {
+        savePending(request.session, pending);
+      }
+      if (!passed) return wrongProof(request, reply, pending);
+
+      await action.complete?.(ctx);
+      pending.completed.push(action.id);
+      pending.current = '';
+      // The action may have changed the account (activation): continue with what is stored now.
+      const fresh = (await services.users.findById(user.id)) ?? user;
+      const result = await proceed(request, reply, fresh, pending);
+      if (!result.signedIn) {
+        return respond(request, reply, {
+          action: 'action.next',
+          status: 'info',
+          message: 'Done. One more step is needed.',
+          data: { action: result.action },
+          redirectTo: '/action/show',
+        });
+      }
+      const signedIn = request.caller?.user ?? fresh;
+      return respond(request, reply, {
+        action: 'action.success',
+        status: 'success',
+        message: 'You are signed in.',
+        user: publicUser(signedIn),
+        redirectTo: '/',
+      });
+    },
+  );
+
+  const cancel = async (request: FastifyRequest, reply: FastifyReply) => {
+    wipePending(request.session);
+    return respond(request, reply, {
+      action: 'action.cancelled',
+      status: 'info',
+      message: 'Sign-in cancelled.',
+      redirectTo: '/login',
+    });
+  };
+  app.post('/action/cancel', { config: { action: 'action.cancelled' } }, cancel);
+  app.get('/action/cancel', { config: { action: 'action.cancelled' } }, cancel);
+}
+
+/** A wrong proof: 404, counted; the limit wipes the context so the user has to sign in again. */
+async function wrongProof(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pending: PendingContext,
+): Promise<FastifyReply> {
+  const { maxCodeAttempts } = request.server.citadel.config.limits;
+  pending.failures += 1;
+  const exhausted = pending.failures >= maxCodeAttempts;
+  if (exhausted) wipePending(request.session);
+  else savePending(request.session, pending);
+
+  if (clientKind(request) === 'form') {
+    if (exhausted) {
+      request.session.flash('error', TOO_MANY);
+      return reply.redirect('/login', 303);
+    }
+    // The code page again, with the reason, keeping the 404 status of the contract.
+    return renderPage(request, reply, pipelinePage, {
+      action: 'action.handle',
+      status: 'error',
+      statusCode: 404,
+      message: WRONG_PROOF,
+      errors: { code: WRONG_PROOF },
+    });
+  }
+  throw new NotFoundError(exhausted ? TOO_MANY : WRONG_PROOF, exhausted ? { redirectTo: '/login' } : {});
+}

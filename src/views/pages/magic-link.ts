@@ -1,0 +1,35 @@
+import { html } from '../html.ts';
+import { field, form, layout } from '../layout.ts';
+import type { PageContext } from '../../http/respond.ts';
+
+/** The request form: one address, one button. */
+export function magicLinkPage(ctx: PageContext) {
+  return layout(
+    ctx,
+    'Sign in by email',
+    html`<p>
+        Enter your email address. If it belongs to an account, we will email you a link that signs you in.
+      </p>
+      ${form(
+        ctx,
+        '/magic-link',
+        field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true }),
+        'Email me a link',
+      )}
+      <p><a href="/login">Sign in with a password instead</a></p>`,
+  );
+}
+
+/** After the request: the same words for any address. */
+export function magicLinkSentPage(ctx: PageContext) {
+  const minutes = Math.round(ctx.request.server.citadel.config.limits.magicLinkTtl / 60);
+  return layout(
+    ctx,
+    'Check your email',
+    html`<p>
+        If that address belongs to an account, we sent it a sign-in link. Open it in this browser: it works
+        once and for ${minutes} minutes.
+      </p>
+      <p>Nothing arrived? Check your spam folder, or <a href="/magic-link">ask for another link</a>.</p>`,
+  );
+}
