@@ -7,6 +7,7 @@ import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { allMigrations } from './db/migrations/index.ts';
 import { createServices, type CitadelServices } from './services.ts';
 import { systemClock } from './clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
@@ -64,7 +65,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   });
 
   const database = await openDatabase(config.databaseUrl, options.database);
-  if (options.migrate !== false) await migrateToLatest(database.db, database.dialect);
+  if (options.migrate !== false) {
+    await migrateToLatest(database.db, database.dialect, [...allMigrations, ...config.migrations]);
+  }
   const services = createServices(config, {
     db: database.db,
     dialect: database.dialect,
@@ -72,6 +75,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger: app.log,
   });
   app.decorate('citadel', services);
+  if (config.seedDemo && config.seed) await config.seed(services);
 
   // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
   app.removeContentTypeParser('application/json');
@@ -120,6 +124,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   if (config.api) {
     const { resourceApi } = await import('./api/plugin.ts');
     await app.register(resourceApi, { api: config.api });
+    await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
   }
 
   for (const notice of notices) app.log.warn(notice);
