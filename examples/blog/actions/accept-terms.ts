@@ -22,6 +22,9 @@ export const acceptTermsAction: PipelineAction = {
   },
   renderFields() {
     return html`<p>Please read and accept the terms of use of this blog to continue.</p>
-      <label><input id="field-accept" type="checkbox" name="accept" value="1" required /> I accept the terms of use</label>`;
+      <label
+        ><input id="field-accept" type="checkbox" name="accept" value="1" required /> I accept the terms of
+        use</label
+      >`;
   },
 };
