@@ -1,0 +1,137 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { MailCapture, codeIn, linkIn } from '../helpers/mail.ts';
+import { acceptTermsAction } from '../../examples/blog/actions/accept-terms.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`[skipped] pipeline browser tests: ${CHROMIUM} is not installed`);
+
+/** A free loopback port: the app URL (emailed links) has to name it before the server starts. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!hasChromium)('sign-in pipeline in Chromium', () => {
+  let t: TestApp;
+  let base: string;
+  let profile: string;
+  let browser: BrowserContext;
+  const mail = new MailCapture();
+
+  beforeAll(async () => {
+    await mail.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await startTestApp({
+      appUrl: base,
+      sharedMail: mail,
+      loginActions: ['email_2fa', 'accept_terms'],
+      actions: [acceptTermsAction],
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await mail.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('password, emailed code, terms: lands signed in', async () => {
+    const user = await t.createUser();
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('#field-email', user.email);
+    await page.fill('#field-password', TEST_PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/action/show`);
+    expect(await page.textContent('h1')).toContain('Enter the code we emailed you');
+
+    // A wrong code first: the page says so and keeps asking.
+    const code = codeIn(await mail.waitFor(user.email, { count: 1 }));
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    await page.fill('#field-code', wrong);
+    await page.click('#action-form button[type=submit]');
+    await page.waitForSelector('text=The code is invalid or has expired.');
+
+    await page.fill('#field-code', code);
+    await page.click('#action-form button[type=submit]');
+    await page.waitForURL(`${base}/action/show`);
+    expect(await page.textContent('h1')).toContain('Accept the terms of use');
+    await page.check('#field-accept');
+    await page.click('#action-form button[type=submit]');
+    await page.waitForURL(`${base}/`);
+    expect(await page.textContent('main')).toContain(user.username);
+    await page.close();
+  });
+
+  it('magic link with email_2fa: the link, then the code, then signed in', async () => {
+    const user = await t.createUser();
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`${base}/magic-link`);
+    await page.fill('#field-email', user.email);
+    await page.click('form[action="/magic-link"] button[type=submit]');
+    await page.waitForURL(`${base}/magic-link/sent`);
+    expect(await page.textContent('h1')).toContain('Check your email');
+
+    const link = linkIn(await mail.waitFor(user.email, { count: 1 }), `${base}/magic-link/verify/`);
+    await page.goto(link);
+    await page.waitForURL(`${base}/action/show`);
+    const code = codeIn(await mail.waitFor(user.email, { count: 2 }));
+    await page.fill('#field-code', code);
+    await page.click('#action-form button[type=submit]');
+    await page.waitForURL(`${base}/action/show`);
+    await page.check('#field-accept');
+    await page.click('#action-form button[type=submit]');
+    await page.waitForURL(`${base}/`);
+    expect(await page.textContent('main')).toContain(user.username);
+    await page.close();
+  });
+
+  it('cancel on the code page returns to sign in, not signed in', async () => {
+    const user = await t.createUser();
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`${base}/login`);
+    await page.fill('#field-email', user.email);
+    await page.fill('#field-password', TEST_PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/action/show`);
+    await page.click('form[action="/action/cancel"] button');
+    await page.waitForURL(`${base}/login`);
+    await page.goto(`${base}/action/show`);
+    await page.waitForURL(`${base}/login`);
+    await page.close();
+  });
+});
