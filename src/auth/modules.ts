@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { accountsModule } from './accounts/routes.ts';
 import { tokensModule } from './tokens/routes.ts';
+import { socialModule } from './social/routes.ts';
 import { pipelineModule } from './pipeline/routes.ts';
 import { magicLinkModule } from './magic-link/routes.ts';
 
@@ -11,6 +12,7 @@ import { magicLinkModule } from './magic-link/routes.ts';
 export const authModules: FastifyPluginAsync[] = [
   accountsModule,
   tokensModule,
+  socialModule,
   pipelineModule,
   magicLinkModule,
 ];

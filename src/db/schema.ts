@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { SocialTables } from '../auth/social/tables.ts';
 import type { FactorTables } from '../auth/factors/tables.ts';
 import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
 
@@ -78,4 +79,4 @@ export interface CoreTables {
 
 // Feature modules add their table interfaces to this list.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the list grows with each module
-export interface Database extends CoreTables, MagicLinkTables, FactorTables {}
+export interface Database extends CoreTables, MagicLinkTables, FactorTables, SocialTables {}

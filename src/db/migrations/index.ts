@@ -1,7 +1,13 @@
 import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
+import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
-export const allMigrations: CitadelMigration[] = [coreMigration, magicLinkMigration, factorsMigration];
+export const allMigrations: CitadelMigration[] = [
+  coreMigration,
+  magicLinkMigration,
+  factorsMigration,
+  socialMigration,
+];

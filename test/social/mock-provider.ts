@@ -1,0 +1,86 @@
+import { OAuth2Server } from 'oauth2-mock-server';
+import { expect } from 'vitest';
+import type { TestClient, TestResponse } from '../helpers/client.ts';
+import type { OAuthProviderConfig } from '../../src/config/types.ts';
+
+/** Who the mock provider says is signing in next. */
+export interface MockIdentity {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  preferred_username?: string;
+  name?: string;
+}
+
+/**
+ * oauth2-mock-server on loopback as a real OpenID Connect provider (discovery, JWKS, signed ID
+ * tokens, PKCE), with the identity of the next sign-in set by the test.
+ */
+export class MockProvider {
+  readonly server = new OAuth2Server();
+  identity: MockIdentity = { sub: 'johndoe' };
+  /** Every access token the provider issued, to prove none is stored. */
+  readonly issuedAccessTokens: string[] = [];
+
+  async start(): Promise<this> {
+    await this.server.issuer.keys.generate('RS256');
+    await this.server.start(0, '127.0.0.1');
+    this.server.service.on('beforeTokenSigning', (token) => {
+      token.payload.sub = this.identity.sub;
+    });
+    this.server.service.on('beforeResponse', (response) => {
+      const body = response.body as Record<string, unknown>;
+      if (typeof body.access_token === 'string') this.issuedAccessTokens.push(body.access_token);
+    });
+    this.server.service.on('beforeUserinfo', (response) => {
+      response.body = { ...this.identity };
+    });
+    return this;
+  }
+
+  get issuer(): string {
+    return this.server.issuer.url!;
+  }
+
+  providerConfig(id = 'mock'): OAuthProviderConfig {
+    return {
+      id,
+      label: 'Mock',
+      clientId: 'citadel-test-client',
+      clientSecret: 'citadel-test-secret',
+      issuer: this.issuer,
+      scopes: ['openid', 'email', 'profile'],
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop();
+  }
+}
+
+/** GET /oauth/<id>: the 302 to the provider's authorize endpoint. */
+export async function startSignIn(client: TestClient, provider = 'mock'): Promise<URL> {
+  const start = await client.get(`/oauth/${provider}`, 'form');
+  expect(start.status, start.text).toBe(302);
+  return new URL(start.location!);
+}
+
+/** Let the provider's authorize endpoint answer (it redirects back); the callback path with query. */
+export async function authorize(url: URL): Promise<string> {
+  const response = await fetch(url, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const back = new URL(response.headers.get('location')!);
+  return back.pathname + back.search;
+}
+
+/** The whole round trip as `identity`, answered to a client of `kind`. */
+export async function socialSignIn(
+  mock: MockProvider,
+  client: TestClient,
+  identity: MockIdentity,
+  kind: 'json' | 'form' = 'json',
+): Promise<TestResponse> {
+  mock.identity = identity;
+  const callback = await authorize(await startSignIn(client));
+  return client.get(callback, kind);
+}
