@@ -4,6 +4,8 @@ import { tokensModule } from './tokens/routes.ts';
 import { socialModule } from './social/routes.ts';
 import { pipelineModule } from './pipeline/routes.ts';
 import { magicLinkModule } from './magic-link/routes.ts';
+import { factorsModule } from './factors/routes.ts';
+import { sudoModule } from './sudo/routes.ts';
 
 /**
  * The auth capabilities, each a Fastify plugin that brings its routes, pages and actions.
@@ -15,4 +17,6 @@ export const authModules: FastifyPluginAsync[] = [
   socialModule,
   pipelineModule,
   magicLinkModule,
+  factorsModule,
+  sudoModule,
 ];

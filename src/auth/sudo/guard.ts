@@ -22,7 +22,7 @@ export async function requireSudo(request: FastifyRequest, _reply: FastifyReply)
   if (caller.via === 'token') return;
   if (activeSudo(request)) return;
 
-  const factors = await sudoFactorsFor(request.server.citadel, caller.user);
+  const factors = await sudoFactorsFor(request, caller.user);
   // Forms come back to the page they were on: a GET target is itself, a POST goes back to where it came from.
   let redirectTo = '/sudo';
   if (clientKind(request) === 'form') {

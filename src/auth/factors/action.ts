@@ -1,0 +1,61 @@
+import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
+import { ValidationError } from '../../http/errors.ts';
+import { twoFactorStepFields } from '../../views/pages/two-factor.ts';
+import { availableFactors, enrolledFactorIds, findFactor, secondFactors } from './registry.ts';
+
+/** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
+export function readProof(body: Record<string, unknown>): { factor: string; proof: unknown } {
+  const factor = typeof body.factor === 'string' && body.factor !== '' ? body.factor : undefined;
+  const proof = body.proof ?? body.code;
+  const errors: Record<string, string> = {};
+  if (proof === undefined || proof === null || proof === '') errors.proof = 'Proof is required.';
+  if (factor === undefined && body.code === undefined && !errors.proof) errors.factor = 'Factor is required.';
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return { factor: factor ?? 'totp', proof };
+}
+
+async function factorIds(ctx: ActionContext): Promise<string[]> {
+  return (await availableFactors(ctx.request, ctx.user, secondFactors)).map((f) => f.id);
+}
+
+/**
+ * The `two_factor` sign-in step: pending for every user with an enrolled factor, on every sign-in
+ * path (the runner adds automatic actions after the configured ones).
+ */
+export const twoFactorAction: PipelineAction = {
+  id: 'two_factor',
+  label: 'Two-factor authentication',
+
+  async isPendingFor(ctx) {
+    return (await enrolledFactorIds(ctx.services, ctx.user.id)).length > 0;
+  },
+
+  async start(ctx) {
+    ctx.state.factors = await factorIds(ctx);
+  },
+
+  // Passkey request options come with show() (GET /action/show): there is nothing to "send again",
+  // so no challenge() and no resend button.
+  async show(ctx) {
+    const factors = await factorIds(ctx);
+    ctx.state.factors = factors;
+    const data: Record<string, unknown> = { factors };
+    const passkey = findFactor(secondFactors, 'passkey');
+    if (factors.includes('passkey') && passkey)
+      data.passkey = await passkey.challenge(ctx.request, ctx.user, 'sign_in');
+    return data;
+  },
+
+  async handle(ctx, body) {
+    const { factor: id, proof } = readProof(body);
+    const factor = findFactor(secondFactors, id);
+    if (!factor) throw new ValidationError({ factor: 'Unknown factor.' });
+    if (!(await factor.isAvailable(ctx.request, ctx.user))) return false;
+    return factor.verify(ctx.request, ctx.user, proof, 'sign_in');
+  },
+
+  renderFields(ctx) {
+    const factors = Array.isArray(ctx.state.factors) ? (ctx.state.factors as string[]) : ['totp'];
+    return twoFactorStepFields(factors);
+  },
+};

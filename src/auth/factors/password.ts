@@ -1,0 +1,18 @@
+import type { Factor } from './types.ts';
+
+/** The account password, as a sudo proof only (it is never a second factor). */
+export const passwordFactor: Factor = {
+  id: 'password',
+  label: 'Password',
+  async isAvailable(_request, user) {
+    return Boolean(user.password_hash);
+  },
+  async challenge() {
+    return {};
+  },
+  async verify(request, user, proof) {
+    if (!user.password_hash || typeof proof !== 'string' || proof.length === 0 || proof.length > 1024)
+      return false;
+    return request.server.citadel.passwords.verify(user.password_hash, proof);
+  },
+};

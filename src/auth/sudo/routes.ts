@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { respond } from '../../http/respond.ts';
+import { requireSessionUser } from '../../http/caller.ts';
+import { ValidationError } from '../../http/errors.ts';
+import { FieldReader } from '../../http/fields.ts';
+import { sudoPage } from '../../views/pages/sudo.ts';
+import { availableFactors, findFactor, sudoProofFactors } from '../factors/registry.ts';
+import { readProof } from '../factors/action.ts';
+import { activeSudo, endSudo, grantSudo } from './state.ts';
+import { sudoFactorsFor } from './eligible.ts';
+import { safeNext } from './next.ts';
+
+/** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
+const NEXT_KEY = 'sudo_next';
+
+function saveNext(request: FastifyRequest, userId: number, next: string | null): void {
+  if (next) request.session.set(NEXT_KEY, { userId, next });
+}
+
+function takeNext(request: FastifyRequest, userId: number): string | null {
+  const saved = request.session.get<{ userId: number; next: string }>(NEXT_KEY);
+  request.session.delete(NEXT_KEY);
+  return saved && saved.userId === userId ? safeNext(saved.next) : null;
+}
+
+/** Step-up: prove a factor again to get a short grace period for sensitive operations. */
+export async function sudoModule(app: FastifyInstance): Promise<void> {
+  const services = app.citadel;
+
+  // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
+  services.signedInListeners.push(async (request, user) => {
+    if ((await sudoFactorsFor(request, user)).length === 0) grantSudo(request, user.id);
+  });
+
+  app.get('/sudo', { config: { action: 'sudo.index', page: sudoPage } }, async (request, reply) => {
+    const user = requireSessionUser(request);
+    const next = safeNext((request.query as Record<string, unknown>).next);
+    saveNext(request, user.id, next);
+    const state = activeSudo(request);
+    return respond(request, reply, {
+      action: 'sudo.index',
+      status: 'info',
+      data: {
+        active: state !== null,
+        factors: await sudoFactorsFor(request, user),
+        expires_at: state?.expiresAt ?? null,
+        ...(next ? { next } : {}),
+      },
+      render: true,
+    });
+  });
+
+  app.post(
+    '/sudo/challenge',
+    { config: { action: 'sudo.challenge', page: sudoPage } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      const fields = new FieldReader(request.body);
+      const id = fields.string('factor', { required: true, max: 32 });
+      fields.throwIfInvalid();
+      const factor = findFactor(await availableFactors(request, user, sudoProofFactors), id);
+      if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
+      return respond(request, reply, {
+        action: 'sudo.challenge',
+        status: 'info',
+        data: { factor: factor.id, ...(await factor.challenge(request, user, 'sudo')) },
+      });
+    },
+  );
+
+  app.post(
+    '/sudo/verify',
+    { config: { action: 'sudo.verified', page: sudoPage } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const { factor: id, proof } = readProof(body);
+      const factor = findFactor(await availableFactors(request, user, sudoProofFactors), id);
+      if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
+
+      // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
+      const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
+      const limitKey = `sudo:${user.id}`;
+      await services.rateLimiter.check(limitKey, sudoMaxFailures);
+      if (!(await factor.verify(request, user, proof, 'sudo'))) {
+        await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+        throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
+      }
+      const state = grantSudo(request, user.id);
+      const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
+      request.session.delete(NEXT_KEY);
+      return respond(request, reply, {
+        action: 'sudo.verified',
+        status: 'success',
+        message: 'Identity confirmed.',
+        redirectTo: next,
+        data: { expires_at: state.expiresAt },
+      });
+    },
+  );
+
+  app.post('/sudo/exit', { config: { action: 'sudo.exit', page: sudoPage } }, async (request, reply) => {
+    requireSessionUser(request);
+    endSudo(request);
+    return respond(request, reply, {
+      action: 'sudo.exit',
+      status: 'success',
+      message: 'You left sudo mode.',
+      data: { active: false },
+      redirectTo: '/',
+    });
+  });
+}

@@ -1,0 +1,126 @@
+// Passkey buttons on the two-factor settings page, the sudo page and the two-factor sign-in step.
+// Served from our origin (the CSP forbids inline scripts); needs /assets/simplewebauthn.js first.
+(function () {
+  'use strict';
+  var lib = window.SimpleWebAuthnBrowser;
+
+  function status(text) {
+    var el = document.getElementById('passkey-status');
+    if (el) el.textContent = text;
+  }
+
+  // JSON requests need no CSRF token: a cross-site page cannot send Content-Type application/json.
+  function call(method, url, body) {
+    return fetch(url, {
+      method: method,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'x-spa': 'true' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then(function (response) {
+      return response.json().then(function (json) {
+        return { status: response.status, body: json };
+      });
+    });
+  }
+
+  function failed(result) {
+    if (result.body && result.body.action === 'sudo.required') {
+      window.location.href = '/sudo?next=' + encodeURIComponent(window.location.pathname);
+      return;
+    }
+    var errors = (result.body && result.body.errors) || {};
+    var first = Object.keys(errors)[0];
+    status((first && errors[first]) || (result.body && result.body.message) || 'Something went wrong.');
+  }
+
+  function showCodes(codes) {
+    var box = document.getElementById('passkey-result');
+    if (!box) return;
+    var heading = document.createElement('h2');
+    heading.textContent = 'Your recovery codes (shown once)';
+    var list = document.createElement('ul');
+    list.id = 'recovery-codes';
+    codes.forEach(function (code) {
+      var item = document.createElement('li');
+      var c = document.createElement('code');
+      c.className = 'recovery-code';
+      c.textContent = code;
+      item.appendChild(c);
+      list.appendChild(item);
+    });
+    var done = document.createElement('a');
+    done.href = '/two-factor';
+    done.textContent = 'I saved them';
+    box.replaceChildren(heading, list, done);
+  }
+
+  async function register() {
+    var nameInput = document.getElementById('passkey-name');
+    var name = nameInput ? nameInput.value : '';
+    status('Waiting for your passkey…');
+    var start = await call('POST', '/two-factor/enroll/start', { factor: 'passkey', name: name });
+    if (start.status !== 200) return failed(start);
+    var attestation;
+    try {
+      attestation = await lib.startRegistration({ optionsJSON: start.body.data.options });
+    } catch (error) {
+      return status('The passkey was not created: ' + error.message);
+    }
+    var done = await call('POST', '/two-factor/enroll/confirm', {
+      factor: 'passkey',
+      proof: attestation,
+      name: name,
+    });
+    if (done.status !== 200) return failed(done);
+    if (done.body.data && done.body.data.recovery_codes) {
+      status(done.body.message);
+      return showCodes(done.body.data.recovery_codes);
+    }
+    window.location.reload();
+  }
+
+  async function authenticate(button) {
+    var kind = button.getAttribute('data-passkey-auth');
+    status('Waiting for your passkey…');
+    // Options: sudo asks /sudo/challenge; the sign-in step's options come with GET /action/show.
+    var options =
+      kind === 'sudo'
+        ? await call('POST', '/sudo/challenge', { factor: 'passkey' })
+        : await call('GET', '/action/show');
+    if (options.status !== 200) return failed(options);
+    var data = options.body.data || {};
+    var optionsJSON = kind === 'sudo' ? data.options : data.passkey && data.passkey.options;
+    if (!optionsJSON) return status('No passkey is available.');
+    var assertion;
+    try {
+      assertion = await lib.startAuthentication({ optionsJSON: optionsJSON });
+    } catch (error) {
+      return status('The passkey was not used: ' + error.message);
+    }
+    var result =
+      kind === 'sudo'
+        ? await call('POST', '/sudo/verify', {
+            factor: 'passkey',
+            proof: assertion,
+            next: button.getAttribute('data-next') || undefined,
+          })
+        : await call('POST', '/action/handle', { factor: 'passkey', proof: assertion });
+    if (result.status !== 200) return failed(result);
+    window.location.href = result.body.redirect_to || '/';
+  }
+
+  function guard(fn, arg) {
+    return function () {
+      fn(arg).catch(function (error) {
+        status('Something went wrong: ' + error.message);
+      });
+    };
+  }
+
+  document.querySelectorAll('[data-passkey-register]').forEach(function (button) {
+    button.addEventListener('click', guard(register));
+  });
+  document.querySelectorAll('[data-passkey-auth]').forEach(function (button) {
+    button.addEventListener('click', guard(authenticate, button));
+  });
+})();
