@@ -7,6 +7,7 @@ import type { CitadelOptions } from './config/types.ts';
 import { loadConfig } from './config/load.ts';
 import { openDatabase } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { allMigrations } from './db/migrations/index.ts';
 import { redactUrl } from './db/url.ts';
 
 const HELP = `citadel: authentication server and resource API engine
@@ -58,7 +59,7 @@ async function migrate(configPath: string | undefined): Promise<void> {
   const config = loadConfig(await loadOptions(configPath));
   const database = await openDatabase(config.databaseUrl);
   try {
-    const { applied } = await migrateToLatest(database.db, database.dialect);
+    const { applied } = await migrateToLatest(database.db, database.dialect, [...allMigrations, ...config.migrations]);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to migrate');
   } finally {
     await database.close();

@@ -9,7 +9,14 @@ export type {
   ColumnConfig,
   HookContext,
   ResourceHooks,
+  ResourceQuery,
+  ApiRecord,
+  Verb,
+  WriteVerb,
+  PublishOptions,
 } from './api/types.ts';
+export { defineResource, createApi, type ApiBuilder } from './api/define.ts';
+export type { CitadelMigration } from './db/migrations/types.ts';
 export { ManualClock, systemClock, type Clock } from './clock.ts';
 export {
   HttpError,

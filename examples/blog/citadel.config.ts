@@ -1,5 +1,8 @@
 import { defineConfig } from '../../src/index.ts';
 import { acceptTermsAction } from './actions/accept-terms.ts';
+import { blogApi } from './api.ts';
+import { blogMigrations } from './migrations.ts';
+import { seedBlog } from './seed.ts';
 
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
@@ -7,4 +10,7 @@ import { acceptTermsAction } from './actions/accept-terms.ts';
  */
 export default defineConfig({
   actions: [acceptTermsAction],
+  api: blogApi,
+  migrations: blogMigrations,
+  seed: seedBlog,
 });

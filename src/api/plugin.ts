@@ -1,5 +1,156 @@
-import type { FastifyInstance } from 'fastify';
-import type { ApiConfig } from './types.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { publicUser } from '../auth/users.ts';
+import { hasAbility } from '../auth/tokens/abilities.ts';
+import { AuthenticationRequiredError, ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
+import { compileApi, type CompiledResource } from './compile.ts';
+import type { RequestScope } from './context.ts';
+import { formatRecord } from './format.ts';
+import { problemErrorHandler, problemNotFound } from './problem.ts';
+import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
+import { findRecord, listRecords } from './read.ts';
+import { deploymentAlphabet, IdCodec } from './sqids.ts';
+import type { ApiConfig, ResourceConfig, Verb, WriteVerb } from './types.ts';
+import { createRecords, deleteRecord, updateRecord } from './write.ts';
 
-/** The resource API: routes per published version. (Built in the resource API issue.) */
-export async function resourceApi(_app: FastifyInstance, _options: { api: ApiConfig }): Promise<void> {}
+class MethodNotAllowedError extends HttpError {
+  override name = 'MethodNotAllowedError';
+  constructor(resource: string, verb: Verb, allow: string) {
+    super(405, `${verb.toUpperCase()} is not available on ${resource}.`, { headers: { allow } });
+  }
+}
+
+export function publishedIn(resource: ResourceConfig, version: string): boolean {
+  return resource.version === undefined || [resource.version].flat().includes(version);
+}
+
+/** The caller as the hooks see it; 401/403 when the verb needs a caller (with the token's ability). */
+function authorize(resource: CompiledResource, verb: Verb, request: FastifyRequest) {
+  const caller = request.caller;
+  const ability = resource.abilities[verb];
+  // A token without the ability acts as an anonymous caller where no caller is required.
+  const effective =
+    caller && (caller.via === 'session' || hasAbility(caller.token.abilities, ability)) ? caller : null;
+  if (resource.requiredAuth.has(verb)) {
+    if (!caller)
+      throw new AuthenticationRequiredError(
+        'Authentication required: send a bearer token or a session cookie.',
+      );
+    if (!effective) throw new ForbiddenError(`This token lacks the ability "${ability}".`);
+  }
+  return effective
+    ? { user: publicUser(effective.user), token: effective.token }
+    : { user: null, token: null };
+}
+
+function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {
+  if (resource.pkObfuscated) {
+    const id = codec.decode(raw);
+    if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
+    return id;
+  }
+  if (resource.columnTypes.get(resource.primaryKey) === 'integer') {
+    if (!/^(0|[1-9][0-9]{0,14})$/.test(raw))
+      throw new NotFoundError(`No ${resource.name} record has this id.`);
+    return Number(raw);
+  }
+  return raw;
+}
+
+function registerResource(
+  scope: FastifyInstance,
+  resource: CompiledResource,
+  version: string,
+  codec: IdCodec,
+): void {
+  const collection = `/${version}/${resource.name}`;
+  const item = `${collection}/:id`;
+  const available = (verb: Verb) =>
+    resource.exposed.has(verb) &&
+    (verb === 'get' || verb === 'delete' || resource.validators[verb as WriteVerb] !== undefined);
+  const allowCollection = ['get', 'post']
+    .filter((v) => available(v as Verb))
+    .map((v) => v.toUpperCase())
+    .join(', ');
+  const allowItem = ['get', 'put', 'patch', 'delete']
+    .filter((v) => available(v as Verb))
+    .map((v) => v.toUpperCase())
+    .join(', ');
+
+  const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
+    if (!available(verb))
+      throw new MethodNotAllowedError(resource.name, verb, verb === 'post' ? allowCollection : allowItem);
+    const { user, token } = authorize(resource, verb, request);
+    return { version, verb, request, user, token, codec, db: request.server.citadel.db };
+  };
+  const idOf = (request: FastifyRequest) => parseId(resource, codec, (request.params as { id: string }).id);
+
+  scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
+    const context = begin('get', request);
+    const plan = parseListQuery(resource, request.query as QueryInput);
+    const { records, pagination } = await listRecords(context, resource, plan);
+    return reply.send({
+      status: 'success',
+      data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
+      pagination,
+    });
+  });
+
+  scope.get(item, async (request, reply) => {
+    const context = begin('get', request);
+    const derive = parseItemQuery(resource, request.query as QueryInput);
+    const record = await findRecord(context, resource, idOf(request), derive);
+    if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+    return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
+  });
+
+  scope.post(collection, async (request, reply) => {
+    const context = begin('post', request);
+    const data = await createRecords(context, resource, resource.validators.post!, request.body);
+    return reply.code(201).send({ status: 'success', data });
+  });
+
+  for (const verb of ['put', 'patch'] as const) {
+    scope.route({
+      method: verb.toUpperCase() as 'PUT' | 'PATCH',
+      url: item,
+      handler: async (request, reply) => {
+        const context = begin(verb, request);
+        const id = idOf(request);
+        const data = await updateRecord(context, resource, resource.validators[verb]!, id, request.body);
+        return reply.send({ status: 'success', data });
+      },
+    });
+  }
+
+  scope.delete(item, async (request, reply) => {
+    const context = begin('delete', request);
+    const id = idOf(request);
+    await deleteRecord(context, resource, id);
+    return reply.send({ status: 'success', data: { id: resource.pkObfuscated ? codec.encode(id) : id } });
+  });
+}
+
+/**
+ * The resource API: every published version's resource routes under `apiBaseUrl`, in an
+ * encapsulated scope whose errors and 404s are problem details (the auth routes keep their envelope).
+ */
+export async function resourceApi(app: FastifyInstance, options: { api: ApiConfig }): Promise<void> {
+  const { api } = options;
+  const compiled = compileApi(api);
+  const { config, secrets } = app.citadel;
+  const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
+
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(problemErrorHandler);
+      scope.setNotFoundHandler(problemNotFound);
+      for (const publication of api.publications) {
+        for (const resource of compiled.values()) {
+          if (publishedIn(resource.config, publication.version))
+            registerResource(scope, resource, publication.version, codec);
+        }
+      }
+    },
+    { prefix: api.apiBaseUrl },
+  );
+}

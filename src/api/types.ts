@@ -18,6 +18,8 @@ export interface ColumnConfig {
   nullable?: boolean;
   /** Never sent in responses (for example a secret column). */
   hidden?: boolean;
+  /** Set by the engine from the clock: `created` on insert, `updated` on insert and every update. */
+  timestamp?: 'created' | 'updated';
   description?: string;
 }
 

@@ -208,6 +208,8 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
     limits,
     actions,
     api: options.api,
+    migrations: options.migrations ?? [],
+    seed: options.seed,
     secureCookies: parsedAppUrl.protocol === 'https:',
   };
 }

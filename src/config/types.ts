@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.ts';
 import type { PipelineAction } from '../auth/pipeline/types.ts';
 import type { ApiConfig } from '../api/types.ts';
+import type { CitadelMigration } from '../db/migrations/types.ts';
+import type { CitadelServices } from '../services.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -70,6 +72,10 @@ export interface CitadelOptions {
   actions?: PipelineAction[];
   /** The resource API: resources and where they are published. */
   api?: ApiConfig;
+  /** The application's own migrations (its tables), applied after the core ones. */
+  migrations?: CitadelMigration[];
+  /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
+  seed?: (services: CitadelServices) => Promise<void>;
   /** Source of time; tests pass a controllable clock. */
   clock?: Clock;
   /** Read the environment (process.env by default); pass {} to ignore it. */
@@ -98,6 +104,8 @@ export interface CitadelConfig {
   limits: Limits;
   actions: PipelineAction[];
   api?: ApiConfig;
+  migrations: CitadelMigration[];
+  seed?: (services: CitadelServices) => Promise<void>;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
 }

@@ -1,0 +1,34 @@
+import { TIMESTAMP, idColumn, longText } from '../../src/db/columns.ts';
+import type { CitadelMigration } from '../../src/index.ts';
+
+/** The blog's tables (contract section 8). Timestamps are ISO strings like every Citadel table. */
+export const blogMigration: CitadelMigration = {
+  name: '0400_blog_posts_comments',
+  async up(db, dialect) {
+    await idColumn(db.schema.createTable('posts'), dialect)
+      .addColumn('title', 'varchar(200)', (c) => c.notNull())
+      .addColumn('body', longText(dialect), (c) => c.notNull())
+      .addColumn('status', 'varchar(16)', (c) => c.notNull().defaultTo('draft'))
+      .addColumn('author_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .addColumn('updated_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('posts_status_id').on('posts').columns(['status', 'id']).execute();
+    await db.schema.createIndex('posts_author_id').on('posts').column('author_id').execute();
+    await db.schema.createIndex('posts_created_at').on('posts').column('created_at').execute();
+
+    await idColumn(db.schema.createTable('comments'), dialect)
+      .addColumn('post_id', 'integer', (c) => c.notNull().references('posts.id').onDelete('cascade'))
+      .addColumn('author_name', 'varchar(100)', (c) => c.notNull())
+      .addColumn('body', longText(dialect), (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('comments_post_id').on('comments').column('post_id').execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('comments').execute();
+    await db.schema.dropTable('posts').execute();
+  },
+};
+
+export const blogMigrations: CitadelMigration[] = [blogMigration];

@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import { defineResource, ValidationError } from '../../../src/index.ts';
+import { scopePosts } from './visibility.ts';
+
+/** Comments: anyone may comment on a post they can see; a post's author moderates its comments. */
+export const comments = defineResource({
+  name: 'comments',
+  version: 'v1',
+  description:
+    'Comments on posts. Anyone may comment on a visible post; the post author may delete comments.',
+  columns: {
+    id: { type: 'integer', readOnly: true },
+    post_id: { type: 'integer' },
+    author_name: { type: 'string' },
+    body: { type: 'text' },
+    created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
+  },
+  relations: {
+    post: { type: 'belongsTo', resource: 'posts', foreignKey: 'post_id' },
+  },
+  allowedRelations: ['post'],
+  obfuscatedFields: ['id', 'post_id'],
+  requiredAuth: ['put', 'patch', 'delete'],
+  formClass: {
+    // Nested under a post, `post_id` comes from the parent and is not accepted in the payload.
+    post: Type.Object({
+      post_id: Type.String({ description: 'The post id.' }),
+      author_name: Type.String({ minLength: 1, maxLength: 100 }),
+      body: Type.String({ minLength: 1, maxLength: 5000 }),
+    }),
+  },
+  hooks: {
+    // Comments are as visible as their post; writes reach the comments on the caller's own posts.
+    beforeQuery: (query, ctx) =>
+      query.where('comments.post_id', 'in', scopePosts(ctx.db.selectFrom('posts').select('posts.id'), ctx)),
+    async beforeSave(data, ctx) {
+      const visible = await scopePosts(ctx.db.selectFrom('posts').select('posts.id'), { ...ctx, verb: 'get' })
+        .where('posts.id', '=', data.post_id as number)
+        .executeTakeFirst();
+      if (!visible) throw new ValidationError({ post_id: 'is not a post you can see' });
+      return data;
+    },
+  },
+});

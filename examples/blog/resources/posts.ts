@@ -1,0 +1,65 @@
+import { Type } from '@sinclair/typebox';
+import { AuthenticationRequiredError, defineResource } from '../../../src/index.ts';
+import { scopePosts } from './visibility.ts';
+
+const title = Type.String({ minLength: 3, maxLength: 200, description: 'Between 3 and 200 characters.' });
+const body = Type.String({ minLength: 1, maxLength: 100_000 });
+const status = Type.Union([Type.Literal('draft'), Type.Literal('published')], {
+  description: 'Default draft.',
+});
+
+const EXCERPT_LENGTH = 100;
+
+/** Blog posts: anyone reads the published ones; authors write their own (contract section 8). */
+export const posts = defineResource({
+  name: 'posts',
+  version: ['v1', 'v2'],
+  description:
+    'Blog posts. Anonymous readers see published posts; signed-in callers also see their own drafts.',
+  columns: {
+    id: { type: 'integer', readOnly: true },
+    title: { type: 'string' },
+    body: { type: 'text' },
+    status: { type: 'string', description: 'draft or published' },
+    // The raw user id stays inside: the author is shown through `derive=author` with an obfuscated id.
+    author_id: { type: 'integer', readOnly: true, hidden: true },
+    created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
+    updated_at: { type: 'datetime', readOnly: true, timestamp: 'updated' },
+  },
+  relations: {
+    comments: { type: 'hasMany', resource: 'comments', foreignKey: 'post_id' },
+    author: {
+      type: 'belongsTo',
+      table: 'users',
+      foreignKey: 'author_id',
+      columns: ['id', 'username'],
+      obfuscatedFields: ['id'],
+    },
+  },
+  allowedRelations: ['comments', 'author'],
+  obfuscatedFields: ['id'],
+  maxLimit: 50,
+  requiredAuth: ['post', 'put', 'patch', 'delete'],
+  searchable: ['title', 'body'],
+  sortable: ['id', 'title', 'status', 'created_at', 'updated_at'],
+  formClass: {
+    post: Type.Object({ title, body, status: Type.Optional(status) }),
+    put: Type.Object({ title, body, status }),
+    patch: Type.Object({
+      title: Type.Optional(title),
+      body: Type.Optional(body),
+      status: Type.Optional(status),
+    }),
+  },
+  hooks: {
+    beforeQuery: (query, ctx) => scopePosts(query, ctx),
+    beforeSave(data, ctx) {
+      if (ctx.verb !== 'post') return data;
+      // The author is the caller, never a payload field.
+      if (!ctx.user) throw new AuthenticationRequiredError();
+      return { ...data, author_id: ctx.user.id };
+    },
+    afterQuery: (records) =>
+      records.map((record) => ({ ...record, excerpt: String(record.body ?? '').slice(0, EXCERPT_LENGTH) })),
+  },
+});

@@ -1,0 +1,17 @@
+import { sql } from 'kysely';
+import type { HookContext, ResourceQuery } from '../../../src/index.ts';
+
+/**
+ * Which posts a caller may see: anonymous callers the published ones, signed-in callers those plus
+ * their own drafts. Writes (put, patch, delete) reach only the caller's own posts.
+ */
+export function scopePosts(query: ResourceQuery, ctx: HookContext, table = 'posts'): ResourceQuery {
+  const user = ctx.user;
+  if (ctx.verb !== 'get') {
+    return user ? query.where(`${table}.author_id`, '=', user.id) : query.where(sql<boolean>`1 = 0`);
+  }
+  if (!user) return query.where(`${table}.status`, '=', 'published');
+  return query.where((eb) =>
+    eb.or([eb(`${table}.status`, '=', 'published'), eb(`${table}.author_id`, '=', user.id)]),
+  );
+}

@@ -1,0 +1,248 @@
+import type { TObject } from '@sinclair/typebox';
+import { ConfigError } from '../config/errors.ts';
+import { validateApi } from './define.ts';
+import { PayloadValidator } from './validation.ts';
+import type { ApiConfig, ColumnType, ResourceConfig, ResourceHooks, Verb, WriteVerb } from './types.ts';
+
+/** How a stored value becomes a JSON value. */
+export type OutputKind = 'plain' | 'id' | 'boolean' | 'number';
+
+export interface OutputField {
+  key: string;
+  kind: OutputKind;
+}
+
+export interface SortTerm {
+  column: string;
+  desc: boolean;
+}
+
+/** The other side of a relation: a resource, or a plain table showing some columns. */
+export interface RelationTarget {
+  table: string;
+  resource: CompiledResource | null;
+  /** Qualified select list (`table.column`), including every key the loader needs. */
+  select: string[];
+  output: OutputField[];
+}
+
+export interface CompiledRelation {
+  name: string;
+  type: 'hasMany' | 'belongsTo';
+  /** hasMany: the column of the child pointing at us; belongsTo: our column pointing at the target. */
+  foreignKey: string;
+  /** hasMany: our primary key; belongsTo: the target's key. */
+  targetKey: string;
+  /** Filled after every resource is compiled (relations may point at each other). */
+  target: RelationTarget;
+  resourceName?: string;
+  /** For nested creates under this hasMany relation: the child's post validator without the foreign key. */
+  nestedValidator: PayloadValidator | null;
+}
+
+/** Everything a request needs about a resource, computed once at start-up. */
+export interface CompiledResource {
+  config: ResourceConfig;
+  name: string;
+  table: string;
+  primaryKey: string;
+  columns: ReadonlySet<string>;
+  columnTypes: ReadonlyMap<string, ColumnType>;
+  /** Qualified select list of every column. */
+  select: string[];
+  output: OutputField[];
+  obfuscated: ReadonlySet<string>;
+  pkObfuscated: boolean;
+  sortable: ReadonlySet<string>;
+  searchable: readonly string[];
+  maxLimit: number;
+  defaultLimit: number;
+  defaultSort: SortTerm[];
+  requiredAuth: ReadonlySet<Verb>;
+  exposed: ReadonlySet<Verb>;
+  validators: Partial<Record<WriteVerb, PayloadValidator>>;
+  /** Relation names a client may derive and write nested. */
+  allowed: readonly string[];
+  relations: ReadonlyMap<string, CompiledRelation>;
+  /** Allowed hasMany relations with a resource target that accepts creates (nested writes). */
+  nestedWritable: ReadonlySet<string>;
+  /** Columns a save may set after the hooks ran (not the primary key, not the engine's timestamps). */
+  writable: ReadonlySet<string>;
+  createdStamps: readonly string[];
+  updatedStamps: readonly string[];
+  hooks: ResourceHooks;
+  abilities: Record<Verb, string>;
+}
+
+const ALL_VERBS: Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
+const TEXT_TYPES: ReadonlySet<ColumnType> = new Set(['string', 'text']);
+
+function outputKind(type: ColumnType, obfuscated: boolean): OutputKind {
+  if (obfuscated) return 'id';
+  if (type === 'boolean') return 'boolean';
+  if (type === 'integer' || type === 'number') return 'number';
+  return 'plain';
+}
+
+/** `-created_at,title` → terms; a string is the reason it is malformed. */
+export function parseSort(text: string): SortTerm[] | string {
+  const terms: SortTerm[] = [];
+  for (const part of text.split(',')) {
+    const field = part.trim().replace(/^-/, '');
+    if (!field) return 'has an empty field';
+    terms.push({ column: field, desc: part.trim().startsWith('-') });
+  }
+  return terms;
+}
+
+function compileOne(config: ResourceConfig): CompiledResource {
+  const name = config.name;
+  const table = config.table ?? name;
+  const primaryKey = config.primaryKey ?? 'id';
+  const obfuscated = new Set(config.obfuscatedFields ?? []);
+  const columnEntries = Object.entries(config.columns);
+  const output = columnEntries
+    .filter(([, column]) => !column.hidden)
+    .map(([key, column]) => ({ key, kind: outputKind(column.type, obfuscated.has(key)) }));
+  const sortable = new Set(config.sortable ?? Object.keys(config.columns));
+  const defaultSort = config.defaultSort
+    ? parseSort(config.defaultSort)
+    : [{ column: primaryKey, desc: false }];
+  if (typeof defaultSort === 'string' || defaultSort.some((term) => !(term.column in config.columns))) {
+    throw new ConfigError(`resource "${name}": defaultSort "${config.defaultSort}" must name columns`);
+  }
+
+  const validators: Partial<Record<WriteVerb, PayloadValidator>> = {};
+  const hasManyNames = Object.entries(config.relations ?? {})
+    .filter(
+      ([relationName, relation]) =>
+        relation.type === 'hasMany' && (config.allowedRelations ?? []).includes(relationName),
+    )
+    .map(([relationName]) => relationName);
+  for (const verb of ['post', 'put', 'patch'] as const) {
+    const schema: TObject | undefined = config.formClass?.[verb] ?? config.formClass?.['*'];
+    if (!schema) continue;
+    if (schema.type !== 'object' || typeof schema.properties !== 'object') {
+      throw new ConfigError(`resource "${name}": formClass.${verb} must be a TypeBox object schema`);
+    }
+    for (const property of Object.keys(schema.properties)) {
+      const column = config.columns[property];
+      if (property === primaryKey || column?.readOnly || column?.timestamp) {
+        throw new ConfigError(
+          `resource "${name}": formClass.${verb} accepts "${property}", which clients may not set`,
+        );
+      }
+    }
+    // Nested children are validated by their own resource's validator, not the parent's.
+    validators[verb] = new PayloadValidator(schema, hasManyNames);
+  }
+
+  // Validators keep read-only columns out of payloads; hooks may still set them (an owner id).
+  // The engine alone sets the timestamps and never writes the primary key.
+  const writable = new Set(
+    columnEntries.filter(([key, column]) => key !== primaryKey && !column.timestamp).map(([key]) => key),
+  );
+
+  return {
+    config,
+    name,
+    table,
+    primaryKey,
+    columns: new Set(Object.keys(config.columns)),
+    columnTypes: new Map(columnEntries.map(([key, column]) => [key, column.type])),
+    select: Object.keys(config.columns).map((column) => `${table}.${column}`),
+    output,
+    obfuscated,
+    pkObfuscated: obfuscated.has(primaryKey),
+    sortable,
+    searchable:
+      config.searchable ??
+      columnEntries.filter(([, column]) => TEXT_TYPES.has(column.type) && !column.hidden).map(([key]) => key),
+    maxLimit: config.maxLimit ?? 100,
+    defaultLimit: Math.min(config.defaultLimit ?? 20, config.maxLimit ?? 100),
+    defaultSort,
+    requiredAuth: new Set(config.requiredAuth ?? []),
+    exposed: new Set(config.exposedMethods ?? ALL_VERBS),
+    validators,
+    allowed: config.allowedRelations ?? [],
+    relations: new Map(),
+    nestedWritable: new Set(),
+    writable,
+    createdStamps: columnEntries
+      .filter(([, c]) => c.timestamp === 'created' || c.timestamp === 'updated')
+      .map(([k]) => k),
+    updatedStamps: columnEntries.filter(([, c]) => c.timestamp === 'updated').map(([k]) => k),
+    hooks: config.hooks ?? {},
+    abilities: {
+      get: `${name}:read`,
+      post: `${name}:create`,
+      put: `${name}:update`,
+      patch: `${name}:update`,
+      delete: `${name}:delete`,
+    },
+  };
+}
+
+/**
+ * Validate the whole API configuration and precompute every resource: nothing about the
+ * configuration is derived again per request.
+ */
+export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
+  validateApi(api);
+  const compiled = new Map(api.resources.map((resource) => [resource.name, compileOne(resource)]));
+  for (const resource of compiled.values()) {
+    const relations = new Map<string, CompiledRelation>();
+    const nestedWritable = new Set<string>();
+    for (const [relationName, relation] of Object.entries(resource.config.relations ?? {})) {
+      const targetResource = relation.resource ? compiled.get(relation.resource)! : null;
+      let target: RelationTarget;
+      let targetKey: string;
+      if (targetResource) {
+        targetKey =
+          relation.type === 'hasMany'
+            ? resource.primaryKey
+            : (relation.targetKey ?? targetResource.primaryKey);
+        target = {
+          table: targetResource.table,
+          resource: targetResource,
+          select: targetResource.select,
+          output: targetResource.output,
+        };
+      } else {
+        const table = relation.table!;
+        targetKey = relation.targetKey ?? 'id';
+        const columns = relation.columns!;
+        const obfuscated = new Set(relation.obfuscatedFields ?? []);
+        target = {
+          table,
+          resource: null,
+          select: [...new Set([...columns, targetKey])].map((column) => `${table}.${column}`),
+          output: columns.map((key) => ({ key, kind: obfuscated.has(key) ? 'id' : 'plain' })),
+        };
+      }
+      let nestedValidator: PayloadValidator | null = null;
+      if (relation.type === 'hasMany' && targetResource && resource.allowed.includes(relationName)) {
+        const schema = targetResource.config.formClass?.post ?? targetResource.config.formClass?.['*'];
+        if (schema && targetResource.exposed.has('post')) {
+          const childNested = Object.entries(targetResource.config.relations ?? {})
+            .filter(([n, r]) => r.type === 'hasMany' && targetResource.allowed.includes(n))
+            .map(([n]) => n);
+          nestedValidator = new PayloadValidator(schema, [relation.foreignKey, ...childNested]);
+          nestedWritable.add(relationName);
+        }
+      }
+      relations.set(relationName, {
+        name: relationName,
+        type: relation.type,
+        foreignKey: relation.foreignKey,
+        targetKey,
+        target,
+        resourceName: relation.resource,
+        nestedValidator,
+      });
+    }
+    (resource as { relations: ReadonlyMap<string, CompiledRelation> }).relations = relations;
+    (resource as { nestedWritable: ReadonlySet<string> }).nestedWritable = nestedWritable;
+  }
+  return compiled;
+}

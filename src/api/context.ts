@@ -1,0 +1,58 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { PublicUser } from '../auth/users.ts';
+import type { TokenRecord } from '../auth/tokens/service.ts';
+import type { CompiledResource } from './compile.ts';
+import type { IdCodec } from './sqids.ts';
+import type { ApiRecord, HookContext, ResourceQuery, Verb } from './types.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables are not in the core's typed schema
+export type AnyDb = Kysely<any>;
+
+/** What one API request carries through the engine. */
+export interface RequestScope {
+  version: string;
+  verb: Verb;
+  request: FastifyRequest;
+  user: PublicUser | null;
+  token: TokenRecord | null;
+  codec: IdCodec;
+  /** The database, or the open transaction on writes. */
+  db: AnyDb;
+}
+
+export function hookContext(
+  scope: RequestScope,
+  resource: CompiledResource,
+  db: AnyDb = scope.db,
+): HookContext {
+  return {
+    version: scope.version,
+    resource: resource.name,
+    verb: scope.verb,
+    user: scope.user,
+    token: scope.token,
+    request: scope.request,
+    db: db as HookContext['db'],
+  };
+}
+
+export async function beforeQuery(
+  scope: RequestScope,
+  resource: CompiledResource,
+  query: ResourceQuery,
+  db?: AnyDb,
+) {
+  const hook = resource.hooks.beforeQuery;
+  return hook ? hook(query, hookContext(scope, resource, db)) : query;
+}
+
+export async function afterQuery(
+  scope: RequestScope,
+  resource: CompiledResource,
+  rows: ApiRecord[],
+  db?: AnyDb,
+) {
+  const hook = resource.hooks.afterQuery;
+  return hook ? hook(rows, hookContext(scope, resource, db)) : rows;
+}

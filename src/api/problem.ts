@@ -1,0 +1,82 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/errors.ts';
+import type { InvalidParam } from './validation.ts';
+
+export const PROBLEM_TYPE = 'application/problem+json';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  invalid_params?: InvalidParam[];
+}
+
+const GENERIC_DETAIL = 'Something went wrong. Please try again later.';
+
+/** The request path without its query string (which may carry search text). */
+function instanceOf(request: FastifyRequest): string {
+  const url = request.url;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  invalidParams?: InvalidParam[],
+) {
+  const body: ProblemDetails = {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    detail,
+    instance: instanceOf(request),
+  };
+  if (invalidParams?.length) body.invalid_params = invalidParams;
+  return reply.code(status).type(PROBLEM_TYPE).send(JSON.stringify(body));
+}
+
+/**
+ * RFC 9457 problem details for every error under the API prefix. HttpErrors keep their status and
+ * message; Fastify's client errors (bad JSON, body too large, unsupported type) keep their status
+ * with a fixed message; anything else is a generic 500, the details only in the log.
+ */
+export async function problemErrorHandler(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error instanceof HttpError) {
+    if (error.options.headers) reply.headers(error.options.headers);
+    if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+    const invalid =
+      error.options.invalidParams ??
+      (error.options.errors
+        ? Object.entries(error.options.errors).map(([name, reason]) => ({ name, reason }))
+        : undefined);
+    return sendProblem(request, reply, error.statusCode, error.message, invalid);
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const detail =
+      status === 413
+        ? 'The request body is too large.'
+        : status === 415
+          ? 'The request body must be JSON.'
+          : status === 400
+            ? 'The request could not be read (is the body valid JSON?).'
+            : (STATUS_CODES[status] ?? 'Bad request.');
+    return sendProblem(request, reply, status, detail);
+  }
+  request.log.error({ err: error }, 'unhandled resource API error');
+  return sendProblem(request, reply, 500, GENERIC_DETAIL);
+}
+
+export async function problemNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendProblem(request, reply, 404, 'No resource or operation exists at this path.');
+}

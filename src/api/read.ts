@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import type { CompiledResource } from './compile.ts';
+import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from './context.ts';
+import { LIKE_ESCAPE, type DeriveNode, type ListPlan } from './query.ts';
+import type { ApiRecord, ResourceQuery } from './types.ts';
+
+const ESCAPE_CLAUSE = sql.raw(`'${LIKE_ESCAPE}'`);
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  totalPages: number;
+  hasMore: boolean;
+  nextPage: number | null;
+  prevPage: number | null;
+}
+
+export function pagination(page: number, limit: number, total: number): Pagination {
+  const totalPages = Math.ceil(total / limit);
+  const hasMore = page < totalPages;
+  return {
+    page,
+    limit,
+    total,
+    totalPages,
+    hasMore,
+    nextPage: hasMore ? page + 1 : null,
+    prevPage: page > 1 ? Math.min(page - 1, Math.max(totalPages, 1)) : null,
+  };
+}
+
+/** The scoped base query of a resource: `FROM table`, then the resource's beforeQuery. */
+export function scopedQuery(scope: RequestScope, resource: CompiledResource, db: AnyDb = scope.db) {
+  return beforeQuery(scope, resource, db.selectFrom(resource.table) as ResourceQuery, db);
+}
+
+function withSearch(query: ResourceQuery, resource: CompiledResource, pattern: string | null): ResourceQuery {
+  if (pattern === null) return query;
+  return query.where((eb) =>
+    eb.or(
+      resource.searchable.map(
+        (column) =>
+          sql<boolean>`lower(${sql.ref(`${resource.table}.${column}`)}) like ${pattern} escape ${ESCAPE_CLAUSE}`,
+      ),
+    ),
+  );
+}
+
+/** One page of a resource plus the total, with the derived relations embedded. */
+export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
+  const base = withSearch(await scopedQuery(scope, resource), resource, plan.pattern);
+  let rowsQuery = base.select(resource.select);
+  for (const term of plan.sort)
+    rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
+  rowsQuery = rowsQuery.limit(plan.limit).offset((plan.page - 1) * plan.limit);
+  const countQuery = base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
+  const [countRow, rows] = await Promise.all([countQuery.executeTakeFirst(), rowsQuery.execute()]);
+  const total = Number((countRow as { total?: unknown } | undefined)?.total ?? 0);
+  const records = await loadRelations(scope, resource, rows as ApiRecord[], plan.derive);
+  return {
+    records: await afterQuery(scope, resource, records),
+    pagination: pagination(plan.page, plan.limit, total),
+  };
+}
+
+/** One record visible to this caller (through beforeQuery), or null. */
+export async function findRecord(
+  scope: RequestScope,
+  resource: CompiledResource,
+  id: number | string,
+  derive: readonly DeriveNode[],
+  db: AnyDb = scope.db,
+): Promise<ApiRecord | null> {
+  const query = (await scopedQuery(scope, resource, db))
+    .select(resource.select)
+    .where(`${resource.table}.${resource.primaryKey}`, '=', id)
+    .limit(1);
+  const row = (await query.executeTakeFirst()) as ApiRecord | undefined;
+  if (!row) return null;
+  const [record] = await afterQuery(
+    scope,
+    resource,
+    await loadRelations(scope, resource, [row], derive, db),
+    db,
+  );
+  return record ?? null;
+}
+
+function distinctKeys(rows: readonly ApiRecord[], column: string): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const row of rows) {
+    const value = row[column];
+    if (value !== null && value !== undefined) seen.set(String(value), value);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Embed the requested relations: one query per relation and level (`WHERE key IN (...)`), whatever
+ * the number of rows. Related resources keep their own scope (beforeQuery) and afterQuery.
+ */
+export async function loadRelations(
+  scope: RequestScope,
+  resource: CompiledResource,
+  rows: ApiRecord[],
+  derive: readonly DeriveNode[],
+  db: AnyDb = scope.db,
+): Promise<ApiRecord[]> {
+  if (derive.length === 0 || rows.length === 0) return rows;
+  for (const node of derive) {
+    const relation = node.relation;
+    const target = relation.target;
+    const ownKey = relation.type === 'hasMany' ? resource.primaryKey : relation.foreignKey;
+    const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;
+    const keys = distinctKeys(rows, ownKey);
+    let related: ApiRecord[] = [];
+    if (keys.length > 0) {
+      let query = db.selectFrom(target.table) as ResourceQuery;
+      if (target.resource) query = await beforeQuery(scope, target.resource, query, db);
+      const primaryKey = target.resource?.primaryKey ?? relation.targetKey;
+      query = query
+        .select(target.select)
+        .where(`${target.table}.${theirKey}`, 'in', keys)
+        .orderBy(`${target.table}.${primaryKey}`, 'asc');
+      related = (await query.execute()) as ApiRecord[];
+      if (target.resource) {
+        related = await loadRelations(scope, target.resource, related, node.children, db);
+        related = await afterQuery(scope, target.resource, related, db);
+      }
+    }
+    if (relation.type === 'hasMany') {
+      const groups = new Map<string, ApiRecord[]>();
+      for (const child of related) {
+        const key = String(child[theirKey]);
+        const group = groups.get(key);
+        if (group) group.push(child);
+        else groups.set(key, [child]);
+      }
+      for (const row of rows) row[relation.name] = groups.get(String(row[ownKey])) ?? [];
+    } else {
+      const byKey = new Map(related.map((parent) => [String(parent[theirKey]), parent]));
+      for (const row of rows) row[relation.name] = byKey.get(String(row[ownKey])) ?? null;
+    }
+  }
+  return rows;
+}

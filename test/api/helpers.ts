@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
+import { blogApi } from '../../examples/blog/api.ts';
+import { blogMigrations } from '../../examples/blog/migrations.ts';
+import type { UserRecord } from '../../src/auth/users.ts';
+
+export interface BlogApp extends TestApp {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the blog's tables are not in the core schema
+  db: Kysely<any>;
+  /** Statements seen since the last `resetQueries()` (when started with `countQueries`). */
+  queries: string[];
+}
+
+/** The demo blog API on a fresh database of the run's dialect. */
+export async function startBlogApp(
+  options: TestAppOptions & { countQueries?: boolean } = {},
+): Promise<BlogApp> {
+  const { countQueries, ...rest } = options;
+  const queries: string[] = [];
+  const database = countQueries ? { onQuery: (sql: string) => queries.push(sql) } : undefined;
+  // TestAppOptions reserves `database` for sharing; createServer reads it for the query hook.
+  const t = await startTestApp({
+    api: blogApi,
+    migrations: blogMigrations,
+    ...rest,
+    ...({ database } as object),
+  });
+  return Object.assign(t, { db: t.services.db as Kysely<any>, queries }); // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+let sequence = 0;
+
+/** Insert posts directly (fast fixtures), returning their raw ids in order. */
+export async function insertPosts(
+  t: BlogApp,
+  author: UserRecord,
+  posts: Partial<{ title: string; body: string; status: string; created_at: string }>[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const post of posts) {
+    sequence += 1;
+    const at = post.created_at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, sequence)).toISOString();
+    const values = {
+      title: post.title ?? `Post number ${sequence}`,
+      body: post.body ?? `Body of post ${sequence}`,
+      status: post.status ?? 'published',
+      author_id: author.id,
+      created_at: at,
+      updated_at: at,
+    };
+    await t.db.insertInto('posts').values(values).execute();
+    const row = await t.db
+      .selectFrom('posts')
+      .select('id')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  return ids;
+}
+
+export async function insertComments(t: BlogApp, postId: number, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    await t.db
+      .insertInto('comments')
+      .values({
+        post_id: postId,
+        author_name: `Reader ${i}`,
+        body: `Comment ${i}`,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+  }
+}
+
+export async function countRows(t: BlogApp, table: string): Promise<number> {
+  const row = await t.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
