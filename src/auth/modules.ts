@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { accountsModule } from './accounts/routes.ts';
 import { tokensModule } from './tokens/routes.ts';
 import { socialModule } from './social/routes.ts';
+import { passwordModule } from './password/routes.ts';
 import { pipelineModule } from './pipeline/routes.ts';
 import { magicLinkModule } from './magic-link/routes.ts';
 import { factorsModule } from './factors/routes.ts';
@@ -15,6 +16,7 @@ export const authModules: FastifyPluginAsync[] = [
   accountsModule,
   tokensModule,
   socialModule,
+  passwordModule,
   pipelineModule,
   magicLinkModule,
   factorsModule,
