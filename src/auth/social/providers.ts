@@ -18,8 +18,6 @@ export interface FlowChecks {
   nonce?: string;
 }
 
-const GITHUB_EMAILS_URL = 'https://api.github.com/user/emails';
-
 /** Plain http is refused except on loopback, where test and development providers run. */
 export function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname;
@@ -155,7 +153,8 @@ export class SocialProvider {
     const result = profileFromClaims(String(subjectValue), claims);
     if (this.id === 'github') {
       // GitHub's /user email is just the public one; only the emails endpoint says what is verified.
-      const emails = await this.getJson(config, accessToken, GITHUB_EMAILS_URL);
+      // https://api.github.com/user -> .../user/emails (GitHub Enterprise's /api/v3/user alike).
+      const emails = await this.getJson(config, accessToken, `${url.replace(/\/+$/, '')}/emails`);
       const primary = Array.isArray(emails)
         ? (emails as { email?: unknown; primary?: unknown; verified?: unknown }[]).find(
             (e) => e.primary === true && e.verified === true && typeof e.email === 'string',
