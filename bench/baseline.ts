@@ -1,0 +1,145 @@
+import type { FastifyInstance } from 'fastify';
+import type { TObject } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { requireAbility } from '../src/http/caller.ts';
+import type { IdCodec } from '../src/api/sqids.ts';
+import type { AnyDb } from './seed.ts';
+
+/**
+ * The hand-written comparison: the routes a developer would write for exactly these requests with
+ * Fastify and Kysely, no configuration, returning the same JSON as the engine's `posts` routes.
+ * They run in the same process and behind the same global hooks (session, caller, CSRF, helmet).
+ */
+export const BASELINE_PREFIX = '/bench-baseline';
+
+const POST_COLUMNS = ['id', 'title', 'body', 'status', 'author_id', 'created_at', 'updated_at'] as const;
+const COMMENT_COLUMNS = ['id', 'post_id', 'author_name', 'body', 'created_at'] as const;
+
+type Row = Record<string, unknown>;
+
+function positiveInteger(value: unknown, fallback: number): number | null {
+  if (value === undefined) return fallback;
+  return typeof value === 'string' && /^[1-9][0-9]{0,8}$/.test(value) ? Number(value) : null;
+}
+
+export function registerBaseline(
+  app: FastifyInstance,
+  db: AnyDb,
+  codec: IdCodec,
+  postValidator: TObject,
+  maxLimit: number,
+): void {
+  const post = (row: Row) => ({
+    id: codec.encode(row.id as number),
+    title: row.title,
+    body: row.body,
+    status: row.status,
+    author_id: row.author_id === null ? null : Number(row.author_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    excerpt: (row.body as string).slice(0, 100),
+  });
+  const comment = (row: Row) => ({
+    id: codec.encode(row.id as number),
+    post_id: codec.encode(row.post_id as number),
+    author_name: row.author_name,
+    body: row.body,
+    created_at: row.created_at,
+  });
+
+  // GET ?page=&limit=&sort=-created_at&derive=comments, anonymous: published posts only.
+  app.get(`${BASELINE_PREFIX}/posts`, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const page = positiveInteger(query.page, 1);
+    const requested = positiveInteger(query.limit, 20);
+    if (page === null || requested === null || (query.sort ?? '-created_at') !== '-created_at') {
+      return reply.code(400).send({ status: 400 });
+    }
+    const limit = Math.min(requested, maxLimit);
+    const withComments = query.derive === 'comments';
+    const counted = await db
+      .selectFrom('posts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow();
+    const total = Number(counted.n);
+    const rows = (await db
+      .selectFrom('posts')
+      .select([...POST_COLUMNS])
+      .where('status', '=', 'published')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute()) as Row[];
+    const data: Row[] = rows.map(post);
+    if (withComments && rows.length > 0) {
+      const children = (await db
+        .selectFrom('comments')
+        .select([...COMMENT_COLUMNS])
+        .where(
+          'post_id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .orderBy('id', 'asc')
+        .execute()) as Row[];
+      const byPost = new Map<unknown, Row[]>(rows.map((row) => [Number(row.id), []]));
+      for (const child of children) byPost.get(Number(child.post_id))!.push(comment(child));
+      rows.forEach((row, i) => (data[i]!.comments = byPost.get(Number(row.id))));
+    }
+    const totalPages = Math.ceil(total / limit);
+    return reply.send({
+      status: 'success',
+      data,
+      pagination: {
+        page,
+        limit,
+        total,
+        totalPages,
+        hasMore: page < totalPages,
+        nextPage: page < totalPages ? page + 1 : null,
+        prevPage: page > 1 ? page - 1 : null,
+      },
+    });
+  });
+
+  app.get(`${BASELINE_PREFIX}/posts/:id`, async (request, reply) => {
+    const id = codec.decode((request.params as { id: string }).id);
+    const row =
+      id === null
+        ? undefined
+        : ((await db
+            .selectFrom('posts')
+            .select([...POST_COLUMNS])
+            .where('id', '=', id)
+            .where('status', '=', 'published')
+            .executeTakeFirst()) as Row | undefined);
+    if (!row) return reply.code(404).send({ status: 404 });
+    return reply.send({ status: 'success', data: post(row) });
+  });
+
+  // POST an array of posts: validated, then inserted one by one in one transaction (ids back on every dialect).
+  const check = TypeCompiler.Compile(postValidator);
+  app.post(`${BASELINE_PREFIX}/posts`, async (request, reply) => {
+    const caller = requireAbility(request, 'posts:create');
+    const items = request.body;
+    if (!Array.isArray(items) || items.length > 1000) return reply.code(400).send({ status: 400 });
+    const invalid = items.findIndex((item) => !check.Check(item));
+    if (invalid >= 0)
+      return reply.code(422).send({ status: 422, invalid_params: [{ name: `[${invalid}]` }] });
+    const now = new Date().toISOString();
+    const created = await db.transaction().execute(async (trx) => {
+      const out: Row[] = [];
+      for (const item of items as Row[]) {
+        const row = { status: 'draft', ...item, author_id: caller.user.id, created_at: now, updated_at: now };
+        const id = trx.getExecutor().adapter.supportsReturning
+          ? Number((await trx.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow()).id)
+          : Number((await trx.insertInto('posts').values(row).executeTakeFirstOrThrow()).insertId);
+        out.push({ ...row, id });
+      }
+      return out;
+    });
+    return reply.code(201).send({ status: 'success', data: created.map(post) });
+  });
+}
