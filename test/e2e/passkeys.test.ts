@@ -1,0 +1,157 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`[skipped] passkey browser tests: ${CHROMIUM} is not installed`);
+
+/** A free loopback port: APP_URL (the WebAuthn origin and RP ID) has to name it before the server starts. */
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The page's session as the server sees it, read through the JSON API with the page's cookies. */
+async function json(page: Page, path: string) {
+  return page.evaluate(async (url) => {
+    const response = await fetch(url, { headers: { accept: 'application/json' } });
+    return { status: response.status, body: await response.json() };
+  }, path);
+}
+
+describe.skipIf(!hasChromium)('passkeys in Chromium with a virtual authenticator', () => {
+  let t: TestApp;
+  let base: string;
+  let profile: string;
+  let browser: BrowserContext;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // A WebAuthn RP ID cannot be an IP address: the browser talks to "localhost".
+    base = `http://localhost:${port}`;
+    t = await startTestApp({ appUrl: base });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('enroll on the settings page, sign in with it as second factor, enter sudo with it, remove it', async () => {
+    const user = await t.createUser();
+    const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+
+    // Sign in with the password (no factor yet: straight in).
+    await page.goto(`${base}/login`);
+    await page.fill('#field-email', user.email);
+    await page.fill('#field-password', TEST_PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/`);
+
+    // Adding a passkey needs sudo: the script sends the browser to /sudo and it comes back.
+    await page.goto(`${base}/two-factor`);
+    await page.fill('#passkey-name', 'Laptop');
+    await page.click('#passkey-register');
+    await page.waitForURL(`${base}/sudo?next=%2Ftwo-factor`);
+    await page.fill('#sudo-password input[name=proof]', TEST_PASSWORD);
+    await page.click('#sudo-password button[type=submit]');
+    await page.waitForURL(`${base}/two-factor`);
+
+    await page.fill('#passkey-name', 'Laptop');
+    await page.click('#passkey-register');
+    await page.waitForSelector('#passkey-result .recovery-code');
+    expect(await page.locator('#passkey-result .recovery-code').count()).toBe(10);
+    const stored = await t.services.db
+      .selectFrom('passkeys')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.name).toBe('Laptop');
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials.map((c) => Buffer.from(c.credentialId, 'base64').toString('base64url'))).toContain(
+      stored[0]!.credential_id,
+    );
+    await page.goto(`${base}/two-factor`);
+    expect(await page.textContent('.passkey-name')).toBe('Laptop');
+    expect((await json(page, '/two-factor')).body.data.enrolled_factors).toEqual(['passkey']);
+
+    // Sign out; signing in again now asks for the passkey.
+    await page.click('nav form[action="/logout"] button');
+    await page.waitForURL(`${base}/login`);
+    await page.fill('#field-email', user.email);
+    await page.fill('#field-password', TEST_PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${base}/action/show`);
+    expect((await json(page, '/me')).status).toBe(401);
+    await page.click('#passkey-sign-in');
+    await page.waitForURL(`${base}/`);
+    expect((await json(page, '/me')).body.user.id).toBe(user.id);
+    const afterSignIn = await t.services.db
+      .selectFrom('passkeys')
+      .selectAll()
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(afterSignIn.last_used_at).not.toBeNull();
+
+    // Sudo with the passkey, back to the page that asked.
+    expect((await json(page, '/sudo')).body.data.active).toBe(false);
+    await page.goto(`${base}/sudo?next=%2Ftwo-factor`);
+    await page.click('#passkey-sudo');
+    await page.waitForURL(`${base}/two-factor`);
+    expect((await json(page, '/sudo')).body.data.active).toBe(true);
+
+    // Remove it.
+    await page.click('button[data-remove-passkey="Laptop"]');
+    await page.waitForURL(`${base}/two-factor`);
+    expect(await page.textContent('.flash')).toContain('Passkey removed');
+    expect(await page.locator('.passkey-row').count()).toBe(0);
+    expect(
+      await t.services.db.selectFrom('passkeys').selectAll().where('user_id', '=', user.id).execute(),
+    ).toEqual([]);
+    expect((await json(page, '/two-factor')).body.data).toMatchObject({
+      enrolled_factors: [],
+      recovery_codes_remaining: 0,
+    });
+    await page.close();
+  }, 90_000);
+});
