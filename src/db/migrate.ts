@@ -37,8 +37,11 @@ export async function migrateToLatest(
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
+    // No migration ran (for example the database is unreachable): the driver's error as it is, so
+    // the command line can recognise its code and say "could not connect".
+    if (!failed) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+    throw new Error(`migration ${failed.migrationName} failed: ${reason}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
 }
