@@ -59,7 +59,10 @@ async function migrate(configPath: string | undefined): Promise<void> {
   const config = loadConfig(await loadOptions(configPath));
   const database = await openDatabase(config.databaseUrl);
   try {
-    const { applied } = await migrateToLatest(database.db, database.dialect, [...allMigrations, ...config.migrations]);
+    const { applied } = await migrateToLatest(database.db, database.dialect, [
+      ...allMigrations,
+      ...config.migrations,
+    ]);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to migrate');
   } finally {
     await database.close();
@@ -90,7 +93,8 @@ export async function main(argv: string[]): Promise<void> {
     case 'make:resource': {
       const { makeResource } = await import('./api/cli/make-resource.ts');
       if (!rest[0]) throw new UsageError('make:resource needs a resource name');
-      return makeResource(rest[0], values.dir ?? '.');
+      await makeResource(rest[0], values.dir ?? '.');
+      return;
     }
     case 'openapi': {
       const { printOpenApi } = await import('./api/cli/openapi.ts');

@@ -182,12 +182,10 @@ describe('POST /register', () => {
   });
 
   it('a form-encoded post with an Accept: application/json header still needs the CSRF token', async () => {
-    const res = await t
-      .client()
-      .post('/register', body({ email: 'csrf3@example.com' }), 'form', {
-        csrf: false,
-        headers: { accept: 'application/json' },
-      });
+    const res = await t.client().post('/register', body({ email: 'csrf3@example.com' }), 'form', {
+      csrf: false,
+      headers: { accept: 'application/json' },
+    });
     expect(res.status).toBe(403);
     expect(await t.services.users.findByEmail('csrf3@example.com')).toBeUndefined();
   });
