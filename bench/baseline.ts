@@ -12,7 +12,8 @@ import type { AnyDb } from './seed.ts';
  */
 export const BASELINE_PREFIX = '/bench-baseline';
 
-const POST_COLUMNS = ['id', 'title', 'body', 'status', 'author_id', 'created_at', 'updated_at'] as const;
+// author_id is a hidden column in the demo: selected for nothing, sent never.
+const POST_COLUMNS = ['id', 'title', 'body', 'status', 'created_at', 'updated_at'] as const;
 const COMMENT_COLUMNS = ['id', 'post_id', 'author_name', 'body', 'created_at'] as const;
 
 type Row = Record<string, unknown>;
@@ -34,7 +35,6 @@ export function registerBaseline(
     title: row.title,
     body: row.body,
     status: row.status,
-    author_id: row.author_id === null ? null : Number(row.author_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
     excerpt: (row.body as string).slice(0, 100),
@@ -81,6 +81,12 @@ export function registerBaseline(
           'post_id',
           'in',
           rows.map((row) => row.id),
+        )
+        // The same visibility rule the demo's comments hook applies (comments of visible posts only).
+        .where(
+          'post_id',
+          'in',
+          db.selectFrom('posts').select('posts.id').where('posts.status', '=', 'published'),
         )
         .orderBy('id', 'asc')
         .execute()) as Row[];
@@ -133,6 +139,7 @@ export function registerBaseline(
       const out: Row[] = [];
       for (const item of items as Row[]) {
         const row = { status: 'draft', ...item, author_id: caller.user.id, created_at: now, updated_at: now };
+        // (author_id is stored but, as a hidden column, never sent back.)
         const id = trx.getExecutor().adapter.supportsReturning
           ? Number((await trx.insertInto('posts').values(row).returning('id').executeTakeFirstOrThrow()).id)
           : Number((await trx.insertInto('posts').values(row).executeTakeFirstOrThrow()).insertId);
