@@ -1,6 +1,7 @@
 import { html } from '../html.ts';
 import { field, form, layout } from '../layout.ts';
 import type { PageContext } from '../../http/respond.ts';
+import { isSudoActive } from '../../auth/sudo/guard.ts';
 
 function when(value: string | null, fallback: string) {
   return value
@@ -13,6 +14,8 @@ export async function tokensPage(ctx: PageContext) {
   const tokens = ctx.user ? await ctx.request.server.citadel.tokens.listForUser(ctx.user.id) : [];
   const created = ctx.outcome?.action === 'tokens.create' && ctx.outcome.status === 'success';
   const plain = created ? ctx.outcome?.fields?.token : undefined;
+  // Creating asks for sudo; the link brings the browser back here afterwards.
+  const needsSudo = ctx.user !== null && !(await isSudoActive(ctx.request));
   return layout(
     ctx,
     'Personal access tokens',
@@ -26,7 +29,7 @@ export async function tokensPage(ctx: PageContext) {
       }
       <p>
         Tokens let scripts and API clients act as you: send one as
-        <code>Authorization: Bearer &lt;token&gt;</code>. Creating a token asks you to confirm your identity.
+        <code>Authorization: Bearer &lt;token&gt;</code>.
       </p>
       ${
         tokens.length === 0
@@ -56,6 +59,14 @@ export async function tokensPage(ctx: PageContext) {
             </table>`
       }
       <h2>Create a token</h2>
+      ${
+        needsSudo
+          ? html`<p id="sudo-notice">
+              Creating a token needs a recent confirmation of your identity:
+              <a href="/sudo?next=${encodeURIComponent('/tokens')}">confirm it first</a>.
+            </p>`
+          : ''
+      }
       ${form(
         ctx,
         '/tokens/create',
