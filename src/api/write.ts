@@ -66,9 +66,11 @@ function prepareItem(
       ),
     });
   }
-  errors.push(...validator.errors(data, prefix));
+  const invalid = validator.errors(data, prefix);
+  errors.push(...invalid);
   for (const field of resource.obfuscated) {
-    if (field === resource.primaryKey || !(field in data) || data[field] === null) continue;
+    if (!validator.properties.has(field) || !(field in data) || data[field] === null) continue;
+    if (invalid.some((error) => error.name === join(prefix, field))) continue;
     const decoded = scope.codec.decode(data[field]);
     if (decoded === null) errors.push({ name: join(prefix, field), reason: 'is not a valid id' });
     else data[field] = decoded;

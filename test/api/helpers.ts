@@ -3,6 +3,7 @@ import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import type { UserRecord } from '../../src/auth/users.ts';
+import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
 
 export interface BlogApp extends TestApp {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the blog's tables are not in the core schema
@@ -80,4 +81,13 @@ export async function countRows(t: BlogApp, table: string): Promise<number> {
     .select((eb) => eb.fn.countAll().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The public (Sqids) id the server gives a raw id. */
+export function publicId(t: TestApp, raw: number): string {
+  const { config } = t.server;
+  return new IdCodec(
+    config.sqidsAlphabet ?? deploymentAlphabet(t.services.secrets),
+    config.sqidsMinLength,
+  ).encode(raw);
 }
