@@ -113,7 +113,7 @@ describe('buildOpenApiDocument (own configuration)', () => {
   for (const version of ['v1', 'v2']) {
     it(`produces a valid OpenAPI 3.0 document for ${version}`, async () => {
       const document = copy(buildOpenApiDocument(library(), version));
-      const result = await validate(document);
+      const result = await validate(document as unknown as Parameters<typeof validate>[0]);
       if (!result.valid) throw new Error(compileErrors(result));
       expect(result.valid).toBe(true);
       expect(document.openapi).toBe('3.0.3');

@@ -35,11 +35,7 @@ describe('citadel make:resource', () => {
     expect(resource.name).toBe('articles');
     expect(Object.keys(resource.formClass ?? {})).toEqual(['post', 'put', 'patch']);
     // The engine's own checks accept it, and the document generator describes it.
-    const { createApi } = (await import(INDEX)) as typeof import('../../src/index.ts') & {
-      createApi: (o: { apiName: string; resources: ResourceConfig[] }) => {
-        publish(o: { version: string }): Parameters<typeof buildOpenApiDocument>[0];
-      };
-    };
+    const { createApi } = (await import(INDEX)) as typeof import('../../src/index.ts');
     const api = createApi({ apiName: 'Skeleton', resources: [resource] }).publish({ version: 'v1' });
     const document = buildOpenApiDocument(api, 'v1') as { paths: Record<string, Record<string, unknown>> };
     expect(Object.keys(document.paths['/articles/{id}']!).sort()).toEqual([

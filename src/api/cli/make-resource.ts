@@ -31,7 +31,8 @@ export default defineResource({
     id: { type: 'integer', readOnly: true },
     title: { type: 'string', description: 'A short title.' },
     body: { type: 'text' },
-    created_at: { type: 'datetime', readOnly: true },
+    // timestamp: set by the engine from the clock ('created' on insert, 'updated' on every write).
+    created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
   },
 
   // Keys sent as short strings (Sqids) instead of numbers; decoded on input.

@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { blogApi } from '../../examples/blog/api.ts';
+import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, '../..');
+
+type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string };
+type Doc = {
+  info: { title: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { schemas: Record<string, Schema> };
+};
+const documentOf = (version: string) => structuredClone(buildOpenApiDocument(blogApi, version)) as Doc;
+
+/** Every place a property of one of these names is typed as a number. */
+function numericIds(node: unknown, names: Set<string>, path = '$', found: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((child, i) => numericIds(child, names, `${path}[${i}]`, found));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties') {
+        for (const [name, schema] of Object.entries(value as Record<string, Schema>)) {
+          if (names.has(name) && (schema.type === 'integer' || schema.type === 'number'))
+            found.push(`${path}.${name}`);
+        }
+      }
+      if (key === 'parameters' && Array.isArray(value)) {
+        for (const p of value as { name: string; schema?: Schema }[]) {
+          if (names.has(p.name) && (p.schema?.type === 'integer' || p.schema?.type === 'number'))
+            found.push(`${path}.parameters.${p.name}`);
+        }
+      }
+      numericIds(value, names, `${path}.${key}`, found);
+    }
+  }
+  return found;
+}
+
+describe('OpenAPI documents of the demo blog API', () => {
+  for (const version of ['v1', 'v2']) {
+    it(`${version} passes @readme/openapi-parser validation`, async () => {
+      const result = await validate(documentOf(version) as unknown as Parameters<typeof validate>[0]);
+      if (!result.valid) throw new Error(compileErrors(result));
+      expect(result.valid).toBe(true);
+      const document = documentOf(version);
+      expect(document.info.title).toBe('Citadel demo blog API');
+      expect(document.servers).toEqual([{ url: `/api/${version}` }]);
+    });
+
+    it(`${version} never types an obfuscated field as a number`, () => {
+      // posts.id, comments.id, comments.post_id, the author's id (obfuscated in the relation), path ids.
+      expect(numericIds(documentOf(version), new Set(['id', 'post_id']))).toEqual([]);
+    });
+  }
+
+  it('v1 lists posts and comments, v2 only posts', () => {
+    const v1 = documentOf('v1');
+    const v2 = documentOf('v2');
+    expect(Object.keys(v1.paths).sort()).toEqual(['/comments', '/comments/{id}', '/posts', '/posts/{id}']);
+    expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/{id}']);
+    expect(Object.keys(v1.components.schemas)).toContain('Comments');
+    expect(Object.keys(v2.components.schemas).filter((name) => name.startsWith('Comments'))).toEqual([]);
+    // comments: read by anyone, created by anyone, deleted by the post's author; no put/patch validators.
+    expect(Object.keys(v1.paths['/comments/{id}']!).sort()).toEqual(['delete', 'get', 'parameters']);
+  });
+
+  it('describes the posts resource as the contract does', () => {
+    const v1 = documentOf('v1');
+    const record = v1.components.schemas.Posts!;
+    expect(Object.keys(record.properties!)).toEqual([
+      'id',
+      'title',
+      'body',
+      'status',
+      'created_at',
+      'updated_at',
+      'comments',
+      'author',
+    ]);
+    expect(
+      record.properties!.author!.properties?.id ??
+        (record.properties!.author as { allOf: Schema[] }).allOf[0]!.properties!.id,
+    ).toMatchObject({ type: 'string' });
+    const create = v1.components.schemas.PostsCreate!;
+    expect(Object.keys(create.properties!)).toEqual(['title', 'body', 'status', 'comments']);
+    expect(create.properties!.comments!.items!.properties!.post_id).toMatchObject({ type: 'string' });
+    const list = v1.paths['/posts']!.get as { parameters: { name: string; description: string }[] };
+    expect(list.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
+    expect(list.parameters.find((p) => p.name === 'limit')!.description).toContain('lowered to 50');
+    expect(v1.paths['/posts']!.post!['x-required-ability']).toBe('posts:create');
+    expect(v1.paths['/posts/{id}']!.put!['x-required-ability']).toBe('posts:update');
+    expect(v1.paths['/posts/{id}']!.delete!['x-required-ability']).toBe('posts:delete');
+    expect(v1.paths['/posts']!.get!['x-required-ability']).toBeUndefined();
+    expect(v1.paths['/comments']!.post!['x-required-ability']).toBeUndefined();
+    expect(v1.paths['/comments/{id}']!.delete!['x-required-ability']).toBe('comments:delete');
+  });
+});
+
+describe('citadel openapi', () => {
+  const cli = resolve(ROOT, 'bin/citadel.mjs');
+
+  it('prints the document of the demo API (the repository config) for a version', async () => {
+    const { stdout } = await run(process.execPath, [cli, 'openapi', '--api-version', 'v2'], {
+      cwd: ROOT,
+      maxBuffer: 10 * 1024 * 1024,
+    });
+    expect(JSON.parse(stdout)).toEqual(documentOf('v2'));
+  });
+
+  it('exits 1 with one line for an unknown version', async () => {
+    const failure = await run(process.execPath, [cli, 'openapi', '--api-version', 'v9'], { cwd: ROOT }).then(
+      () => null,
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stdout).toBe('');
+    expect(failure?.stderr.trim().split('\n')).toEqual([
+      'citadel: error: unknown API version "v9" (published: v1, v2)',
+    ]);
+  });
+});
