@@ -147,6 +147,9 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
   const smtpUrl = options.smtpUrl ?? (env.SMTP_URL || undefined);
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://`);
+  // The log transport writes sign-in links and codes into the log: fine locally, a risk in production.
+  if (!smtpUrl && production)
+    notices.push('SMTP_URL is not set: emails, with their links and codes, are written to the log');
 
   const sudoTtl = options.sudoTtl ?? integer('SUDO_TTL', env.SUDO_TTL, 1) ?? options.limits?.sudoTtl;
   const limits: Limits = { ...defaultLimits, ...options.limits };

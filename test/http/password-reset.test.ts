@@ -233,6 +233,39 @@ describe('forgot-password and reset-password', () => {
     expect((await browser.get('/login', 'form')).text).toContain('Your password was changed.');
   });
 
+  it('SPA: forgot-password and reset-password answer with the envelope', async () => {
+    const user = await t.createUser();
+    const token = await requestReset(user, 'spa');
+    const res = await t
+      .client()
+      .post('/reset-password', { token, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }, 'spa');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      action: 'reset_password.attempt',
+      status: 'success',
+      redirect_to: '/login',
+    });
+    const again = await t
+      .client()
+      .post('/reset-password', { token, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }, 'spa');
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toEqual({ token: expect.any(String) });
+  });
+
+  it('forgot-password form post with a wrong _csrf: 403, no token stored, no mail', async () => {
+    const user = await t.createUser();
+    const res = await t.client().post('/forgot-password', { email: user.email, _csrf: 'wrong' }, 'form');
+    expect(res.status).toBe(403);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.mail.to(user.email)).toEqual([]);
+    const rows = await t.services.db
+      .selectFrom('password_reset_tokens')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it('form post without _csrf: 403 and the token stays unused', async () => {
     const user = await t.createUser();
     const token = await requestReset(user);

@@ -74,6 +74,21 @@ describe('configuration', () => {
     expect(again).toEqual([]);
   });
 
+  it('warns in production when mail would go to the log', () => {
+    const notices: string[] = [];
+    loadConfig({ env: { NODE_ENV: 'production', SESSION_SECRET: SECRET }, dataDir: dataDir() }, notices);
+    expect(notices).toEqual([expect.stringContaining('SMTP_URL is not set')]);
+    const none: string[] = [];
+    loadConfig(
+      {
+        env: { NODE_ENV: 'production', SESSION_SECRET: SECRET, SMTP_URL: 'smtp://m:25' },
+        dataDir: dataDir(),
+      },
+      none,
+    );
+    expect(none).toEqual([]);
+  });
+
   it('reads the environment', () => {
     const config = loadConfig({
       dataDir: dataDir(),
