@@ -139,15 +139,16 @@ export const passkeyFactor: EnrollableFactor = {
         },
       });
       if (!result.verified) return false;
-      // The library rejects a counter that did not increase (a cloned key); store the new one.
-      await services.db
+      // The library rejects a counter that did not increase (a cloned key). The conditional update
+      // settles two concurrent assertions with one counter value: only one moves it forward.
+      const newCounter = result.authenticationInfo.newCounter;
+      let update = services.db
         .updateTable('passkeys')
-        .set({
-          counter: result.authenticationInfo.newCounter,
-          last_used_at: services.clock.now().toISOString(),
-        })
-        .where('id', '=', stored.id)
-        .execute();
+        .set({ counter: newCounter, last_used_at: services.clock.now().toISOString() })
+        .where('id', '=', stored.id);
+      if (newCounter > 0) update = update.where('counter', '<', newCounter);
+      const updated = await update.executeTakeFirst();
+      if (newCounter > 0 && Number(updated.numUpdatedRows) !== 1) return false;
       return true;
     } catch (error) {
       request.log.info({ err: { message: (error as Error).message } }, 'passkey assertion rejected');
@@ -211,7 +212,7 @@ export const passkeyFactor: EnrollableFactor = {
     if (existing) return false;
     const given = typeof body.name === 'string' ? body.name.trim().slice(0, MAX_NAME) : '';
     const count = (await listPasskeys(services, user.id)).length;
-    await services.db
+    const inserted = await services.db
       .insertInto('passkeys')
       .values({
         user_id: user.id,
@@ -223,8 +224,19 @@ export const passkeyFactor: EnrollableFactor = {
         created_at: services.clock.now().toISOString(),
         last_used_at: null,
       })
-      .execute();
-    return true;
+      .execute()
+      // The unique credential id settles a race between two confirmations of one key.
+      .then(() => true)
+      .catch(async (error: unknown) => {
+        const taken = await services.db
+          .selectFrom('passkeys')
+          .select('id')
+          .where('credential_id', '=', credentialId)
+          .executeTakeFirst();
+        if (taken) return false;
+        throw error;
+      });
+    return inserted;
   },
 
   async unenroll(request, user, body) {

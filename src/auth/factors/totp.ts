@@ -123,7 +123,7 @@ export const totpFactor: EnrollableFactor = {
     const step = matchingStep(services, secret, proof);
     if (step === null) return false;
     takePending(request, ENROLL_KEY, user.id);
-    await services.db
+    const row = services.db
       .insertInto('totp_factors')
       .values({
         user_id: user.id,
@@ -133,6 +133,12 @@ export const totpFactor: EnrollableFactor = {
         created_at: services.clock.now().toISOString(),
       })
       .execute();
+    // Two confirmations racing: the unique user_id lets one through, the other is told it is done.
+    await row.catch(async (error: unknown) => {
+      if (await hasTotp(services, user.id))
+        throw new ConflictError('An authenticator app is already set up.');
+      throw error;
+    });
     return true;
   },
 
