@@ -278,6 +278,23 @@ describe('social sign-in against a real OpenID Connect provider', () => {
     });
     expect(fallback.body.user.username).toMatch(/^user(\d+)?$/);
   });
+
+  it('refuses a disabled account with 403', async () => {
+    const first = await socialSignIn(mock, t.client(), { sub: 'subject-disabled', email_verified: false });
+    await t.services.users.setActive(first.body.user.id, false);
+    const client = t.client();
+    const again = await socialSignIn(mock, client, { sub: 'subject-disabled', email_verified: false });
+    expect(again.status).toBe(403);
+    expect((await client.get('/me')).status).toBe(401);
+  });
+
+  it('a social-only user (nothing to prove) may create a token right after signing in', async () => {
+    const client = t.client();
+    const signedIn = await socialSignIn(mock, client, { sub: 'subject-token-maker', email_verified: false });
+    expect(signedIn.status).toBe(200);
+    const created = await client.post('/tokens', { name: 'from social' });
+    expect(created.status, created.text).toBe(201);
+  });
 });
 
 describe('social sign-in with AUTH_LOGIN_ACTIONS=email_2fa', () => {

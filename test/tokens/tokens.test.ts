@@ -237,4 +237,33 @@ describe('personal access tokens', () => {
       expect((await t.client().get(`/me?${key}=${token}`)).status).toBe(401);
     }
   });
+
+  it('HTML page: sign-in required, CSRF enforced, names escaped, token shown only on creation', async () => {
+    const anonymous = await t.client().get('/tokens', 'form');
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.location).toBe('/login');
+
+    const { client } = await elevatedClient(t);
+    const forged = await client.post('/tokens/create', { name: 'forged' }, 'form', { csrf: false });
+    expect(forged.status).toBe(403);
+    expect((await client.get('/tokens')).body.tokens).toEqual([]);
+
+    const created = await client.post('/tokens/create', { name: '<script>alert(1)</script>' }, 'form');
+    expect(created.status).toBe(201);
+    const plain = /id="new-token-value">([^<]+)</.exec(created.text)?.[1];
+    expect(plain).toMatch(/^citadel_pat_/);
+    expect(created.text).not.toContain('<script>alert(1)</script>');
+    expect(created.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+
+    const page = await client.get('/tokens', 'form');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain(plain!);
+    expect(page.text).toContain('&lt;script&gt;');
+
+    const id = (await client.get('/tokens')).body.tokens[0].id;
+    const revoked = await client.post(`/tokens/revoke/${id}`, {}, 'form');
+    expect(revoked.status).toBe(303);
+    expect(revoked.location).toBe('/tokens');
+    expect((await client.get('/tokens')).body.tokens).toEqual([]);
+  });
 });
