@@ -58,7 +58,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         remove: true,
       },
     },
-    trustProxy: process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },

@@ -214,5 +214,6 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
     migrations: options.migrations ?? [],
     seed: options.seed,
     secureCookies: parsedAppUrl.protocol === 'https:',
+    trustProxy: options.trustProxy ?? env.TRUST_PROXY === '1',
   };
 }

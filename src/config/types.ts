@@ -67,6 +67,8 @@ export interface CitadelOptions {
   /** Folder for the generated session secret and the default SQLite file. */
   dataDir?: string;
   production?: boolean;
+  /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
+  trustProxy?: boolean;
   limits?: Partial<Limits>;
   /** Custom post-sign-in actions, by id. */
   actions?: PipelineAction[];
@@ -108,4 +110,5 @@ export interface CitadelConfig {
   seed?: (services: CitadelServices) => Promise<void>;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
+  trustProxy: boolean;
 }
