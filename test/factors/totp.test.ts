@@ -36,6 +36,11 @@ describe('TOTP two-factor', () => {
     expect(parsed.searchParams.get('digits')).toBe('6');
     expect(parsed.searchParams.get('period')).toBe('30');
     expect(parsed.searchParams.get('algorithm')).toBe('SHA1');
+    // The pending secret is in the session only encrypted.
+    const { sha256Hex } = await import('../../src/crypto.ts');
+    const session = await t.services.sessions.load(sha256Hex(client.cookie('citadel_session')!));
+    expect(JSON.stringify(session)).not.toContain(secret);
+    expect(JSON.stringify(session)).toContain('enroll:totp');
     expect(image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(Buffer.from(image.split(',')[1], 'base64').toString()).toContain('<svg');
   });
@@ -175,6 +180,13 @@ describe('TOTP two-factor', () => {
     const user = await t.createUser();
     const client = await t.signIn(user);
     await enrollTotp(t, client);
+    // Removal needs step-up like enrollment.
+    await client.post('/sudo/exit');
+    const refused = await client.post('/two-factor/unenroll', { factor: 'totp' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.action).toBe('sudo.required');
+    expect(refused.body.data.factors).toEqual(['password', 'totp', 'recovery_code']);
+    await sudoWithPassword(client);
     const removed = await client.post('/two-factor/unenroll', { factor: 'totp' });
     expect(removed.status).toBe(200);
     expect(removed.body.action).toBe('two_factor.unenroll');
