@@ -4,11 +4,9 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 async function failSixTimes(t: TestApp, email: string, ip: string): Promise<number> {
   let status = 0;
   for (let i = 0; i < 6; i++) {
-    const res = await t
-      .client()
-      .post('/login', { email, password: `bad-${i}-password` }, 'json', {
-        headers: { 'x-forwarded-for': ip },
-      });
+    const res = await t.client().post('/login', { email, password: `bad-${i}-password` }, 'json', {
+      headers: { 'x-forwarded-for': ip },
+    });
     status = res.status;
   }
   return status;
