@@ -17,7 +17,13 @@ describe('social sign-in against a real OpenID Connect provider', () => {
   let t: TestApp;
   beforeAll(async () => {
     mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
+    t = await startTestApp({
+      oauthProviders: [
+        mock.providerConfig(),
+        // Nothing listens on port 1: discovery fails.
+        { ...mock.providerConfig('down'), issuer: 'http://127.0.0.1:1' },
+      ],
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -43,6 +49,12 @@ describe('social sign-in against a real OpenID Connect provider', () => {
     expect(again.searchParams.get('state')).not.toBe(q.get('state'));
     expect(again.searchParams.get('nonce')).not.toBe(q.get('nonce'));
     expect(again.searchParams.get('code_challenge')).not.toBe(q.get('code_challenge'));
+  });
+
+  it('answers 400, not 500, when the provider cannot be reached', async () => {
+    const response = await t.client().get('/oauth/down');
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ action: 'social.login', status: 'error' });
   });
 
   it('answers 404 for an unknown provider', async () => {
