@@ -4,6 +4,19 @@ import type { Redis } from 'ioredis';
 import type { Database } from './db/schema.ts';
 import type { Clock } from './clock.ts';
 import { TooManyRequestsError } from './http/errors.ts';
+import { sha256Hex } from './crypto.ts';
+
+/** The `rate_limits.key` column holds 191 characters (the MySQL index limit). */
+const MAX_STORED_KEY = 191;
+
+/**
+ * Keys carry user input (an identifier, an address) and can outgrow the column: a long key keeps a
+ * readable head and ends in the SHA-256 of the whole key, so it stays unique and fits.
+ */
+export function storedLimitKey(key: string): string {
+  if (key.length <= MAX_STORED_KEY) return key;
+  return `${key.slice(0, MAX_STORED_KEY - 65)}#${sha256Hex(key)}`;
+}
 
 export interface LimitState {
   count: number;
@@ -34,7 +47,8 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     return Math.max(0, (new Date(iso).getTime() - this.clock.now().getTime()) / 1000);
   }
 
-  async peek(key: string): Promise<LimitState> {
+  async peek(rawKey: string): Promise<LimitState> {
+    const key = storedLimitKey(rawKey);
     const row = await this.db
       .selectFrom('rate_limits')
       .select(['count', 'reset_at'])
@@ -44,7 +58,8 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
   }
 
-  async hit(key: string, windowSeconds: number): Promise<LimitState> {
+  async hit(rawKey: string, windowSeconds: number): Promise<LimitState> {
+    const key = storedLimitKey(rawKey);
     const now = this.clock.now().toISOString();
     const resetAt = new Date(this.clock.now().getTime() + windowSeconds * 1000).toISOString();
     // Restart an expired window, then count with one atomic upsert.
@@ -65,8 +80,8 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
   }
 
-  async reset(key: string): Promise<void> {
-    await this.db.deleteFrom('rate_limits').where('key', '=', key).execute();
+  async reset(rawKey: string): Promise<void> {
+    await this.db.deleteFrom('rate_limits').where('key', '=', storedLimitKey(rawKey)).execute();
   }
 }
 

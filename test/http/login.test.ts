@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { UserRecord } from '../../src/auth/users.ts';
+import { PasswordHasher } from '../../src/auth/accounts/passwords.ts';
 
 describe('POST /login, GET /me, logout', () => {
   let t: TestApp;
@@ -162,6 +163,38 @@ describe('POST /login, GET /me, logout', () => {
     expect(
       (await t.client().post('/login', { email: target.username, password: TEST_PASSWORD })).status,
     ).toBe(200);
+  });
+
+  it('identifiers as long as the fields allow are counted like any other (no 500 on any dialect)', async () => {
+    const long = 'a'.repeat(179) + '@example.com';
+    expect(long.length).toBe(191);
+    for (let i = 0; i < 5; i++) {
+      expect((await t.client().post('/login', { email: long, password: `bad-${i}-password` })).status).toBe(
+        401,
+      );
+    }
+    expect((await t.client().post('/login', { email: long, password: 'bad-6-password' })).status).toBe(429);
+    // Another long identifier with the same beginning has its own counter.
+    const sibling = 'a'.repeat(178) + 'b@example.com';
+    expect((await t.client().post('/login', { email: sibling, password: 'bad-password' })).status).toBe(401);
+    expect((await t.client().post('/forgot-password', { email: long })).status).toBe(200);
+  });
+
+  it('rehashes a password made with other Argon2 parameters at sign-in', async () => {
+    const old = await new PasswordHasher({ memoryCost: 8192, timeCost: 1, parallelism: 1 }).hash(
+      TEST_PASSWORD,
+    );
+    const legacy = await t.createUser();
+    await t.services.users.setPasswordHash(legacy.id, old);
+    expect((await t.client().post('/login', { email: legacy.email, password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    const stored = (await t.services.users.findById(legacy.id))!.password_hash!;
+    expect(stored).not.toBe(old);
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect((await t.client().post('/login', { email: legacy.email, password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
   });
 
   it('GET /me without a caller: 401 with redirect_to /login; a form client is sent to /login', async () => {
