@@ -2,6 +2,7 @@ import type { Generated } from 'kysely';
 import type { SocialTables } from '../auth/social/tables.ts';
 import type { FactorTables } from '../auth/factors/tables.ts';
 import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
+import type { PipelineClaimTables } from '../auth/pipeline/claims.ts';
 
 /**
  * Table types of the core. Feature modules declare their own tables next to their code and add
@@ -79,4 +80,5 @@ export interface CoreTables {
 
 // Feature modules add their table interfaces to this list.
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the list grows with each module
-export interface Database extends CoreTables, MagicLinkTables, FactorTables, SocialTables {}
+export interface Database
+  extends CoreTables, MagicLinkTables, PipelineClaimTables, FactorTables, SocialTables {}

@@ -202,6 +202,52 @@ describe('email_2fa after password sign-in', () => {
     expect((await client.post('/action/handle', { code })).status).toBe(401);
   });
 
+  it('a burst of parallel wrong codes gets no more than five checked, then the context is gone', async () => {
+    const user = await t.createUser();
+    const { client, code } = await startLogin(t, user);
+    const guesses = Array.from({ length: 12 }, (_, i) =>
+      client.post('/action/handle', { code: otherCode(String((Number(code) + i) % 1_000_000)) }),
+    );
+    const results = await Promise.all(guesses);
+    for (const r of results) expect([401, 404]).toContain(r.status);
+    // However the session copies raced, the right code no longer works: the budget is spent.
+    const right = await client.post('/action/handle', { code });
+    expect([401, 404]).toContain(right.status);
+    expect((await client.get('/me')).status).toBe(401);
+  });
+
+  it('the same good code sent twice at once signs in once', async () => {
+    const user = await t.createUser();
+    const { client, code } = await startLogin(t, user);
+    const [a, b] = await Promise.all([
+      client.post('/action/handle', { code }),
+      client.post('/action/handle', { code }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 404]);
+  });
+
+  it('malformed submissions (422) do not use up attempts', async () => {
+    const user = await t.createUser();
+    const { client, code } = await startLogin(t, user);
+    for (let i = 0; i < 6; i += 1)
+      expect((await client.post('/action/handle', { code: 'abc' })).status).toBe(422);
+    for (let i = 0; i < 4; i += 1)
+      expect((await client.post('/action/handle', { code: otherCode(code) })).status).toBe(404);
+    expect((await client.post('/action/handle', { code })).status).toBe(200);
+  });
+
+  it('parallel resends send one new code', async () => {
+    const user = await t.createUser();
+    const { client } = await startLogin(t, user);
+    t.clock.advance(31);
+    const results = await Promise.all(Array.from({ length: 5 }, () => client.post('/action/challenge')));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(4);
+    await t.mail.waitFor(user.email, { count: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.mail.to(user.email)).toHaveLength(2);
+  });
+
   it('codes are uniformly 6 digits including leading zeros', async () => {
     const { generateCode } = await import('../../src/auth/pipeline/email-code.ts');
     const codes = Array.from({ length: 2000 }, generateCode);

@@ -11,6 +11,8 @@ export const PENDING_KEY = 'auth_pending';
  * (session.userId stays null) until the last action passes.
  */
 export interface PendingContext {
+  /** Random id, for counters kept outside the session (see attempts.ts). */
+  id: string;
   userId: number;
   purpose: PipelinePurpose;
   remember: boolean;
@@ -22,7 +24,7 @@ export interface PendingContext {
   completed: string[];
   /** Each action's own state, by action id. */
   state: Record<string, Record<string, unknown>>;
-  /** Failed proofs so far (all actions of this context together). */
+  /** Failed proofs so far (all actions of this context together), as last counted. */
   failures: number;
   /** ISO timestamp; the context is void from then on. */
   expiresAt: string;
@@ -37,7 +39,12 @@ export function readPending(session: Session): PendingContext | undefined {
   const userId = session.get<number>(PENDING_USER_KEY);
   if (!pending || typeof pending !== 'object' || typeof userId !== 'number') return undefined;
   if (pending.userId !== userId || session.userId !== null) return undefined;
-  if (typeof pending.current !== 'string' || !Array.isArray(pending.remaining)) return undefined;
+  if (
+    typeof pending.id !== 'string' ||
+    typeof pending.current !== 'string' ||
+    !Array.isArray(pending.remaining)
+  )
+    return undefined;
   return pending;
 }
 

@@ -4,6 +4,7 @@ import { safeEqual } from '../../crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
 import { TooManyRequestsError, ValidationError } from '../../http/errors.ts';
 import { html } from '../../views/html.ts';
+import { claimOnce } from './claims.ts';
 
 const HMAC_PURPOSE = 'action-code';
 const CODE_FORMAT = /^\d{6}$/;
@@ -75,6 +76,17 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
         if (wait > 0)
           throw new TooManyRequestsError(wait / 1000, 'Please wait a little before asking for another code.');
       }
+      // Concurrent resends all saw the same last send: only the first to claim it sends again.
+      const first = await claimOnce(
+        ctx.services,
+        `pipeline:${ctx.contextId}:${options.id}:resend:${state.sentAt ?? 'none'}`,
+        config.limits.pendingActionTtl,
+      );
+      if (!first)
+        throw new TooManyRequestsError(
+          config.limits.codeResendInterval,
+          'Please wait a little before asking for another code.',
+        );
       await sendCode(ctx, options);
       return { code_sent: true };
     },

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { NotFoundError, TooManyRequestsError } from '../../http/errors.ts';
+import { NotFoundError, TooManyRequestsError, ValidationError } from '../../http/errors.ts';
+import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../users.ts';
 import { maskEmail, savePending, wipePending, type PendingContext } from './context.ts';
 import { proceed, requireCurrentStep } from './runner.ts';
@@ -73,14 +74,24 @@ export async function pipelineModule(app: FastifyInstance): Promise<void> {
         request.body && typeof request.body === 'object' && !Array.isArray(request.body)
           ? (request.body as Record<string, unknown>)
           : {};
+      const attempts = new ProofAttempts(services, pending);
+      if (!(await attempts.begin())) return refuse(request, reply, pending, true);
       let passed: boolean;
       try {
         passed = await action.handle(ctx, body);
+      } catch (error) {
+        if (error instanceof ValidationError) await attempts.malformed();
+        throw error;
       } finally {
         savePending(request.session, pending);
       }
-      if (!passed) return wrongProof(request, reply, pending);
+      if (!passed) {
+        pending.failures = await attempts.failures();
+        return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
+      }
 
+      // A concurrent request already passed this step with the same proof: single use.
+      if (!(await attempts.claimPass(action.id))) throw new NotFoundError(WRONG_PROOF);
       await action.complete?.(ctx);
       pending.completed.push(action.id);
       pending.current = '';
@@ -120,15 +131,16 @@ export async function pipelineModule(app: FastifyInstance): Promise<void> {
   app.get('/action/cancel', { config: { action: 'action.cancelled' } }, cancel);
 }
 
-/** A wrong proof: 404, counted; the limit wipes the context so the user has to sign in again. */
-async function wrongProof(
+/**
+ * A wrong proof (or one more than the context has left): 404. Once the wrong proofs reach the
+ * limit the context is wiped, so the user has to sign in again.
+ */
+async function refuse(
   request: FastifyRequest,
   reply: FastifyReply,
   pending: PendingContext,
+  exhausted: boolean,
 ): Promise<FastifyReply> {
-  const { maxCodeAttempts } = request.server.citadel.config.limits;
-  pending.failures += 1;
-  const exhausted = pending.failures >= maxCodeAttempts;
   if (exhausted) wipePending(request.session);
   else savePending(request.session, pending);
 

@@ -3,6 +3,8 @@ import type { CitadelServices } from '../../services.ts';
 import type { UserRecord } from '../users.ts';
 import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
 import { establishSession } from '../sign-in.ts';
+import { randomToken } from '../../crypto.ts';
+import { sweepClaims } from './claims.ts';
 import { canBeActivated } from '../accounts/login.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
@@ -44,6 +46,7 @@ export function actionContext(
     user,
     purpose: pending.purpose,
     state: pending.state[actionId],
+    contextId: pending.id,
   };
 }
 
@@ -65,6 +68,7 @@ export async function beginSignIn(
   request.session.clear();
   request.caller = null;
   const pending: PendingContext = {
+    id: randomToken(16),
     userId: user.id,
     purpose: options.purpose,
     remember: options.remember,
@@ -77,6 +81,7 @@ export async function beginSignIn(
       services.clock.now().getTime() + services.config.limits.pendingActionTtl * 1000,
     ).toISOString(),
   };
+  await sweepClaims(services);
   return proceed(request, reply, user, pending);
 }
 

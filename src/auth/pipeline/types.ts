@@ -16,6 +16,11 @@ export interface ActionContext {
    * expiry). JSON-serialisable; changes are saved with the session. Never put a plain secret here.
    */
   state: Record<string, unknown>;
+  /**
+   * Random id of this pending context: the key for anything that must be shared between processes
+   * or concurrent requests (the session copy of `state` is last-writer-wins), e.g. rate-limit keys.
+   */
+  contextId: string;
 }
 
 /**

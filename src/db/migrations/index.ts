@@ -3,11 +3,13 @@ import { coreMigration } from './0000_core.ts';
 import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
+import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
 export const allMigrations: CitadelMigration[] = [
   coreMigration,
   magicLinkMigration,
+  pipelineClaimsMigration,
   factorsMigration,
   socialMigration,
 ];
