@@ -44,6 +44,11 @@ describe('social sign-in against a real OpenID Connect provider', () => {
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('state')!.length).toBeGreaterThanOrEqual(22);
     expect(q.get('nonce')!.length).toBeGreaterThanOrEqual(22);
+    // The session store holds neither the state nor the nonce in plain text (nor the PKCE verifier).
+    const stored = JSON.stringify(await t.services.db.selectFrom('sessions').selectAll().execute());
+    expect(stored).toContain('oauth_flow');
+    expect(stored).not.toContain(q.get('state')!);
+    expect(stored).not.toContain(q.get('nonce')!);
     // A second attempt gets fresh values.
     const again = await startSignIn(client);
     expect(again.searchParams.get('state')).not.toBe(q.get('state'));

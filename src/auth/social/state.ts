@@ -5,30 +5,44 @@ import type { FlowChecks } from './providers.ts';
 
 /** The session key of the one sign-in attempt in progress. */
 const FLOW_KEY = 'oauth_flow';
+const PURPOSE = 'oauth-flow';
 
 /** An attempt left unfinished this long is dropped: the provider round trip takes seconds. */
 export const FLOW_TTL_SECONDS = 10 * 60;
 
-interface StoredFlow extends FlowChecks {
+/**
+ * What the session holds: the state only as an HMAC, the PKCE verifier and nonce sealed with a
+ * server key, so a leaked session store does not hand out a live attempt's secrets.
+ */
+interface StoredFlow {
   provider: string;
+  stateHmac: string;
+  sealed: string;
   expiresAt: string;
 }
 
 /**
- * Start an attempt: fresh state, PKCE verifier and (OpenID Connect) nonce, kept in this browser's
+ * Start an attempt: fresh state, PKCE verifier and (OpenID Connect) nonce, bound to this browser's
  * session only. A new attempt replaces an older one.
  */
 export function startFlow(request: FastifyRequest, provider: string, openIdConnect: boolean): FlowChecks {
-  const now = request.server.citadel.clock.now();
-  const flow: StoredFlow = {
-    provider,
+  const { clock, secrets } = request.server.citadel;
+  const checks: FlowChecks = {
     state: oidc.randomState(),
     codeVerifier: oidc.randomPKCECodeVerifier(),
     nonce: openIdConnect ? oidc.randomNonce() : undefined,
-    expiresAt: new Date(now.getTime() + FLOW_TTL_SECONDS * 1000).toISOString(),
+  };
+  const flow: StoredFlow = {
+    provider,
+    stateHmac: secrets.hmac(PURPOSE, `${provider}\u0000${checks.state}`),
+    sealed: secrets.encrypt(
+      PURPOSE,
+      JSON.stringify({ codeVerifier: checks.codeVerifier, nonce: checks.nonce }),
+    ),
+    expiresAt: new Date(clock.now().getTime() + FLOW_TTL_SECONDS * 1000).toISOString(),
   };
   request.session.set(FLOW_KEY, flow);
-  return { state: flow.state, codeVerifier: flow.codeVerifier, nonce: flow.nonce };
+  return checks;
 }
 
 /**
@@ -39,15 +53,24 @@ export function takeFlow(request: FastifyRequest, provider: string, state: unkno
   const flow = request.session.get<StoredFlow>(FLOW_KEY);
   if (flow === undefined) return null;
   request.session.delete(FLOW_KEY);
-  const now = request.server.citadel.clock.now().toISOString();
+  const { clock, secrets } = request.server.citadel;
   if (
     typeof state !== 'string' ||
+    state.length > 512 ||
     flow.provider !== provider ||
-    typeof flow.state !== 'string' ||
-    !safeEqual(flow.state, state) ||
-    !(flow.expiresAt > now)
+    typeof flow.stateHmac !== 'string' ||
+    !safeEqual(flow.stateHmac, secrets.hmac(PURPOSE, `${provider}\u0000${state}`)) ||
+    !(flow.expiresAt > clock.now().toISOString())
   ) {
     return null;
   }
-  return { state: flow.state, codeVerifier: flow.codeVerifier, nonce: flow.nonce };
+  try {
+    const { codeVerifier, nonce } = JSON.parse(secrets.decrypt(PURPOSE, flow.sealed)) as {
+      codeVerifier: string;
+      nonce?: string;
+    };
+    return { state, codeVerifier, nonce };
+  } catch {
+    return null;
+  }
 }
