@@ -1,4 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface MailMessage {
@@ -23,7 +24,12 @@ export class SmtpMailer implements Mailer {
   ) {
     // Loopback SMTP servers (development, tests) rarely offer TLS; anything else must.
     const local = /^smtps?:\/\/([^@]*@)?(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(smtpUrl);
-    this.transport = nodemailer.createTransport(smtpUrl, local ? { ignoreTLS: true } : {});
+    // Options must be merged into the parsed URL: createTransport(url, x) reads x as message defaults.
+    // requireTLS: without it nodemailer silently falls back to plaintext when STARTTLS is not offered.
+    this.transport = nodemailer.createTransport({
+      ...parseConnectionUrl(smtpUrl),
+      ...(local ? { ignoreTLS: true } : { requireTLS: true }),
+    });
   }
 
   async send(message: MailMessage): Promise<void> {

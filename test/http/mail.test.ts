@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { composeMail } from '../../src/mail/templates.ts';
@@ -30,6 +32,34 @@ describe('mail over SMTP (real capture on loopback)', () => {
     expect(mail.html).toContain('href="http://localhost:3000/x?token=abc&amp;y=1"');
     expect(mail.html).toContain('<strong>123456</strong>');
     expect(mail.raw).toMatch(/multipart\/alternative/i);
+  });
+
+  it('refuses to send in plaintext to a non-loopback-named server that offers no STARTTLS', async () => {
+    let received = 0;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => {
+          received += 1;
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+    const { port } = server.server.address() as AddressInfo;
+    const mailer = new SmtpMailer(`smtp://127.0.0.2:${port}`, 'x@example.com');
+    try {
+      await expect(
+        mailer.send({ to: 'a@example.com', subject: 's', text: 't', html: '<p>t</p>' }),
+      ).rejects.toThrow(/STARTTLS/i);
+      expect(received).toBe(0);
+    } finally {
+      mailer.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('a failing SMTP server is an error for the sender', async () => {
