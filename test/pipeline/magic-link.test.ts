@@ -177,3 +177,33 @@ describe('magic links with email_2fa configured', () => {
     expect(res.location).toBe('/action/show');
   });
 });
+
+describe('magic links in the logs', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    t = await startTestApp({
+      logger: undefined,
+      logStream: { write: (line: string) => void lines.push(line) },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('neither the path nor the query form of a token is logged', async () => {
+    const user = await t.createUser();
+    await t.client().post('/magic-link', { email: user.email });
+    const first = linkIn(await t.mail.waitFor(user.email, { count: 1 }), VERIFY_PREFIX).slice(
+      VERIFY_PREFIX.length,
+    );
+    await t.client().post('/magic-link', { email: user.email });
+    const second = linkIn(await t.mail.waitFor(user.email, { count: 2 }), VERIFY_PREFIX).slice(
+      VERIFY_PREFIX.length,
+    );
+    expect((await t.client().get(`/magic-link/verify/${first}`)).status).toBe(200);
+    expect((await t.client().get(`/magic-link/verify?token=${second}`)).status).toBe(200);
+    const log = lines.join('\n');
+    expect(log).toContain('/magic-link/verify');
+    expect(log).not.toContain(first);
+    expect(log).not.toContain(second);
+  });
+});
