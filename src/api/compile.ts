@@ -55,6 +55,9 @@ export interface CompiledResource {
   pkObfuscated: boolean;
   sortable: ReadonlySet<string>;
   searchable: readonly string[];
+  filterable: ReadonlySet<string>;
+  /** Query parameters a list read accepts: the fixed ones plus the filterable columns. */
+  listParameters: ReadonlySet<string>;
   maxLimit: number;
   defaultLimit: number;
   defaultSort: SortTerm[];
@@ -158,6 +161,8 @@ function compileOne(config: ResourceConfig): CompiledResource {
     searchable:
       config.searchable ??
       columnEntries.filter(([, column]) => TEXT_TYPES.has(column.type) && !column.hidden).map(([key]) => key),
+    filterable: new Set(config.filterable ?? []),
+    listParameters: new Set(['page', 'limit', 'sort', 'search', 'derive', ...(config.filterable ?? [])]),
     maxLimit: config.maxLimit ?? 100,
     defaultLimit: Math.min(config.defaultLimit ?? 20, config.maxLimit ?? 100),
     defaultSort,

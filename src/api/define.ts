@@ -46,6 +46,11 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
   checkColumnList(resource, 'obfuscatedFields', resource.obfuscatedFields);
   checkColumnList(resource, 'sortable', resource.sortable);
   checkColumnList(resource, 'searchable', resource.searchable);
+  checkColumnList(resource, 'filterable', resource.filterable);
+  for (const column of resource.filterable ?? []) {
+    if (['page', 'limit', 'sort', 'search', 'derive'].includes(column))
+      fail(name, `filterable column "${column}" clashes with a query parameter`);
+  }
   for (const field of resource.obfuscatedFields ?? []) {
     if (resource.columns[field]!.type !== 'integer')
       fail(name, `obfuscated field "${field}" must be an integer column`);

@@ -86,7 +86,7 @@ function registerResource(
 
   scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
     const context = begin('get', request);
-    const plan = parseListQuery(resource, request.query as QueryInput);
+    const plan = parseListQuery(resource, request.query as QueryInput, codec);
     const { records, pagination } = await listRecords(context, resource, plan);
     return reply.send({
       status: 'success',

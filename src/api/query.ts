@@ -1,5 +1,6 @@
 import { BadRequestError } from '../http/errors.ts';
 import { parseSort, type CompiledRelation, type CompiledResource, type SortTerm } from './compile.ts';
+import type { IdCodec } from './sqids.ts';
 
 /** A requested relation and what to embed inside it. */
 export interface DeriveNode {
@@ -7,7 +8,13 @@ export interface DeriveNode {
   children: DeriveNode[];
 }
 
+export interface Filter {
+  column: string;
+  value: string | number;
+}
+
 export interface ListPlan {
+  filters: Filter[];
   page: number;
   limit: number;
   sort: SortTerm[];
@@ -18,7 +25,6 @@ export interface ListPlan {
 
 export type QueryInput = Record<string, string | string[] | undefined>;
 
-const LIST_PARAMETERS = new Set(['page', 'limit', 'sort', 'search', 'derive']);
 const ITEM_PARAMETERS = new Set(['derive']);
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,8}$/;
 /** The escape character of every LIKE the engine writes (one that needs no quoting on any dialect). */
@@ -83,9 +89,35 @@ export function parseDerive(resource: CompiledResource, text: string | undefined
   return roots;
 }
 
+const INTEGER = /^-?[0-9]{1,15}$/;
+
+/** Equality filters on filterable columns; obfuscated columns take their public id. */
+function parseFilters(resource: CompiledResource, query: QueryInput, codec: IdCodec): Filter[] {
+  const filters: Filter[] = [];
+  for (const column of resource.filterable) {
+    const text = single(query, column);
+    if (text === undefined) continue;
+    let value: string | number = text;
+    if (resource.obfuscated.has(column)) {
+      const id = codec.decode(text);
+      if (id === null) bad(column, 'is not a valid id');
+      value = id;
+    } else if (resource.columnTypes.get(column) === 'integer') {
+      if (!INTEGER.test(text)) bad(column, 'must be an integer');
+      value = Number(text);
+    } else if (resource.columnTypes.get(column) === 'boolean') {
+      if (text !== 'true' && text !== 'false') bad(column, 'must be true or false');
+      value = text === 'true' ? 1 : 0;
+    }
+    filters.push({ column, value });
+  }
+  return filters;
+}
+
 /** Parse and check a list query against the resource: the result is safe to turn into SQL. */
-export function parseListQuery(resource: CompiledResource, query: QueryInput): ListPlan {
-  checkKnown(query, LIST_PARAMETERS);
+export function parseListQuery(resource: CompiledResource, query: QueryInput, codec: IdCodec): ListPlan {
+  checkKnown(query, resource.listParameters);
+  const filters = parseFilters(resource, query, codec);
   const page = positive(query, 'page', 1);
   // A limit above maxLimit is lowered (and reported in pagination.limit), not refused.
   const limit = Math.min(positive(query, 'limit', resource.defaultLimit), resource.maxLimit);
@@ -115,7 +147,7 @@ export function parseListQuery(resource: CompiledResource, query: QueryInput): L
   if (search && resource.searchable.length === 0)
     bad('search', `is not available: ${resource.name} has no searchable fields`);
 
-  return { page, limit, sort, pattern, derive: parseDerive(resource, single(query, 'derive')) };
+  return { filters, page, limit, sort, pattern, derive: parseDerive(resource, single(query, 'derive')) };
 }
 
 /** Single reads take only `derive`. */

@@ -49,7 +49,9 @@ function withSearch(query: ResourceQuery, resource: CompiledResource, pattern: s
 
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
-  const base = withSearch(await scopedQuery(scope, resource), resource, plan.pattern);
+  let base = withSearch(await scopedQuery(scope, resource), resource, plan.pattern);
+  for (const filter of plan.filters)
+    base = base.where(`${resource.table}.${filter.column}`, '=', filter.value);
   let rowsQuery = base.select(resource.select);
   for (const term of plan.sort)
     rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');

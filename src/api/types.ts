@@ -93,6 +93,8 @@ export interface ResourceConfig {
   sortable?: string[];
   /** Default: the text columns. */
   searchable?: string[];
+  /** Columns a list read may filter by equality (`?status=published`); default none. */
+  filterable?: string[];
   /** Default: every verb. */
   exposedMethods?: Verb[];
   /** Default sort when the client gives none (default: primary key ascending). */

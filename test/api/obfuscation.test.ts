@@ -121,6 +121,23 @@ describe('key obfuscation (Sqids)', () => {
     expect(Number(stored.post_id)).toBe(target);
   });
 
+  it('decodes query values: ?post_id= takes the public id; raw or non-canonical ids are a 400', async () => {
+    const response = remember(await t.client().get(`/api/v1/comments?post_id=${publicId(t, rawIds[0]!)}`));
+    expect(response.status).toBe(200);
+    expect(response.body.pagination.total).toBe(3);
+    expect(response.body.data.every((c: { post_id: string }) => c.post_id === publicId(t, rawIds[0]!))).toBe(
+      true,
+    );
+    const none = remember(await t.client().get(`/api/v1/comments?post_id=${publicId(t, rawIds[5]!)}`));
+    expect(none.body.pagination.total).toBe(0);
+    const shortForm = new Sqids({ alphabet: deploymentAlphabet(t.services.secrets) }).encode([rawIds[0]!]);
+    for (const bad of [String(rawIds[0]), shortForm, 'nope']) {
+      const refused = remember(await t.client().get(`/api/v1/comments?post_id=${bad}`));
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.invalid_params).toEqual([{ name: 'post_id', reason: 'is not a valid id' }]);
+    }
+  });
+
   it('never sends a raw id of an obfuscated field, in any response above', async () => {
     remember(
       await session.post('/api/v1/posts', {

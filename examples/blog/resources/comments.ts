@@ -20,6 +20,7 @@ export const comments = defineResource({
   },
   allowedRelations: ['post'],
   obfuscatedFields: ['id', 'post_id'],
+  filterable: ['post_id'],
   requiredAuth: ['put', 'patch', 'delete'],
   formClass: {
     // Nested under a post, `post_id` comes from the parent and is not accepted in the payload.

@@ -41,6 +41,7 @@ export const posts = defineResource({
   maxLimit: 50,
   requiredAuth: ['post', 'put', 'patch', 'delete'],
   searchable: ['title', 'body'],
+  filterable: ['status'],
   sortable: ['id', 'title', 'status', 'created_at', 'updated_at'],
   formClass: {
     post: Type.Object({ title, body, status: Type.Optional(status) }),
