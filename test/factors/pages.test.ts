@@ -94,6 +94,14 @@ describe('two-factor and sudo pages (form clients)', () => {
       expect(page.text).toContain(`id="${id}"`);
     expect(page.text).toContain('name="next" value="/tokens"');
     expect(page.text).not.toMatch(INLINE_SCRIPT);
+
+    // Already elevated: no forms, a way on to the target and a way out.
+    await client.post('/sudo/verify', { factor: 'password', proof: TEST_PASSWORD });
+    const active = await client.get('/sudo?next=%2Ftokens', 'form');
+    expect(active.text).toContain('id="sudo-active"');
+    expect(active.text).toContain('<a id="sudo-continue" href="/tokens">');
+    expect(active.text).toContain('action="/sudo/exit"');
+    expect(active.text).not.toContain('id="sudo-password"');
   });
 
   it('serves the browser scripts from our origin', async () => {

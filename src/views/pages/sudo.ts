@@ -74,6 +74,7 @@ export async function sudoPage(ctx: PageContext): Promise<SafeHtml> {
 
   const status = state
     ? html`<p id="sudo-active">Sudo mode is active until ${state.expiresAt}.</p>
+        ${next ? html`<p><a id="sudo-continue" href="${next}">Continue</a></p>` : ''}
         ${form(ctx, '/sudo/exit', '', 'Leave sudo mode')}`
     : html`<p>Please confirm your identity to continue.</p>`;
   const none = factors.length === 0 ? html`<p>Sign in again to continue.</p>` : '';
