@@ -145,6 +145,16 @@ describe('forgot-password and reset-password', () => {
     expect((await t.client().post('/login', { email: user.email, password: NEW_PASSWORD })).status).toBe(200);
   });
 
+  it('two concurrent uses of one token: exactly one succeeds', async () => {
+    const user = await t.createUser();
+    const token = await requestReset(user);
+    const results = await Promise.all([
+      reset(token, 'first-racer-password-1'),
+      reset(token, 'second-racer-password-2'),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+  });
+
   it('an expired token (after 60 minutes) is 422 errors.token', async () => {
     const user = await t.createUser();
     const token = await requestReset(user);

@@ -166,6 +166,14 @@ describe('POST /register', () => {
     expect(res.text).not.toContain('Other-Secret-99');
   });
 
+  it('form: re-filled input is HTML-escaped', async () => {
+    const evil = '"><script>alert(1)</script>';
+    const res = await t.client().post('/register', body({ username: evil, email: `${evil}@x.io` }), 'form');
+    expect(res.status).toBe(422);
+    expect(res.text).not.toContain('<script>alert(1)</script>');
+    expect(res.text).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"');
+  });
+
   it('form post without or with a wrong _csrf: 403 and no user written', async () => {
     const before = await userCount();
     const missing = await t
