@@ -3,38 +3,23 @@
  * returning the same JSON, from the same database, in the same process, on loopback.
  *
  * Environment: BENCH_DURATION (seconds per case, default 4), BENCH_CONNECTIONS (default 10),
- * BENCH_ROWS (posts, default 100000), BENCH_DIALECTS (default "sqlite,postgres"; PostgreSQL is
- * skipped with a notice when it is not reachable).
+ * BENCH_ROWS (posts, default 100000), BENCH_BULK_REQUESTS (bulk inserts per route, default 6), BENCH_DIALECTS (default "sqlite,postgres"; a database that
+ * is not reachable is skipped with a notice).
  */
 import { deepStrictEqual } from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { createServer } from '../src/server.ts';
+import type { TestDialect } from '../test/helpers/databases.ts';
+import { load, type LoadOptions, type LoadResult } from './load.ts';
+import { BULK, demoOptions, LIST_QUERY, startBenchTarget, type BenchTarget } from './setup.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
-import { deploymentAlphabet, IdCodec } from '../src/api/sqids.ts';
-import { createTestDatabase, type TestDatabase, type TestDialect } from '../test/helpers/databases.ts';
-import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
-import { load, type LoadOptions } from './load.ts';
-import { seed, type AnyDb } from './seed.ts';
 import { printTable, type Row } from './table.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
+const BULK_REQUESTS = Number(process.env.BENCH_BULK_REQUESTS ?? 6);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as TestDialect[];
-const BULK = 1000;
 
 const log = (line: string) => console.error(`bench: ${line}`);
-
-async function demoOptions(): Promise<CitadelOptions> {
-  const module = (await import('../examples/blog/citadel.config.ts')) as {
-    default: CitadelOptions | (() => CitadelOptions | Promise<CitadelOptions>);
-  };
-  const options = typeof module.default === 'function' ? await module.default() : module.default;
-  if (!options.api?.resources.some((resource) => resource.name === 'posts')) {
-    throw new Error('the demo configuration (examples/blog/citadel.config.ts) has no `posts` resource yet');
-  }
-  return options;
-}
 
 async function json(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
@@ -53,6 +38,22 @@ async function assertSameAnswer(engineUrl: string, baselineUrl: string): Promise
   );
 }
 
+/** Several short rounds, engine and hand-written alternating, so load from elsewhere hits both alike. */
+const ROUNDS = 2;
+
+function combine(results: LoadResult[]): LoadResult {
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    requests,
+    seconds,
+    requestsPerSecond: requests / seconds,
+    // The worst round's p99: a conservative figure.
+    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
+    failures: results.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
 async function pair(
   name: string,
   dialect: string,
@@ -62,9 +63,27 @@ async function pair(
 ): Promise<Row> {
   log(`${dialect}: ${name}`);
   // Warm-up, not reported: JIT, prepared statements and the database's caches, for both routes.
-  for (const url of [engineUrl, baselineUrl]) await load(url, { ...options, durationSeconds: 1 });
-  const engine = await load(engineUrl, options);
-  const baseline = await load(baselineUrl, options);
+  for (const url of [engineUrl, baselineUrl])
+    await load(url, { ...options, durationSeconds: 1, amount: options.amount ? 1 : undefined });
+  const round = {
+    ...options,
+    durationSeconds: options.durationSeconds / ROUNDS,
+    ...(options.amount ? { amount: Math.ceil(options.amount / ROUNDS) } : {}),
+  };
+  const engineRuns: LoadResult[] = [];
+  const baselineRuns: LoadResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    // Alternate who goes first as well.
+    if (i % 2 === 0) {
+      engineRuns.push(await load(engineUrl, round));
+      baselineRuns.push(await load(baselineUrl, round));
+    } else {
+      baselineRuns.push(await load(baselineUrl, round));
+      engineRuns.push(await load(engineUrl, round));
+    }
+  }
+  const engine = combine(engineRuns);
+  const baseline = combine(baselineRuns);
   for (const [who, result] of [
     ['engine', engine],
     ['hand-written', baseline],
@@ -77,127 +96,67 @@ async function pair(
   return { name, dialect, engine, baseline };
 }
 
-async function benchDialect(dialect: TestDialect, options: CitadelOptions): Promise<Row[]> {
-  let database: TestDatabase;
-  try {
-    database = await createTestDatabase(dialect);
-  } catch (error) {
-    log(`${dialect} not reachable, skipped (${(error as Error).message})`);
-    return [];
-  }
-  const server = await createServer({
-    ...options,
-    env: {},
-    logger: false,
-    seedDemo: false,
-    databaseUrl: database.url,
-    sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
-    appUrl: 'http://127.0.0.1',
-    dataDir: '/tmp/citadel-bench-data',
-  });
-  try {
-    const { services, config, app } = server;
-    const posts = config.api!.resources.find((resource) => resource.name === 'posts')!;
-    const db = services.db as unknown as AnyDb;
-    const codec = new IdCodec(
-      config.sqidsAlphabet ?? deploymentAlphabet(services.secrets),
-      config.sqidsMinLength,
-    );
-    registerBaseline(
-      app,
-      db,
-      codec,
-      (posts.formClass?.post ?? posts.formClass?.['*'])!,
-      posts.maxLimit ?? 100,
-    );
-
-    const author = await services.users.create({
-      username: 'bench author',
-      email: 'bench@example.com',
-      passwordHash: null,
-      active: true,
-    });
-    await seed(db, { posts: ROWS, commentsPerPost: 2, authorId: author.id, draftEvery: 10 }, (line) =>
-      log(`${dialect}: ${line}`),
-    );
-    const { token } = await services.tokens.issue({
-      userId: author.id,
-      name: 'bench',
-      abilities: ['posts:create'],
-      expiresAt: null,
-    });
-
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    const version = config.api!.publications[0]!.version;
-    const engineBase = `${origin}${config.api!.apiBaseUrl}/${version}/posts`;
-    const baselineBase = `${origin}${BASELINE_PREFIX}/posts`;
-
-    const listQuery = '?page=50&limit=20&sort=-created_at&derive=comments';
-    await assertSameAnswer(engineBase + listQuery, baselineBase + listQuery);
-    const someId = (
-      await db
-        .selectFrom('posts')
-        .select('id')
-        .where('status', '=', 'published')
-        .orderBy('id')
-        .offset(ROWS / 2)
-        .limit(1)
-        .executeTakeFirstOrThrow()
-    ).id as number;
-    const readPath = `/${codec.encode(someId)}`;
-    await assertSameAnswer(engineBase + readPath, baselineBase + readPath);
-
-    const bulkBody = JSON.stringify(
-      Array.from({ length: BULK }, (_, i) => ({
-        title: `Bulk post ${i}`,
-        body: `Body of bulk post ${i}.`,
-        status: 'published',
-      })),
-    );
-    const bulk = {
-      method: 'POST' as const,
-      body: bulkBody,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        authorization: `Bearer ${token}`,
-      },
-    };
-    const [engineBulk, baselineBulk] = await Promise.all([json(engineBase, bulk), json(baselineBase, bulk)]);
-    for (const [who, answer] of [
-      ['engine', engineBulk],
-      ['hand-written', baselineBulk],
-    ] as const) {
-      const data = (answer.body as { data?: unknown[] }).data;
-      if (answer.status !== 201 || data?.length !== BULK)
-        throw new Error(
-          `bulk insert via ${who}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
-        );
+async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]> {
+  const { engineBase, baselineBase, readPath } = target;
+  await assertSameAnswer(engineBase + LIST_QUERY, baselineBase + LIST_QUERY);
+  await assertSameAnswer(engineBase + readPath, baselineBase + readPath);
+  const bulk = {
+    method: 'POST' as const,
+    body: target.bulkBody,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: `Bearer ${target.token}`,
+    },
+  };
+  for (const [who, url] of [
+    ['engine', engineBase],
+    ['hand-written', baselineBase],
+  ] as const) {
+    const answer = await json(url, bulk);
+    const data = (answer.body as { data?: unknown[] }).data;
+    if (answer.status !== 201 || data?.length !== BULK) {
+      throw new Error(
+        `bulk insert via ${who}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+      );
     }
+  }
+  const get: LoadOptions = {
+    durationSeconds: DURATION,
+    connections: CONNECTIONS,
+    headers: { accept: 'application/json' },
+  };
+  // Bulk inserts take seconds each on some databases: a fixed number of requests, one at a time.
+  const post: LoadOptions = { ...bulk, durationSeconds: DURATION, amount: BULK_REQUESTS, connections: 1 };
+  return [
+    await pair(
+      'list 20 rows, page+sort+derive=comments',
+      dialect,
+      engineBase + LIST_QUERY,
+      baselineBase + LIST_QUERY,
+      get,
+    ),
+    await pair('single-row read', dialect, engineBase + readPath, baselineBase + readPath, get),
+    await pair(`bulk insert of ${BULK} rows`, dialect, engineBase, baselineBase, post),
+  ];
+}
 
-    const get: LoadOptions = {
-      durationSeconds: DURATION,
-      connections: CONNECTIONS,
-      headers: { accept: 'application/json' },
-    };
-    const post: LoadOptions = { ...bulk, durationSeconds: DURATION, connections: 1 };
-    const rows: Row[] = [];
-    rows.push(
-      await pair(
-        'list 20 rows, page+sort+derive=comments',
-        dialect,
-        engineBase + listQuery,
-        baselineBase + listQuery,
-        get,
-      ),
-    );
-    rows.push(await pair('single-row read', dialect, engineBase + readPath, baselineBase + readPath, get));
-    rows.push(await pair(`bulk insert of ${BULK} rows`, dialect, engineBase, baselineBase, post));
-    return rows;
+async function benchDialect(dialect: TestDialect, options: CitadelOptions): Promise<Row[]> {
+  let target: BenchTarget;
+  try {
+    target = await startBenchTarget(dialect, options, ROWS, (line) => log(`${dialect}: ${line}`));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ECONNREFUSED' || code === '28P01' || code === 'ENOTFOUND') {
+      log(`${dialect} not reachable, skipped (${(error as Error).message})`);
+      return [];
+    }
+    throw error;
+  }
+  try {
+    return await measure(dialect, target);
   } finally {
-    await server.close();
-    await database.drop();
+    await target.close();
   }
 }
 
