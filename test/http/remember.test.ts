@@ -77,9 +77,29 @@ describe('remember-me', () => {
     // The restored session carries on without the remember cookie.
     expect((await client.get('/me')).status).toBe(200);
 
+    t.clock.advance(11);
     const thief = browserWith(first);
     expect((await thief.get('/me')).status).toBe(401);
     expect(thief.cookie('citadel_remember')).toBeUndefined();
+    // Replaying a stale validator is taken as theft: the token is gone for the real device too.
+    client.cookies.delete('citadel_session');
+    expect((await client.get('/me')).status).toBe(401);
+  });
+
+  it('requests sent together with the same cookie: the first rotates it, the others do not destroy it', async () => {
+    const { client } = await rememberedClient();
+    const first = client.cookie('citadel_remember')!;
+    client.cookies.delete('citadel_session');
+    expect((await client.get('/me')).status).toBe(200);
+    const rotated = client.cookie('citadel_remember')!;
+    // A second tab's request, sent before the rotation reached it, carries the old value.
+    t.clock.advance(2);
+    const tab = browserWith(first);
+    const res = await tab.get('/me');
+    expect(res.status).toBe(401);
+    expect(String(res.headers['set-cookie'] ?? '')).not.toContain('citadel_remember');
+    // The browser's new cookie still works.
+    expect((await browserWith(rotated).get('/me')).status).toBe(200);
   });
 
   it('the rotated value works again after the next session loss', async () => {

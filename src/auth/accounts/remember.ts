@@ -5,6 +5,9 @@ import { randomToken, safeEqual, sha256Hex } from '../../crypto.ts';
 
 export const REMEMBER_COOKIE = 'citadel_remember';
 
+/** How long after a rotation the previous validator counts as a concurrent request, not a theft. */
+const ROTATION_GRACE_SECONDS = 10;
+
 export interface RememberCookie {
   value: string;
   /** Seconds the browser should keep it. */
@@ -45,18 +48,26 @@ export class RememberTokens {
   /**
    * Use a cookie value: on success the user id and the rotated cookie; null when unknown, wrong or
    * expired. A wrong validator for a known selector deletes that row: the cookie was copied or stale.
+   * The one exception is 'superseded': the validator was replaced moments ago, which is what a
+   * browser sending several requests at once looks like (its first request rotated the cookie). That
+   * request is not signed in, and the browser keeps the new cookie it has just been given.
    */
-  async consume(cookieValue: string): Promise<{ userId: number; cookie: RememberCookie } | null> {
+  async consume(
+    cookieValue: string,
+  ): Promise<{ userId: number; cookie: RememberCookie } | null | 'superseded'> {
     const [selector, validator, extra] = cookieValue.split(':');
     if (!selector || !validator || extra !== undefined || selector.length > 64) return null;
     const row = await this.db
       .selectFrom('remember_tokens')
-      .select(['id', 'user_id', 'validator_hash', 'expires_at'])
+      .select(['id', 'user_id', 'validator_hash', 'expires_at', 'last_used_at'])
       .where('selector', '=', selector)
       .executeTakeFirst();
     if (!row) return null;
     const now = this.clock.now();
-    if (!safeEqual(row.validator_hash, sha256Hex(validator)) || row.expires_at <= now.toISOString()) {
+    const expired = row.expires_at <= now.toISOString();
+    if (!safeEqual(row.validator_hash, sha256Hex(validator)) || expired) {
+      const graceStart = new Date(now.getTime() - ROTATION_GRACE_SECONDS * 1000).toISOString();
+      if (!expired && row.last_used_at !== null && row.last_used_at >= graceStart) return 'superseded';
       await this.db.deleteFrom('remember_tokens').where('id', '=', row.id).execute();
       return null;
     }
@@ -68,7 +79,7 @@ export class RememberTokens {
       .where('id', '=', row.id)
       .where('validator_hash', '=', row.validator_hash)
       .executeTakeFirst();
-    if (Number(rotated.numUpdatedRows) !== 1) return null;
+    if (Number(rotated.numUpdatedRows) !== 1) return 'superseded';
     const maxAge = Math.max(1, Math.floor((new Date(row.expires_at).getTime() - now.getTime()) / 1000));
     return { userId: row.user_id, cookie: { value: `${selector}:${nextValidator}`, maxAge } };
   }

@@ -47,6 +47,8 @@ async function restoreFromRememberCookie(request: FastifyRequest, reply: Fastify
   const cookie = request.cookies[REMEMBER_COOKIE];
   if (!cookie || request.session.userId !== null || request.headers.authorization) return;
   const restored = await services.remember.consume(cookie);
+  // A concurrent request of the same browser rotated the cookie first: leave the new one alone.
+  if (restored === 'superseded') return;
   const user = restored ? await services.users.findById(restored.userId) : undefined;
   if (!restored || !user || user.active !== 1) {
     setRememberCookie(request, reply, null);
