@@ -57,6 +57,13 @@ describe('citadel command line', () => {
     expectOneLineFailure(await citadel(['frobnicate']).done, 'unknown command "frobnicate"');
   });
 
+  it('a missing --config file exits 1 with one line', async () => {
+    expectOneLineFailure(
+      await citadel(['serve', '--config', 'nope.config.ts']).done,
+      'config file not found',
+    );
+  });
+
   it.each([
     [{ DATABASE_URL: 'definitely not a url' }, 'DATABASE_URL'],
     [{ NODE_ENV: 'production' }, 'SESSION_SECRET is required when NODE_ENV=production'],
