@@ -27,7 +27,9 @@ async function freePort(): Promise<number> {
 
 describe.skipIf(!hasChromium)('sign-in pipeline in Chromium', () => {
   let t: TestApp;
+  let plain: TestApp;
   let base: string;
+  let plainBase: string;
   let profile: string;
   let browser: BrowserContext;
   const mail = new MailCapture();
@@ -43,6 +45,11 @@ describe.skipIf(!hasChromium)('sign-in pipeline in Chromium', () => {
       actions: [acceptTermsAction],
     });
     await t.app.listen({ port, host: '127.0.0.1' });
+    // The plain AUTH_LOGIN_ACTIONS=email_2fa set-up, on its own port.
+    const plainPort = await freePort();
+    plainBase = `http://127.0.0.1:${plainPort}`;
+    plain = await startTestApp({ appUrl: plainBase, sharedMail: mail, loginActions: ['email_2fa'] });
+    await plain.app.listen({ port: plainPort, host: '127.0.0.1' });
     profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -62,8 +69,36 @@ describe.skipIf(!hasChromium)('sign-in pipeline in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await plain?.close();
     await mail.stop();
     if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('AUTH_LOGIN_ACTIONS=email_2fa: sign in, resend, type the newest code, land signed in', async () => {
+    const user = await plain.createUser();
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await page.goto(`${plainBase}/login`);
+    await page.fill('#field-email', user.email);
+    await page.fill('#field-password', TEST_PASSWORD);
+    await page.click('form[action="/login"] button[type=submit]');
+    await page.waitForURL(`${plainBase}/action/show`);
+    const first = codeIn(await mail.waitFor(user.email, { count: 1 }));
+
+    plain.clock.advance(31);
+    await page.click('form[action="/action/challenge"] button');
+    await page.waitForSelector('text=A new code is on its way.');
+    const second = codeIn(await mail.waitFor(user.email, { count: 2 }));
+    if (first !== second) {
+      await page.fill('#field-code', first);
+      await page.click('#action-form button[type=submit]');
+      await page.waitForSelector('text=The code is invalid or has expired.');
+    }
+    await page.fill('#field-code', second);
+    await page.click('#action-form button[type=submit]');
+    await page.waitForURL(`${plainBase}/`);
+    expect(await page.textContent('main')).toContain(user.username);
+    await page.close();
   });
 
   it('password, emailed code, terms: lands signed in', async () => {
