@@ -2,6 +2,7 @@ import Sqids, { defaultOptions } from 'sqids';
 import type { SecretBox } from '../crypto.ts';
 
 const CANONICAL_MAX_LENGTH = 64;
+const CACHE_SIZE = 50_000;
 
 /**
  * Obfuscated ids: Sqids strings out, numbers in. Only the canonical encoding of exactly one
@@ -9,18 +10,38 @@ const CANONICAL_MAX_LENGTH = 64;
  */
 export class IdCodec {
   private readonly sqids: Sqids;
+  // Encoding runs Sqids' blocklist check: memoised, since the same ids are sent again and again.
+  // Cleared when full, so memory stays bounded whatever ids clients send.
+  private readonly encoded = new Map<number, string>();
+  private readonly decoded = new Map<string, number | null>();
 
   constructor(alphabet: string, minLength: number) {
     this.sqids = new Sqids({ alphabet, minLength });
   }
 
   encode(value: number | bigint | string): string {
-    return this.sqids.encode([Number(value)]);
+    const number = Number(value);
+    let id = this.encoded.get(number);
+    if (id === undefined) {
+      id = this.sqids.encode([number]);
+      if (this.encoded.size >= CACHE_SIZE) this.encoded.clear();
+      this.encoded.set(number, id);
+    }
+    return id;
   }
 
   /** The number, or null for anything that is not a canonical id. */
   decode(value: unknown): number | null {
     if (typeof value !== 'string' || value.length === 0 || value.length > CANONICAL_MAX_LENGTH) return null;
+    const known = this.decoded.get(value);
+    if (known !== undefined) return known;
+    const result = this.decodeUncached(value);
+    if (this.decoded.size >= CACHE_SIZE) this.decoded.clear();
+    this.decoded.set(value, result);
+    return result;
+  }
+
+  private decodeUncached(value: string): number | null {
     let numbers: number[];
     try {
       numbers = this.sqids.decode(value);
@@ -28,7 +49,7 @@ export class IdCodec {
       return null;
     }
     if (numbers.length !== 1 || !Number.isSafeInteger(numbers[0])) return null;
-    return this.sqids.encode(numbers) === value ? numbers[0]! : null;
+    return this.encode(numbers[0]!) === value ? numbers[0]! : null;
   }
 }
 
