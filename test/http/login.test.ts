@@ -131,6 +131,18 @@ describe('POST /login, GET /me, logout', () => {
     expect(later.status).toBe(200);
   });
 
+  it('concurrent guesses cannot slip under the limit together: at most 5 passwords are checked', async () => {
+    const target = await t.createUser();
+    const guesses = Array.from({ length: 30 }, (_, i) => `guess-${i}-pw`);
+    guesses.push(TEST_PASSWORD);
+    const results = await Promise.all(
+      guesses.map((password) => t.client().post('/login', { email: target.email, password })),
+    );
+    // 429 says nothing about the password; any other answer (401 or 200) means it was checked.
+    const checked = results.filter((r) => r.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(5);
+  });
+
   it('the failure limit is per identifier: another account from the same IP is not blocked', async () => {
     const other = await t.createUser();
     for (let i = 0; i < 6; i++)

@@ -25,9 +25,9 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
 
 /**
  * Check a password sign-in. The same 401 for an unknown account and a wrong password, with a dummy
- * Argon2 verification so both take as long; failures are counted per (identifier, IP) and per
- * account, and refused with 429 once over the limits. A disabled account with the right password
- * gets 403 unless it can still be activated (then the pipeline takes it).
+ * Argon2 verification so both take as long. Attempts are counted per (identifier, IP) before the
+ * check, failures per account; over either limit the answer is 429. A disabled account with the
+ * right password gets 403 unless it can still be activated (then the pipeline takes it).
  */
 export async function verifyPasswordLogin(
   services: CitadelServices,
@@ -36,20 +36,22 @@ export async function verifyPasswordLogin(
   const { limits } = services.config;
   const user = await services.users.findByLogin(input.identifier);
   const keys = limitKeys(input.identifier, input.ip, user);
-  await services.rateLimiter.check(keys.pair, limits.loginFailuresPerIdentifierIp);
   await services.rateLimiter.check(keys.account, limits.loginFailuresPerAccount);
+  // Count the attempt before the password is checked: guesses sent all at once must not pass a
+  // read-only check together (a correct one among them would then succeed past the limit).
+  const pair = await services.rateLimiter.hit(keys.pair, limits.loginFailureWindow);
+  if (pair.count > limits.loginFailuresPerIdentifierIp) throw new TooManyRequestsError(pair.retryAfter);
 
   const ok = user?.password_hash
     ? await services.passwords.verify(user.password_hash, input.password)
     : await services.passwords.verifyDummy(input.password);
 
   if (!user || !ok) {
-    const pair = await services.rateLimiter.hit(keys.pair, limits.loginFailureWindow);
     await services.rateLimiter.hit(keys.account, limits.loginAccountWindow);
-    if (pair.count > limits.loginFailuresPerIdentifierIp) throw new TooManyRequestsError(pair.retryAfter);
     throw new InvalidCredentialsError();
   }
 
+  // A success clears what this identifier and address spent, so typos before it do not linger.
   await services.rateLimiter.reset(keys.pair);
   if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
   if (services.passwords.needsRehash(user.password_hash!)) {
