@@ -37,6 +37,9 @@ export function hookContext(
   };
 }
 
+// A hook that returns nothing (the spec's hook table says beforeQuery returns nothing) keeps the
+// value it was given, including any in-place changes to records.
+
 export async function beforeQuery(
   scope: RequestScope,
   resource: CompiledResource,
@@ -44,7 +47,7 @@ export async function beforeQuery(
   db?: AnyDb,
 ) {
   const hook = resource.hooks.beforeQuery;
-  return hook ? hook(query, hookContext(scope, resource, db)) : query;
+  return hook ? ((await hook(query, hookContext(scope, resource, db))) ?? query) : query;
 }
 
 export async function afterQuery(
@@ -54,5 +57,25 @@ export async function afterQuery(
   db?: AnyDb,
 ) {
   const hook = resource.hooks.afterQuery;
-  return hook ? hook(rows, hookContext(scope, resource, db)) : rows;
+  return hook ? ((await hook(rows, hookContext(scope, resource, db))) ?? rows) : rows;
+}
+
+export async function beforeSave(
+  resource: CompiledResource,
+  data: ApiRecord,
+  ctx: HookContext,
+): Promise<ApiRecord> {
+  const hook = resource.hooks.beforeSave;
+  if (!hook) return data;
+  const copy = { ...data };
+  return (await hook(copy, ctx)) ?? copy;
+}
+
+export async function afterSave(
+  resource: CompiledResource,
+  record: ApiRecord,
+  ctx: HookContext,
+): Promise<ApiRecord> {
+  const hook = resource.hooks.afterSave;
+  return hook ? ((await hook(record, ctx)) ?? record) : record;
 }

@@ -60,10 +60,11 @@ export type ResourceQuery = SelectQueryBuilder<any, any, any>;
 
 export interface ResourceHooks {
   /** Return the (immutable) builder it was given or a changed one, for example with a tenant scope. */
-  beforeQuery?(query: ResourceQuery, ctx: HookContext): ResourceQuery | Promise<ResourceQuery>;
-  afterQuery?(records: ApiRecord[], ctx: HookContext): ApiRecord[] | Promise<ApiRecord[]>;
-  beforeSave?(data: ApiRecord, ctx: HookContext): ApiRecord | Promise<ApiRecord>;
-  afterSave?(record: ApiRecord, ctx: HookContext): ApiRecord | Promise<ApiRecord>;
+  beforeQuery?(query: ResourceQuery, ctx: HookContext): ResourceQuery | void | Promise<ResourceQuery | void>;
+  /** Return the records (or change them in place and return nothing). */
+  afterQuery?(records: ApiRecord[], ctx: HookContext): ApiRecord[] | void | Promise<ApiRecord[] | void>;
+  beforeSave?(data: ApiRecord, ctx: HookContext): ApiRecord | void | Promise<ApiRecord | void>;
+  afterSave?(record: ApiRecord, ctx: HookContext): ApiRecord | void | Promise<ApiRecord | void>;
 }
 
 /** One resource, as declared with `defineResource()`. */

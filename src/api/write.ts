@@ -1,6 +1,6 @@
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
-import { hookContext, type AnyDb, type RequestScope } from './context.ts';
+import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
 import type { DeriveNode } from './query.ts';
@@ -173,9 +173,7 @@ async function createItem(
   const savepoints = trx as unknown as SavepointApi;
   await savepoints.savepoint(savepoint).execute();
   const context = hookContext(scope, resource, trx);
-  const data = resource.hooks.beforeSave
-    ? await resource.hooks.beforeSave({ ...item.data }, context)
-    : item.data;
+  const data = await beforeSave(resource, item.data, context);
   const values = pickWritable(resource, data);
   stamp(scope, values, resource.createdStamps);
   const id = await insertRow(trx, resource, values);
@@ -196,7 +194,7 @@ async function createItem(
     }
     row[group.relation.name] = created;
   }
-  const record = resource.hooks.afterSave ? await resource.hooks.afterSave(row, context) : row;
+  const record = await afterSave(resource, row, context);
   await savepoints.releaseSavepoint(savepoint).execute();
   return record;
 }
@@ -259,16 +257,14 @@ export async function updateRecord(
   const row = await inTransaction(scope, async (trx) => {
     await assertInScope(scope, resource, id, trx);
     const context = hookContext(scope, resource, trx);
-    const data = resource.hooks.beforeSave
-      ? await resource.hooks.beforeSave({ ...item.data }, context)
-      : item.data;
+    const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(resource, data);
     if (Object.keys(values).length > 0) {
       stamp(scope, values, resource.updatedStamps);
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     }
     const saved = await readRow(trx, resource, id);
-    return resource.hooks.afterSave ? await resource.hooks.afterSave(saved, context) : saved;
+    return afterSave(resource, saved, context);
   });
   return formatRecord(resource, row, [], scope.codec);
 }

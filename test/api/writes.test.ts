@@ -314,7 +314,9 @@ const notes = defineResource({
     beforeSave(data) {
       if (data.title === 'teapot') throw new HttpError(418, 'Notes about teapots are refused.');
       if (data.title === 'crash') throw new Error('internal detail: SELECT secret FROM vault');
-      return data;
+      // A hook may change the data in place and return nothing.
+      if (data.body === 'shout') data.body = 'SHOUTED';
+      else return data;
     },
     afterSave(record) {
       if (record.title === 'after-crash') throw new Error('failed after the insert');
@@ -398,6 +400,12 @@ describe('resource API writes: hooks and constraints', () => {
     const created = await client.post('/api/v1/notes', { title: 'other' });
     const patch = await client.patch(`/api/v1/notes/${created.body.data.id}`, { title: 'unique' });
     expect(patch.status).toBe(409);
+  });
+
+  it('keeps in-place changes of a hook that returns nothing', async () => {
+    const response = await client.post('/api/v1/notes', { title: 'loud', body: 'shout' });
+    expect(response.status).toBe(201);
+    expect(response.body.data.body).toBe('SHOUTED');
   });
 
   it('answers 405 for verbs that are not exposed, with Allow', async () => {
