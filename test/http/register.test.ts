@@ -99,6 +99,19 @@ describe('POST /register', () => {
     expect(sameEmail.body.errors).toEqual({ email: 'This email address is already registered.' });
   });
 
+  it('two registrations racing for one email or username: one 201, one 422 (never a 500)', async () => {
+    const a = body({ username: 'Racer One', email: 'racer@example.com' });
+    const b = body({ username: 'Racer Two', email: 'RACER@example.com' });
+    const byEmail = await Promise.all([t.client().post('/register', a), t.client().post('/register', b)]);
+    expect(byEmail.map((r) => r.status).sort()).toEqual([201, 422]);
+    expect(byEmail.find((r) => r.status === 422)!.body.errors).toEqual({ email: expect.any(String) });
+    const c = body({ username: 'Same Racer' });
+    const d = body({ username: 'same racer' });
+    const byName = await Promise.all([t.client().post('/register', c), t.client().post('/register', d)]);
+    expect(byName.map((r) => r.status).sort()).toEqual([201, 422]);
+    expect(byName.find((r) => r.status === 422)!.body.errors).toEqual({ username: expect.any(String) });
+  });
+
   it.each([
     [{ email: 'not-an-email' }, 'email', 'Email must be a valid email address.'],
     [
