@@ -10,6 +10,8 @@ import type { InvalidParam, PayloadValidator } from './validation.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
+/** Deepest nesting of children in one payload (relations may refer to each other in a cycle). */
+export const MAX_NESTING_DEPTH = 5;
 
 /** A payload item that passed validation, ids decoded, its nested children split off. */
 export interface PreparedItem {
@@ -40,6 +42,7 @@ function prepareItem(
   prefix: string,
   validator: PayloadValidator,
   errors: InvalidParam[],
+  depth = 0,
 ): PreparedItem {
   if (!isPlainObject(value)) {
     errors.push({ name: prefix || '(body)', reason: 'must be an object' });
@@ -57,12 +60,16 @@ function prepareItem(
       continue;
     }
     if (raw.length > MAX_BULK_ITEMS) throw new PayloadTooLargeError(`"${path}"`);
+    if (depth >= MAX_NESTING_DEPTH) {
+      errors.push({ name: path, reason: `nests deeper than ${MAX_NESTING_DEPTH} levels` });
+      continue;
+    }
     const relation = resource.relations.get(relationName)!;
     const target = relation.target.resource!;
     children.push({
       relation,
       items: raw.map((child, index) =>
-        prepareItem(scope, target, child, `${path}[${index}]`, relation.nestedValidator!, errors),
+        prepareItem(scope, target, child, `${path}[${index}]`, relation.nestedValidator!, errors, depth + 1),
       ),
     });
   }

@@ -278,6 +278,10 @@ const notesMigration: CitadelMigration = {
       .addColumn('note_id', 'integer', (c) => c.notNull().references('notes.id').onDelete('cascade'))
       .addColumn('text', 'varchar(100)', (c) => c.notNull())
       .execute();
+    await idColumn(db.schema.createTable('tree_nodes'), dialect)
+      .addColumn('parent_id', 'integer', (c) => c.references('tree_nodes.id').onDelete('cascade'))
+      .addColumn('label', 'varchar(100)', (c) => c.notNull())
+      .execute();
   },
 };
 
@@ -295,6 +299,19 @@ const noteItems = defineResource({
       return data;
     },
   },
+});
+
+// Children of their own kind: nesting is bounded.
+const treeNodes = defineResource({
+  name: 'tree_nodes',
+  columns: {
+    id: { type: 'integer', readOnly: true },
+    parent_id: { type: 'integer', nullable: true },
+    label: { type: 'string' },
+  },
+  relations: { children: { type: 'hasMany', resource: 'tree_nodes', foreignKey: 'parent_id' } },
+  allowedRelations: ['children'],
+  formClass: { post: Type.Object({ label: Type.String(), parent_id: Type.Optional(Type.Integer()) }) },
 });
 
 const notes = defineResource({
@@ -339,7 +356,9 @@ describe('resource API writes: hooks and constraints', () => {
     );
   beforeAll(async () => {
     t = await startTestApp({
-      api: createApi({ apiName: 'Notes', resources: [notes, noteItems] }).publish({ version: 'v1' }),
+      api: createApi({ apiName: 'Notes', resources: [notes, noteItems, treeNodes] }).publish({
+        version: 'v1',
+      }),
       migrations: [notesMigration],
     });
     client = t.client();
@@ -400,6 +419,23 @@ describe('resource API writes: hooks and constraints', () => {
     const created = await client.post('/api/v1/notes', { title: 'other' });
     const patch = await client.patch(`/api/v1/notes/${created.body.data.id}`, { title: 'unique' });
     expect(patch.status).toBe(409);
+  });
+
+  it('accepts five levels of nested children and refuses a sixth (422, nothing written)', async () => {
+    const tree = (depth: number): Record<string, unknown> =>
+      depth === 0 ? { label: 'leaf' } : { label: `level ${depth}`, children: [tree(depth - 1)] };
+    const five = await client.post('/api/v1/tree_nodes', tree(5));
+    expect(five.status).toBe(201);
+    const six = await client.post('/api/v1/tree_nodes', tree(6));
+    expect(six.status).toBe(422);
+    expect(six.body.invalid_params).toEqual([
+      {
+        name: 'children[0].children[0].children[0].children[0].children[0].children',
+        reason: expect.any(String),
+      },
+    ]);
+    const listed = await client.get('/api/v1/tree_nodes?limit=100');
+    expect(listed.body.pagination.total).toBe(6);
   });
 
   it('keeps in-place changes of a hook that returns nothing', async () => {
