@@ -39,7 +39,7 @@ async function assertSameAnswer(engineUrl: string, baselineUrl: string): Promise
 }
 
 /** Several short rounds, engine and hand-written alternating, so load from elsewhere hits both alike. */
-const ROUNDS = 2;
+const ROUNDS = 4;
 
 function combine(results: LoadResult[]): LoadResult {
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
