@@ -1,4 +1,11 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+} from 'kysely';
 import type { CitadelMigration } from './migrations/types.ts';
 import type { Dialect } from './url.ts';
 import { allMigrations } from './migrations/index.ts';
@@ -34,7 +41,9 @@ export async function migrateToLatest(
     migrationLockTableName: 'citadel_migrations_lock',
     allowUnorderedMigrations: true,
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await (dialect === 'sqlite'
+    ? underSqliteWriteLock(db, () => migrator.migrateToLatest())
+    : migrator.migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No migration ran (for example the database is unreachable): the driver's error as it is, so
@@ -44,4 +53,27 @@ export async function migrateToLatest(
     throw new Error(`migration ${failed.migrationName} failed: ${reason}`, { cause: error });
   }
   return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+}
+
+/**
+ * Kysely takes no migration lock on SQLite (it assumes one process), but several processes may
+ * start on one file at once. BEGIN IMMEDIATE takes the file's write lock up front (waiting up to the
+ * busy timeout), so the others wait and then find the migrations applied; it also makes the whole
+ * run atomic. The SQLite dialect has a single connection, so every migration statement runs inside.
+ */
+async function underSqliteWriteLock<T extends MigrationResultSet>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
+  db: Kysely<any>,
+  run: () => Promise<T>,
+): Promise<T> {
+  await sql`begin immediate`.execute(db);
+  try {
+    const result = await run();
+    // Kysely reports a failed migration in the result instead of throwing: undo the whole run.
+    await sql.raw(result.error ? 'rollback' : 'commit').execute(db);
+    return result;
+  } catch (error) {
+    await sql`rollback`.execute(db).catch(() => undefined);
+    throw error;
+  }
 }
