@@ -78,11 +78,17 @@ export interface CompiledResource {
   abilities: Record<Verb, string>;
 }
 
-/** `table.column AS column` for each column: immutable Kysely expressions, reused by every query. */
+/**
+ * `table.column` for each column: immutable Kysely expressions built once and reused by every query
+ * (qualified, so a hook's join cannot make them ambiguous; every driver names the result `column`).
+ */
 export type Selection = AliasedRawBuilder<unknown, string>[];
 
 function selection(table: string, columns: readonly string[]): Selection {
-  return columns.map((column) => sql.ref(`${table}.${column}`).as(column));
+  // Without an alias the SQL stays short (SQLite prepares every statement it is given).
+  return columns.map(
+    (column) => sql.ref(`${table}.${column}`) as unknown as AliasedRawBuilder<unknown, string>,
+  );
 }
 
 const ALL_VERBS: Verb[] = ['get', 'post', 'put', 'patch', 'delete'];

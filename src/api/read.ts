@@ -76,8 +76,7 @@ export async function findRecord(
 ): Promise<ApiRecord | null> {
   const query = (await scopedQuery(scope, resource, db))
     .select(resource.select)
-    .where(`${resource.table}.${resource.primaryKey}`, '=', id)
-    .limit(1);
+    .where(`${resource.table}.${resource.primaryKey}`, '=', id);
   const row = (await query.executeTakeFirst()) as ApiRecord | undefined;
   if (!row) return null;
   const [record] = await afterQuery(
