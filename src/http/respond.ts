@@ -38,6 +38,9 @@ export interface PageContext {
 
 export type PageRenderer = (ctx: PageContext) => SafeHtml | Promise<SafeHtml>;
 
+/** Auth answers carry users, CSRF tokens and one-time secrets: no browser or proxy may keep them. */
+const NO_STORE = 'no-store';
+
 const NEVER_REFILLED = /password|secret|token|code|proof|_csrf/i;
 
 export function envelope(outcome: Outcome): Record<string, unknown> {
@@ -87,6 +90,7 @@ export async function renderPage(
   const body = await page(ctx);
   return reply
     .code(outcome?.statusCode ?? 200)
+    .header('cache-control', NO_STORE)
     .type('text/html; charset=utf-8')
     .send(body.toString());
 }
@@ -106,7 +110,10 @@ export async function respond(
   outcome: Outcome,
 ): Promise<FastifyReply> {
   if (clientKind(request) !== 'form') {
-    return reply.code(outcome.statusCode ?? 200).send(envelope(outcome));
+    return reply
+      .code(outcome.statusCode ?? 200)
+      .header('cache-control', NO_STORE)
+      .send(envelope(outcome));
   }
   const page = request.routeOptions.config.page;
   if ((outcome.render || !outcome.redirectTo) && page) return renderPage(request, reply, page, outcome);

@@ -147,6 +147,9 @@ describe('HTTP basics', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
     const json = await t.client().get('/me');
     expect(json.headers['x-content-type-options']).toBe('nosniff');
+    // Pages carry CSRF tokens and user data; envelopes carry users and one-time secrets.
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(json.headers['cache-control']).toBe('no-store');
   });
 
   it('negotiation: Accept JSON gets the envelope, X-Spa gets the envelope, a browser gets HTML', async () => {
