@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { publicUser } from '../auth/users.ts';
-import { hasAbility } from '../auth/tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError, HttpError, NotFoundError } from '../http/errors.ts';
+import { HttpError, NotFoundError } from '../http/errors.ts';
+import { authorize } from './authorize.ts';
 import { compileApi, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';
 import { formatRecord } from './format.ts';
@@ -21,25 +20,6 @@ class MethodNotAllowedError extends HttpError {
 
 export function publishedIn(resource: ResourceConfig, version: string): boolean {
   return resource.version === undefined || [resource.version].flat().includes(version);
-}
-
-/** The caller as the hooks see it; 401/403 when the verb needs a caller (with the token's ability). */
-function authorize(resource: CompiledResource, verb: Verb, request: FastifyRequest) {
-  const caller = request.caller;
-  const ability = resource.abilities[verb];
-  // A token without the ability acts as an anonymous caller where no caller is required.
-  const effective =
-    caller && (caller.via === 'session' || hasAbility(caller.token.abilities, ability)) ? caller : null;
-  if (resource.requiredAuth.has(verb)) {
-    if (!caller)
-      throw new AuthenticationRequiredError(
-        'Authentication required: send a bearer token or a session cookie.',
-      );
-    if (!effective) throw new ForbiddenError(`This token lacks the ability "${ability}".`);
-  }
-  return effective
-    ? { user: publicUser(effective.user), token: effective.token }
-    : { user: null, token: null };
 }
 
 function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {

@@ -1,5 +1,6 @@
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
+import { authorize } from './authorize.ts';
 import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
@@ -66,6 +67,8 @@ function prepareItem(
     }
     const relation = resource.relations.get(relationName)!;
     const target = relation.target.resource!;
+    // Creating children is a create on their resource: its requiredAuth and abilities apply too.
+    authorize(target, 'post', scope.request);
     children.push({
       relation,
       items: raw.map((child, index) =>

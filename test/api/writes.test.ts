@@ -293,6 +293,7 @@ const noteItems = defineResource({
     text: { type: 'string' },
   },
   formClass: { post: Type.Object({ note_id: Type.Integer(), text: Type.String() }) },
+  requiredAuth: ['post'],
   hooks: {
     beforeSave(data) {
       if (data.text === 'boom') throw new HttpError(400, 'This item is refused.');
@@ -388,6 +389,7 @@ describe('resource API writes: hooks and constraints', () => {
   });
 
   it('a nested child’s hook error rolls back its parent and the earlier items', async () => {
+    const client = await t.signIn(await t.createUser());
     const response = await client.post('/api/v1/notes', [
       { title: 'parent one', items: [{ text: 'fine' }] },
       { title: 'parent two', items: [{ text: 'fine' }, { text: 'boom' }] },
@@ -405,6 +407,32 @@ describe('resource API writes: hooks and constraints', () => {
     ]);
   });
 
+  it('nested children need the child resource’s auth: 401 anonymous, 403 without its ability', async () => {
+    const payload = { title: 'guarded parent', items: [{ text: 'child' }] };
+    expect((await client.post('/api/v1/notes', payload)).status).toBe(401);
+    const owner = await t.createUser();
+    const issue = async (abilities: string[]) =>
+      (
+        await t.services.tokens.issue({
+          userId: owner.id,
+          name: abilities.join(),
+          abilities,
+          expiresAt: null,
+        })
+      ).token;
+    const narrow = await client.post('/api/v1/notes', payload, 'json', {
+      token: await issue(['notes:create']),
+    });
+    expect(narrow.status).toBe(403);
+    expect(narrow.body.detail).toContain('note_items:create');
+    expect(await notesCount()).toBe(1);
+    const both = await client.post('/api/v1/notes', payload, 'json', {
+      token: await issue(['notes:create', 'note_items:create']),
+    });
+    expect(both.status).toBe(201);
+    expect(await notesCount()).toBe(2);
+  });
+
   it('a unique violation is 409 (never 500) and rolls back the bulk', async () => {
     expect((await client.post('/api/v1/notes', { title: 'unique' })).status).toBe(201);
     const duplicate = await client.post('/api/v1/notes', { title: 'unique' });
@@ -415,7 +443,7 @@ describe('resource API writes: hooks and constraints', () => {
     );
     const bulk = await client.post('/api/v1/notes', [{ title: 'fresh' }, { title: 'fresh' }]);
     expect(bulk.status).toBe(409);
-    expect(await notesCount()).toBe(2);
+    expect(await notesCount()).toBe(3);
     const created = await client.post('/api/v1/notes', { title: 'other' });
     const patch = await client.patch(`/api/v1/notes/${created.body.data.id}`, { title: 'unique' });
     expect(patch.status).toBe(409);
