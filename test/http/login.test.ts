@@ -102,6 +102,28 @@ describe('POST /login, GET /me, logout', () => {
     expect(form.text).toContain('value="kept@example.com"');
   });
 
+  it('form post with a wrong _csrf: 403, the form again with a fresh token, not signed in', async () => {
+    const browser = t.client();
+    const res = await browser.post(
+      '/login',
+      { email: user.email, password: TEST_PASSWORD, _csrf: 'forged' },
+      'form',
+    );
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('The form has expired or was not sent from this site.');
+    expect(res.text).toMatch(/name="_csrf" value="[\w-]{43}"/);
+    expect(res.text).not.toContain(TEST_PASSWORD);
+    expect((await browser.get('/me')).status).toBe(401);
+    // The page's token works.
+    const token = /name="_csrf" value="([\w-]+)"/.exec(res.text)![1]!;
+    const ok = await browser.post(
+      '/login',
+      { email: user.email, password: TEST_PASSWORD, _csrf: token },
+      'form',
+    );
+    expect(ok.status).toBe(303);
+  });
+
   it('refuses a disabled account with the right password (403) and without it (401)', async () => {
     const disabled = await t.createUser({ active: false });
     const right = await t.client().post('/login', { email: disabled.email, password: TEST_PASSWORD });
