@@ -315,6 +315,14 @@ const treeNodes = defineResource({
   formClass: { post: Type.Object({ label: Type.String(), parent_id: Type.Optional(Type.Integer()) }) },
 });
 
+// Declared, but its table was never created: every query fails inside the database.
+const ghosts = defineResource({
+  name: 'ghosts',
+  table: 'no_such_table',
+  columns: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } },
+  formClass: { post: Type.Object({ name: Type.String() }) },
+});
+
 const notes = defineResource({
   name: 'notes',
   columns: {
@@ -357,7 +365,7 @@ describe('resource API writes: hooks and constraints', () => {
     );
   beforeAll(async () => {
     t = await startTestApp({
-      api: createApi({ apiName: 'Notes', resources: [notes, noteItems, treeNodes] }).publish({
+      api: createApi({ apiName: 'Notes', resources: [notes, noteItems, treeNodes, ghosts] }).publish({
         version: 'v1',
       }),
       migrations: [notesMigration],
@@ -464,6 +472,25 @@ describe('resource API writes: hooks and constraints', () => {
     ]);
     const listed = await client.get('/api/v1/tree_nodes?limit=100');
     expect(listed.body.pagination.total).toBe(6);
+  });
+
+  it('turns a database failure into a generic 500 problem: no SQL, no stack, no table name', async () => {
+    for (const response of [
+      await client.get('/api/v1/ghosts?search=x&sort=-name'),
+      await client.get('/api/v1/ghosts/1'),
+      await client.post('/api/v1/ghosts', { name: 'boo' }),
+    ]) {
+      expect(response.status).toBe(500);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.body).toEqual({
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: expect.any(String),
+        instance: expect.stringMatching(/^\/api\/v1\/ghosts/),
+      });
+      expect(response.text).not.toMatch(/no_such_table|select|insert|\.ts:\d+|at /i);
+    }
   });
 
   it('keeps in-place changes of a hook that returns nothing', async () => {
