@@ -253,6 +253,18 @@ describe.skipIf(!redisUp)('two instances sharing Redis for sessions', () => {
     expect(await a.services.redis!.exists(key)).toBe(0);
   });
 
+  it('login failures are counted in Redis, across instances', async () => {
+    const email = `redis-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+    for (let i = 0; i < 5; i++) {
+      const app = i % 2 === 0 ? a : b;
+      expect((await app.client().post('/login', { email, password: `bad-${i}-pw` })).status).toBe(401);
+    }
+    const sixth = await b.client().post('/login', { email, password: 'bad-x-pw' });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(await a.services.db.selectFrom('rate_limits').select('key').execute()).toEqual([]);
+  });
+
   it('destroyForUser ends every Redis session of the user', async () => {
     const user = await a.createUser();
     const one = await a.signIn(user);
