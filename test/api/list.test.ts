@@ -215,6 +215,18 @@ describe('resource API list reads', () => {
       ]);
     });
 
+    it('breaks ties by ascending primary key, even where the database would scan them backwards', async () => {
+      // An index on created_at read backwards for `-created_at` yields equal keys in reverse order.
+      const byId = (await rows('?sort=id')).map((row) => row.id);
+      const position = (id: string) => byId.indexOf(id);
+      const sorted = await rows('?sort=-created_at');
+      for (let i = 1; i < sorted.length; i++) {
+        const [a, b] = [sorted[i - 1]!, sorted[i]!];
+        expect(a.created_at >= b.created_at).toBe(true);
+        if (a.created_at === b.created_at) expect(position(a.id)).toBeLessThan(position(b.id));
+      }
+    });
+
     it('keeps pages stable over ties: every row once, whatever the page size', async () => {
       const all = (await rows('?sort=status&limit=50')).map((row) => row.id);
       const byId = (await rows('?sort=id')).map((row) => row.id);
