@@ -26,7 +26,7 @@ export interface ListPlan {
 export type QueryInput = Record<string, string | string[] | undefined>;
 
 const ITEM_PARAMETERS = new Set(['derive']);
-const POSITIVE_INTEGER = /^[1-9][0-9]{0,8}$/;
+const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 /** The escape character of every LIKE the engine writes (one that needs no quoting on any dialect). */
 export const LIKE_ESCAPE = '!';
 
@@ -53,7 +53,8 @@ function positive(query: QueryInput, name: string, fallback: number): number {
   const text = single(query, name);
   if (text === undefined) return fallback;
   if (!POSITIVE_INTEGER.test(text)) bad(name, 'must be a positive integer');
-  return Number(text);
+  // Any integer is valid; past 2^53 a number is no longer exact (a huge limit is lowered anyway).
+  return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
 }
 
 /** `%`, `_` and the escape character itself match literally. */
@@ -121,6 +122,8 @@ export function parseListQuery(resource: CompiledResource, query: QueryInput, co
   const page = positive(query, 'page', 1);
   // A limit above maxLimit is lowered (and reported in pagination.limit), not refused.
   const limit = Math.min(positive(query, 'limit', resource.defaultLimit), resource.maxLimit);
+  // The offset must stay an exact integer for every driver.
+  if ((page - 1) * limit > Number.MAX_SAFE_INTEGER) bad('page', 'is too large');
 
   let sort = resource.defaultSort;
   const sortText = single(query, 'sort');

@@ -108,6 +108,13 @@ describe('resource API list reads', () => {
       expect(response.status).toBe(200);
       expect(response.body.pagination).toMatchObject({ limit: 50, total: 45, totalPages: 1, hasMore: false });
       expect(response.body.data).toHaveLength(45);
+      const huge = await list('?limit=99999999999999999999999');
+      expect(huge.status).toBe(200);
+      expect(huge.body.pagination.limit).toBe(50);
+      const far = await list('?page=123456789012');
+      expect(far.status).toBe(200);
+      expect(far.body.data).toEqual([]);
+      expect((await list('?page=99999999999999999999999')).status).toBe(400);
       const exact = await list('?limit=7&page=2');
       expect(exact.body.pagination).toMatchObject({
         limit: 7,
