@@ -65,6 +65,25 @@ describe('POST /login, GET /me, logout', () => {
     expect(again.text).not.toContain('You are signed in.');
   });
 
+  it('an email differing only by an accent is another identifier on every dialect', async () => {
+    const accented = await t.createUser({ email: 'josé.accent@example.com' });
+    const res = await t
+      .client()
+      .post('/login', { email: 'jose.accent@example.com', password: TEST_PASSWORD });
+    expect(res.status).toBe(401);
+    expect((await t.client().post('/login', { email: accented.email, password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    expect(await t.services.users.findByEmail('jose.accent@example.com')).toBeUndefined();
+    const plain = await t.client().post('/register', {
+      username: 'Plain Jose',
+      email: 'jose.accent@example.com',
+      password: 'plain-jose-password-1',
+      password_confirm: 'plain-jose-password-1',
+    });
+    expect(plain.status).toBe(201);
+  });
+
   it('gives the same 401 body for an unknown account and a wrong password', async () => {
     const unknown = await t.client().post('/login', { email: 'nobody@example.com', password: TEST_PASSWORD });
     const wrong = await t.client().post('/login', { email: user.email, password: 'wrong password here' });

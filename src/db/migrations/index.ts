@@ -1,5 +1,6 @@
 import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
+import { exactKeysMigration } from './0001_exact_keys.ts';
 import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
@@ -8,6 +9,7 @@ import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
 /** Every migration of the project. Feature modules append theirs here. */
 export const allMigrations: CitadelMigration[] = [
   coreMigration,
+  exactKeysMigration,
   magicLinkMigration,
   pipelineClaimsMigration,
   factorsMigration,
