@@ -79,6 +79,5 @@ export interface CoreTables {
 }
 
 // Feature modules add their table interfaces to this list.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the list grows with each module
 export interface Database
   extends CoreTables, MagicLinkTables, PipelineClaimTables, FactorTables, SocialTables {}
