@@ -76,10 +76,10 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
       // Wrong proofs at enrollment count like sudo failures: a guessing limit per user.
       const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
       const limitKey = `enroll-confirm:${user.id}`;
-      await services.rateLimiter.check(limitKey, sudoMaxFailures);
+      // Counted before the check (parallel guesses cannot slip past a read-only check together).
+      await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
       const first = (await enrolledFactorIds(services, user.id)).length === 0;
       if (!(await factor.enrollConfirm(request, user, proof, body))) {
-        await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
         throw new ValidationError(
           { proof: 'That proof was not accepted. Please try again.' },
           'Validation failed.',
@@ -88,6 +88,7 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
           },
         );
       }
+      await services.rateLimiter.reset(limitKey);
       const codes = first ? await issueRecoveryCodes(services, user.id) : undefined;
       const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
       if (codes) data.recovery_codes = codes;

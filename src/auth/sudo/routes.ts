@@ -79,13 +79,15 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
       if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
 
       // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
+      // The attempt is counted before the proof is checked, so guesses sent all at once cannot
+      // pass a read-only check together; a good proof clears the count.
       const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
       const limitKey = `sudo:${user.id}`;
-      await services.rateLimiter.check(limitKey, sudoMaxFailures);
+      await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
-        await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
+      await services.rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);

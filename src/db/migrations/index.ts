@@ -5,6 +5,7 @@ import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
 import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
+import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
 export const allMigrations: CitadelMigration[] = [
@@ -14,4 +15,5 @@ export const allMigrations: CitadelMigration[] = [
   pipelineClaimsMigration,
   factorsMigration,
   socialMigration,
+  exactFeatureKeysMigration,
 ];
