@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
+import { sql } from 'kysely';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { requireAbility } from '../src/http/caller.ts';
 import type { IdCodec } from '../src/api/sqids.ts';
@@ -83,10 +84,14 @@ export function registerBaseline(
           rows.map((row) => row.id),
         )
         // The same visibility rule the demo's comments hook applies (comments of visible posts only).
-        .where(
-          'post_id',
-          'in',
-          db.selectFrom('posts').select('posts.id').where('posts.status', '=', 'published'),
+        .where((eb) =>
+          eb.exists(
+            db
+              .selectFrom('posts')
+              .select(sql.lit(1).as('one'))
+              .whereRef('posts.id', '=', 'comments.post_id')
+              .where('posts.status', '=', 'published'),
+          ),
         )
         .orderBy('id', 'asc')
         .execute()) as Row[];

@@ -3,25 +3,52 @@ import type { CompiledResource, OutputField } from './compile.ts';
 import type { DeriveNode } from './query.ts';
 import type { IdCodec } from './sqids.ts';
 
-function convert(field: OutputField, value: unknown, codec: IdCodec): unknown {
-  if (value === null || value === undefined) return null;
-  switch (field.kind) {
-    case 'id':
-      return codec.encode(value as number);
-    case 'boolean':
-      return value === true || value === 1 || value === '1';
-    case 'number':
-      // pg returns bigint and numeric as strings, MySQL decimals too.
-      return typeof value === 'number' ? value : Number(value);
-    default:
-      return value;
+type Converter = (value: unknown, codec: IdCodec) => unknown;
+
+const CONVERTERS: Record<OutputField['kind'], Converter> = {
+  id: (value, codec) => (value === null || value === undefined ? null : codec.encode(value as number)),
+  boolean: (value) =>
+    value === null || value === undefined ? null : value === true || value === 1 || value === '1',
+  // pg returns bigint and numeric as strings, MySQL decimals too.
+  number: (value) =>
+    value === null || value === undefined ? null : typeof value === 'number' ? value : Number(value),
+  plain: (value) => (value === undefined ? null : value),
+};
+
+/** The visible columns of one row, converted: built once per field list, not per row. */
+type FieldFormatter = (row: ApiRecord, codec: IdCodec) => ApiRecord;
+
+const fieldFormatters = new WeakMap<readonly OutputField[], FieldFormatter>();
+
+function fieldFormatter(output: readonly OutputField[]): FieldFormatter {
+  let format = fieldFormatters.get(output);
+  if (!format) {
+    const keys = output.map((field) => field.key);
+    const converters = output.map((field) => CONVERTERS[field.kind]);
+    const count = keys.length;
+    format = (row, codec) => {
+      const record: ApiRecord = {};
+      for (let i = 0; i < count; i++) {
+        const key = keys[i]!;
+        record[key] = converters[i]!(row[key], codec);
+      }
+      return record;
+    };
+    fieldFormatters.set(output, format);
   }
+  return format;
 }
 
-function formatFields(output: readonly OutputField[], row: ApiRecord, codec: IdCodec): ApiRecord {
-  const record: ApiRecord = {};
-  for (const field of output) record[field.key] = convert(field, row[field.key], codec);
-  return record;
+/** Keys the engine itself sends or withholds; anything else on a row was added by a hook. */
+const engineKeys = new WeakMap<CompiledResource, ReadonlySet<string>>();
+
+function knownKeys(resource: CompiledResource): ReadonlySet<string> {
+  let keys = engineKeys.get(resource);
+  if (!keys) {
+    keys = new Set([...resource.columns, ...resource.relations.keys()]);
+    engineKeys.set(resource, keys);
+  }
+  return keys;
 }
 
 /**
@@ -34,20 +61,19 @@ export function formatRecord(
   derive: readonly DeriveNode[],
   codec: IdCodec,
 ): ApiRecord {
-  const record = formatFields(resource.output, row, codec);
+  const record = fieldFormatter(resource.output)(row, codec);
   for (const node of derive) {
     const value = row[node.relation.name];
     const target = node.relation.target;
+    const format = fieldFormatter(target.output);
     const one = (child: ApiRecord) =>
-      target.resource
-        ? formatRecord(target.resource, child, node.children, codec)
-        : formatFields(target.output, child, codec);
+      target.resource ? formatRecord(target.resource, child, node.children, codec) : format(child, codec);
     if (Array.isArray(value)) record[node.relation.name] = (value as ApiRecord[]).map(one);
     else record[node.relation.name] = value ? one(value as ApiRecord) : null;
   }
+  const known = knownKeys(resource);
   for (const key in row) {
-    if (!(key in record) && !resource.columns.has(key) && !resource.relations.has(key))
-      record[key] = row[key];
+    if (!known.has(key) && !(key in record)) record[key] = row[key];
   }
   return record;
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineResource, ValidationError } from '../../../src/index.ts';
-import { scopePosts } from './visibility.ts';
+import { scopeComments, scopePosts } from './visibility.ts';
 
 /** Comments: anyone may comment on a post they can see; a post's author moderates its comments. */
 export const comments = defineResource({
@@ -32,8 +32,7 @@ export const comments = defineResource({
   },
   hooks: {
     // Comments are as visible as their post; writes reach the comments on the caller's own posts.
-    beforeQuery: (query, ctx) =>
-      query.where('comments.post_id', 'in', scopePosts(ctx.db.selectFrom('posts').select('posts.id'), ctx)),
+    beforeQuery: (query, ctx) => scopeComments(query, ctx),
     async beforeSave(data, ctx) {
       const visible = await scopePosts(ctx.db.selectFrom('posts').select('posts.id'), { ...ctx, verb: 'get' })
         .where('posts.id', '=', data.post_id as number)

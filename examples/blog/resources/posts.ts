@@ -60,7 +60,9 @@ export const posts = defineResource({
       if (!ctx.user) throw new AuthenticationRequiredError();
       return { ...data, author_id: ctx.user.id };
     },
-    afterQuery: (records) =>
-      records.map((record) => ({ ...record, excerpt: String(record.body ?? '').slice(0, EXCERPT_LENGTH) })),
+    // In place: the engine hands the hook rows of its own, so no copy is needed.
+    afterQuery(records) {
+      for (const record of records) record.excerpt = String(record.body ?? '').slice(0, EXCERPT_LENGTH);
+    },
   },
 });

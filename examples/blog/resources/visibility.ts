@@ -15,3 +15,19 @@ export function scopePosts(query: ResourceQuery, ctx: HookContext, table = 'post
     eb.or([eb(`${table}.status`, '=', 'published'), eb(`${table}.author_id`, '=', user.id)]),
   );
 }
+
+/**
+ * Comments are as visible as their post: a correlated EXISTS on the post's primary key (one index
+ * lookup per comment row) rather than `post_id IN (every visible post id)`, which makes the database
+ * collect every published post on each request. Same rows: `comments.post_id` is never null.
+ */
+export function scopeComments(query: ResourceQuery, ctx: HookContext): ResourceQuery {
+  return query.where((eb) =>
+    eb.exists(
+      scopePosts(
+        ctx.db.selectFrom('posts').select(sql.lit(1).as('one')).whereRef('posts.id', '=', 'comments.post_id'),
+        ctx,
+      ),
+    ),
+  );
+}
