@@ -43,8 +43,12 @@ for (const [name, check] of Object.entries(FORMATS))
 export class PayloadValidator {
   private readonly check: TypeCheck<TSchema>;
   readonly properties: ReadonlySet<string>;
+  private readonly variants = new Map<string, PayloadValidator>();
 
-  constructor(schema: TObject, omit: readonly string[] = []) {
+  constructor(
+    private readonly schema: TObject,
+    private readonly omit: readonly string[] = [],
+  ) {
     const properties = Object.fromEntries(
       Object.entries(schema.properties).filter(([key]) => !omit.includes(key)),
     );
@@ -53,6 +57,20 @@ export class PayloadValidator {
     if (required.length === 0) delete (closed as { required?: string[] }).required;
     this.check = TypeCompiler.Compile(closed);
     this.properties = new Set(Object.keys(properties));
+  }
+
+  /**
+   * The same validator without some properties (foreign keys a belongsTo object fills), compiled
+   * once per combination and reused.
+   */
+  without(keys: readonly string[]): PayloadValidator {
+    const id = [...keys].sort().join(',');
+    let variant = this.variants.get(id);
+    if (!variant) {
+      variant = new PayloadValidator(this.schema, [...this.omit, ...keys]);
+      this.variants.set(id, variant);
+    }
+    return variant;
   }
 
   /** One reason per payload path, paths prefixed with `prefix`. */

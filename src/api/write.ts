@@ -1,22 +1,29 @@
 import { HttpError, NotFoundError, ValidationError } from '../http/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
-import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
+import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
 import type { DeriveNode } from './query.ts';
 import { scopedQuery } from './read.ts';
-import type { ApiRecord } from './types.ts';
+import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
+import { insertRow, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
 /** Deepest nesting of children in one payload (relations may refer to each other in a cycle). */
 export const MAX_NESTING_DEPTH = 5;
 
-/** A payload item that passed validation, ids decoded, its nested children split off. */
+/** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
+export type PreparedParent =
+  | { relation: CompiledRelation; path: string; existing: unknown }
+  | { relation: CompiledRelation; path: string; create: PreparedItem };
+
+/** A payload item that passed validation, ids decoded, its parents and nested children split off. */
 export interface PreparedItem {
   data: ApiRecord;
+  parents: PreparedParent[];
   children: { relation: CompiledRelation; items: PreparedItem[] }[];
 }
 
@@ -35,7 +42,79 @@ function join(prefix: string, key: string): string {
   return prefix === '' ? key : `${prefix}.${key}`;
 }
 
-/** Validate one item (and its nested children), collecting every problem with its payload path. */
+const PARENT_RELATIONS = new WeakMap<CompiledResource, CompiledRelation[]>();
+
+/** Allowed belongsTo relations to another resource: a payload may give their parent as an object. */
+function parentRelations(resource: CompiledResource): CompiledRelation[] {
+  let relations = PARENT_RELATIONS.get(resource);
+  if (!relations) {
+    relations = resource.allowed
+      .map((name) => resource.relations.get(name)!)
+      .filter((relation) => relation.type === 'belongsTo' && relation.target.resource !== null);
+    PARENT_RELATIONS.set(resource, relations);
+  }
+  return relations;
+}
+
+/** The key of an existing parent as stored, or a reason it is not one. */
+function parentKey(scope: RequestScope, target: CompiledResource, key: string, value: unknown): unknown {
+  if (target.obfuscated.has(key)) return scope.codec.decode(value) ?? { reason: 'is not a valid id' };
+  const type = target.columnTypes.get(key);
+  if (type === 'integer') return Number.isSafeInteger(value) ? value : { reason: 'must be an integer' };
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return { reason: 'must be a string or a number' };
+}
+
+/**
+ * A belongsTo object: `{<key>}` alone refers to an existing parent, anything else is a parent to
+ * create, validated like a POST to its own resource.
+ */
+function prepareParent(
+  scope: RequestScope,
+  relation: CompiledRelation,
+  value: unknown,
+  path: string,
+  errors: InvalidParam[],
+  depth: number,
+): PreparedParent | null {
+  const target = relation.target.resource!;
+  const key = relation.targetKey;
+  if (!isPlainObject(value)) {
+    errors.push({ name: path, reason: `must be an object: {"${key}": ...} or a new record` });
+    return null;
+  }
+  if (depth >= MAX_NESTING_DEPTH) {
+    errors.push({ name: path, reason: `nests deeper than ${MAX_NESTING_DEPTH} levels` });
+    return null;
+  }
+  if (key in value) {
+    // Referring to a parent reads it: its read auth and ability apply, and its scope (checked in
+    // the transaction) decides whether the caller may see it.
+    authorize(target, 'get', scope.request);
+    const extra = Object.keys(value).filter((name) => name !== key);
+    for (const name of extra)
+      errors.push({ name: join(path, name), reason: `a reference holds only "${key}"` });
+    const stored = parentKey(scope, target, key, value[key]);
+    if (typeof stored === 'object' && stored !== null) {
+      errors.push({ name: join(path, key), reason: (stored as { reason: string }).reason });
+      return null;
+    }
+    return extra.length > 0 ? null : { relation, path, existing: stored };
+  }
+  const validator = target.exposed.has('post') ? target.validators.post : undefined;
+  if (!validator) {
+    errors.push({ name: path, reason: `must refer to an existing record: {"${key}": ...}` });
+    return null;
+  }
+  // Creating the parent is a create on its resource: its requiredAuth and abilities apply too.
+  authorize(target, 'post', scope.request);
+  return { relation, path, create: prepareItem(scope, target, value, path, validator, errors, depth + 1) };
+}
+
+/**
+ * Validate one item (with its parents and nested children), collecting every problem with its
+ * payload path. `fixedKey` is the foreign key a parent sets (nested children), never a payload's.
+ */
 function prepareItem(
   scope: RequestScope,
   resource: CompiledResource,
@@ -44,14 +123,37 @@ function prepareItem(
   validator: PayloadValidator,
   errors: InvalidParam[],
   depth = 0,
+  fixedKey: string | null = null,
+  nested = true,
 ): PreparedItem {
   if (!isPlainObject(value)) {
     errors.push({ name: prefix || '(body)', reason: 'must be an object' });
-    return { data: {}, children: [] };
+    return { data: {}, parents: [], children: [] };
   }
   const data: ApiRecord = { ...value };
+  const parents: PreparedParent[] = [];
+  const filled: string[] = [];
+  // PUT and PATCH write one row: relation objects are unknown fields there, as the validator says.
+  for (const relation of nested ? parentRelations(resource) : []) {
+    if (!(relation.name in data) || relation.foreignKey === fixedKey) continue;
+    const raw = data[relation.name];
+    delete data[relation.name];
+    filled.push(relation.foreignKey);
+    if (relation.foreignKey in data) {
+      errors.push({
+        name: join(prefix, relation.foreignKey),
+        reason: `give "${relation.foreignKey}" or "${relation.name}", not both`,
+      });
+      delete data[relation.foreignKey];
+    }
+    const parent = prepareParent(scope, relation, raw, join(prefix, relation.name), errors, depth);
+    if (parent) parents.push(parent);
+  }
+  // The parent's key fills the foreign key: the validator must not ask for it.
+  if (filled.length > 0) validator = validator.without(filled);
+
   const children: PreparedItem['children'] = [];
-  for (const relationName of resource.nestedWritable) {
+  for (const relationName of nested ? resource.nestedWritable : []) {
     if (!(relationName in data)) continue;
     const raw = data[relationName];
     delete data[relationName];
@@ -72,7 +174,16 @@ function prepareItem(
     children.push({
       relation,
       items: raw.map((child, index) =>
-        prepareItem(scope, target, child, `${path}[${index}]`, relation.nestedValidator!, errors, depth + 1),
+        prepareItem(
+          scope,
+          target,
+          child,
+          `${path}[${index}]`,
+          relation.nestedValidator!,
+          errors,
+          depth + 1,
+          relation.foreignKey,
+        ),
       ),
     });
   }
@@ -80,12 +191,12 @@ function prepareItem(
   errors.push(...invalid);
   for (const field of resource.obfuscated) {
     if (!validator.properties.has(field) || !(field in data) || data[field] === null) continue;
-    if (invalid.some((error) => error.name === join(prefix, field))) continue;
+    if (invalid.length > 0 && invalid.some((error) => error.name === join(prefix, field))) continue;
     const decoded = scope.codec.decode(data[field]);
     if (decoded === null) errors.push({ name: join(prefix, field), reason: 'is not a valid id' });
     else data[field] = decoded;
   }
-  return { data, children };
+  return { data, parents, children };
 }
 
 function throwIfInvalid(errors: InvalidParam[]): void {
@@ -97,22 +208,22 @@ function throwIfInvalid(errors: InvalidParam[]): void {
   );
 }
 
-/** The relations a prepared item wrote, as derive nodes, so its response embeds them. */
-function writtenRelations(items: readonly PreparedItem[]): DeriveNode[] {
-  const nodes = new Map<string, DeriveNode>();
-  for (const item of items) {
-    for (const group of item.children) {
-      const existing = nodes.get(group.relation.name);
-      const children = writtenRelations(group.items);
-      if (!existing) nodes.set(group.relation.name, { relation: group.relation, children });
-    }
+/** The relations a prepared item wrote or referred to, as derive nodes, so its response embeds them. */
+function writtenRelations(item: PreparedItem): DeriveNode[] {
+  const nodes: DeriveNode[] = [];
+  for (const parent of item.parents) {
+    const children = 'create' in parent ? writtenRelations(parent.create) : [];
+    nodes.push({ relation: parent.relation, children });
   }
-  return [...nodes.values()];
-}
-
-interface SavepointApi {
-  savepoint(name: string): { execute(): Promise<unknown> };
-  releaseSavepoint(name: string): { execute(): Promise<unknown> };
+  for (const group of item.children) {
+    // Children of one group may have written different relations: embed the union.
+    const merged = new Map<string, DeriveNode>();
+    for (const child of group.items)
+      for (const node of writtenRelations(child))
+        if (!merged.has(node.relation.name)) merged.set(node.relation.name, node);
+    nodes.push({ relation: group.relation, children: [...merged.values()] });
+  }
+  return nodes;
 }
 
 /**
@@ -136,9 +247,7 @@ async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promi
   }
 }
 
-function stamp(scope: RequestScope, values: ApiRecord, columns: readonly string[]): void {
-  if (columns.length === 0) return;
-  const now = scope.request.server.citadel.clock.now().toISOString();
+function stamp(values: ApiRecord, columns: readonly string[], now: string): void {
   for (const column of columns) values[column] = now;
 }
 
@@ -149,64 +258,83 @@ function pickWritable(resource: CompiledResource, data: ApiRecord): ApiRecord {
   return values;
 }
 
-async function insertRow(trx: AnyDb, resource: CompiledResource, values: ApiRecord): Promise<unknown> {
-  if (trx.getExecutor().adapter.supportsReturning) {
-    const row = (await trx
-      .insertInto(resource.table)
-      .values(values)
-      .returning(resource.primaryKey)
-      .executeTakeFirstOrThrow()) as ApiRecord;
-    return row[resource.primaryKey];
+/** What one create request shares across its items: the transaction, one clock reading, hook contexts. */
+class CreateRun {
+  private readonly contexts = new Map<CompiledResource, HookContext>();
+  readonly now: string;
+
+  constructor(
+    readonly scope: RequestScope,
+    readonly trx: AnyDb,
+  ) {
+    this.now = scope.request.server.citadel.clock.now().toISOString();
   }
-  // MySQL/MariaDB have no RETURNING: the driver reports the generated id.
-  const result = await trx.insertInto(resource.table).values(values).executeTakeFirstOrThrow();
-  return Number(result.insertId);
-}
 
-async function readRow(trx: AnyDb, resource: CompiledResource, id: unknown): Promise<ApiRecord> {
-  const row = (await trx
-    .selectFrom(resource.table)
-    .select(resource.select)
-    .where(`${resource.table}.${resource.primaryKey}`, '=', id)
-    .executeTakeFirst()) as ApiRecord | undefined;
-  if (!row) throw new Error(`${resource.name}: saved row not found`);
-  return row;
-}
+  context(resource: CompiledResource): HookContext {
+    let context = this.contexts.get(resource);
+    if (!context) this.contexts.set(resource, (context = hookContext(this.scope, resource, this.trx)));
+    return context;
+  }
 
-async function createItem(
-  scope: RequestScope,
-  resource: CompiledResource,
-  item: PreparedItem,
-  trx: AnyDb,
-  savepoint: string,
-): Promise<ApiRecord> {
-  const savepoints = trx as unknown as SavepointApi;
-  await savepoints.savepoint(savepoint).execute();
-  const context = hookContext(scope, resource, trx);
-  const data = await beforeSave(resource, item.data, context);
-  const values = pickWritable(resource, data);
-  stamp(scope, values, resource.createdStamps);
-  const id = await insertRow(trx, resource, values);
-  const row = await readRow(trx, resource, id);
-  for (const [groupIndex, group] of item.children.entries()) {
-    const created: ApiRecord[] = [];
-    for (const [index, child] of group.items.entries()) {
-      child.data[group.relation.foreignKey] = id;
-      created.push(
-        await createItem(
-          scope,
-          group.relation.target.resource!,
-          child,
-          trx,
-          `${savepoint}_${groupIndex}_${index}`,
-        ),
-      );
+  /** An existing parent as the caller may see it (its read scope), or a 422 on its path. */
+  async existingParent(relation: CompiledRelation, path: string, key: unknown): Promise<ApiRecord> {
+    const target = relation.target.resource!;
+    const readScope: RequestScope = { ...this.scope, verb: 'get', db: this.trx };
+    const row = (await (
+      await scopedQuery(readScope, target, this.trx)
+    )
+      .select(target.select)
+      .where(`${target.table}.${relation.targetKey}`, '=', key)
+      .executeTakeFirst()) as ApiRecord | undefined;
+    if (!row) {
+      // Missing and invisible look the same: no probing for other callers' records.
+      const name = join(path, relation.targetKey);
+      const reason = `does not refer to a ${target.name} record you can see`;
+      throw new ValidationError({ [name]: reason }, 'The payload is not valid.', {
+        invalidParams: [{ name, reason }],
+      });
     }
-    row[group.relation.name] = created;
+    const [record] = await afterQuery(readScope, target, [row], this.trx);
+    return record ?? row;
   }
-  const record = await afterSave(resource, row, context);
-  await savepoints.releaseSavepoint(savepoint).execute();
-  return record;
+
+  /** Create one item in its own savepoint: parents first, then the row, then its children. */
+  async create(resource: CompiledResource, item: PreparedItem, depth: number) {
+    const { trx } = this;
+    await openSavepoint(trx, depth);
+    const parents: ApiRecord = {};
+    for (const parent of item.parents) {
+      const relation = parent.relation;
+      if ('create' in parent) {
+        const created = await this.create(relation.target.resource!, parent.create, depth + 1);
+        item.data[relation.foreignKey] = created.row[relation.targetKey];
+        parents[relation.name] = created.record;
+      } else {
+        const found = await this.existingParent(relation, parent.path, parent.existing);
+        item.data[relation.foreignKey] = parent.existing;
+        parents[relation.name] = found;
+      }
+    }
+    const context = this.context(resource);
+    const data = await beforeSave(resource, item.data, context);
+    const values = pickWritable(resource, data);
+    stamp(values, resource.createdStamps, this.now);
+    const inserted = await insertRow(trx, resource, values);
+    const row = inserted.row ?? (await readRow(trx, resource, inserted.id));
+    // Relation names never clash with columns (checked at start-up): the stored columns stay as they are.
+    Object.assign(row, parents);
+    for (const group of item.children) {
+      const created: ApiRecord[] = [];
+      for (const child of group.items) {
+        child.data[group.relation.foreignKey] = inserted.id;
+        created.push((await this.create(group.relation.target.resource!, child, depth + 1)).record);
+      }
+      row[group.relation.name] = created;
+    }
+    const record = await afterSave(resource, row, context);
+    await releaseSavepoint(trx, depth);
+    return { row, record };
+  }
 }
 
 /** POST: one object or a bulk array, all or nothing. */
@@ -227,13 +355,13 @@ export async function createRecords(
   throwIfInvalid(errors);
 
   const rows = await inTransaction(scope, async (trx) => {
+    const run = new CreateRun(scope, trx);
     const saved: ApiRecord[] = [];
-    for (const [index, item] of items.entries())
-      saved.push(await createItem(scope, resource, item, trx, `item_${index}`));
+    for (const item of items) saved.push((await run.create(resource, item, 0)).record);
     return saved;
   });
   const formatted = rows.map((row, index) =>
-    formatRecord(resource, row, writtenRelations([items[index]!]), scope.codec),
+    formatRecord(resource, row, writtenRelations(items[index]!), scope.codec),
   );
   return bulk ? formatted : formatted[0]!;
 }
@@ -262,7 +390,7 @@ export async function updateRecord(
   body: unknown,
 ): Promise<ApiRecord> {
   const errors: InvalidParam[] = [];
-  const item = prepareItem(scope, resource, body, '', validator, errors);
+  const item = prepareItem(scope, resource, body, '', validator, errors, 0, null, false);
   throwIfInvalid(errors);
   const row = await inTransaction(scope, async (trx) => {
     await assertInScope(scope, resource, id, trx);
@@ -270,7 +398,7 @@ export async function updateRecord(
     const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(resource, data);
     if (Object.keys(values).length > 0) {
-      stamp(scope, values, resource.updatedStamps);
+      stamp(values, resource.updatedStamps, scope.request.server.citadel.clock.now().toISOString());
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     }
     const saved = await readRow(trx, resource, id);
