@@ -36,6 +36,9 @@ export interface RateLimitStore {
   reset(key: string): Promise<void>;
 }
 
+/** How many counted hits between two sweeps of ended windows. */
+export const SWEEP_EVERY_HITS = 500;
+
 export class DatabaseRateLimitStore implements RateLimitStore {
   constructor(
     private readonly db: Kysely<Database>,
@@ -77,7 +80,18 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       .select(['count', 'reset_at'])
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
+    await this.sweepNowAndThen(now);
     return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
+  }
+
+  private hitsSinceSweep = 0;
+
+  /** Windows that ended are otherwise only removed when their key comes back: sweep them regularly. */
+  private async sweepNowAndThen(now: string): Promise<void> {
+    this.hitsSinceSweep += 1;
+    if (this.hitsSinceSweep < SWEEP_EVERY_HITS) return;
+    this.hitsSinceSweep = 0;
+    await this.db.deleteFrom('rate_limits').where('reset_at', '<=', now).execute();
   }
 
   async reset(rawKey: string): Promise<void> {
@@ -93,16 +107,15 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async hit(key: string, windowSeconds: number): Promise<LimitState> {
     const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().incr(k).pttl(k).exec()) as [
-      [null, number],
-      [null, number],
-    ];
-    let ttlMs = ttl;
-    if (ttl < 0) {
-      await this.redis.pexpire(k, windowSeconds * 1000);
-      ttlMs = windowSeconds * 1000;
-    }
-    return { count, retryAfter: ttlMs / 1000 };
+    // The window's expiry is set in the same transaction as the first count, so a counter can
+    // never be left without one.
+    const [, [, count], [, ttl]] = (await this.redis
+      .multi()
+      .set(k, 0, 'PX', windowSeconds * 1000, 'NX')
+      .incr(k)
+      .pttl(k)
+      .exec()) as [unknown, [null, number], [null, number]];
+    return { count, retryAfter: Math.max(0, ttl) / 1000 };
   }
 
   async peek(key: string): Promise<LimitState> {

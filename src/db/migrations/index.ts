@@ -1,6 +1,7 @@
 import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
 import { exactKeysMigration } from './0001_exact_keys.ts';
+import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
 import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
@@ -11,6 +12,7 @@ import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 export const allMigrations: CitadelMigration[] = [
   coreMigration,
   exactKeysMigration,
+  rateLimitSweepMigration,
   magicLinkMigration,
   pipelineClaimsMigration,
   factorsMigration,
