@@ -1,0 +1,518 @@
+/**
+ * The flaws of the system the spec was distilled from (design.md, "Pitfalls"), each proved absent
+ * where the feature suites did not already prove it, or proved only a narrower case. docs/security.md
+ * maps every pitfall to the test that covers it (here or in the feature suites).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import type { TestClient } from '../helpers/client.ts';
+import { codeIn, linkIn } from '../helpers/mail.ts';
+import { MockProvider, socialSignIn } from '../social/mock-provider.ts';
+import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
+import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
+import type { UserRecord } from '../../src/auth/users.ts';
+
+const ORIGIN = 'http://localhost:3000';
+const MAGIC_PREFIX = `${ORIGIN}/magic-link/verify/`;
+const RESET_PREFIX = `${ORIGIN}/reset-password?token=`;
+
+/** A 6-digit code that is not `code`. */
+function otherCode(code: string): string {
+  return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+}
+
+/** Every stored session's `data`, joined: what the session store holds at rest. */
+async function sessionData(t: TestApp): Promise<string> {
+  const rows = await t.services.db.selectFrom('sessions').select('data').execute();
+  return rows.map((r) => String(r.data)).join('\n');
+}
+
+/** `value` as a whole token (not a piece of a longer digest or number) somewhere in `text`. */
+function containsToken(text: string, value: string): boolean {
+  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![0-9A-Za-z])${escaped}(?![0-9A-Za-z])`).test(text);
+}
+
+/** Magic-link sign-in up to the verify response (JSON). */
+async function magicLinkSignIn(t: TestApp, client: TestClient, email: string) {
+  const before = t.mail.to(email).length;
+  expect((await t.client().post('/magic-link', { email })).status).toBe(200);
+  const mail = await t.mail.waitFor(email, { count: before + 1 });
+  const token = linkIn(mail, MAGIC_PREFIX).slice(MAGIC_PREFIX.length);
+  return { token, response: await client.get(`/magic-link/verify/${token}`) };
+}
+
+describe('security pitfalls (no login actions configured)', () => {
+  let mock: MockProvider;
+  let t: TestApp;
+  beforeAll(async () => {
+    mock = await new MockProvider().start();
+    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.stop();
+  });
+
+  it('sudo is not inherited by another account signing in on the same browser, even without a sign-out', async () => {
+    const alice = await t.createUser();
+    const bob = await t.createUser();
+    const client = await t.signIn(alice);
+    await sudoWithPassword(client);
+    expect((await client.get('/sudo')).body.data.active).toBe(true);
+
+    // Bob signs in over Alice's elevated session (no logout in between).
+    const login = await client.post('/login', { email: bob.email, password: TEST_PASSWORD });
+    expect(login.body.action).toBe('login.attempt');
+    expect((await client.get('/me')).body.user.id).toBe(bob.id);
+    expect((await client.get('/sudo')).body.data.active).toBe(false);
+    const create = await client.post('/tokens', { name: 'inherited?', abilities: ['*'] });
+    expect(create.status).toBe(403);
+    expect(create.body.action).toBe('sudo.required');
+  });
+
+  it('the sudo lifetime is the server setting: ttl/expires_at sent by the client are ignored', async () => {
+    const client = await t.signIn(await t.createUser());
+    const ttl = t.services.config.limits.sudoTtl;
+    const verify = await client.post('/sudo/verify?ttl=999999&expires_at=2099-01-01T00:00:00.000Z', {
+      factor: 'password',
+      proof: TEST_PASSWORD,
+      ttl: 999_999,
+      sudo_ttl: 999_999,
+      lifetime: 999_999,
+      expires_at: '2099-01-01T00:00:00.000Z',
+    });
+    expect(verify.status, verify.text).toBe(200);
+    const expected = t.clock.now().getTime() + ttl * 1000;
+    expect(Math.abs(Date.parse(verify.body.data.expires_at) - expected)).toBeLessThanOrEqual(1000);
+    t.clock.advance(ttl + 1);
+    expect((await client.get('/sudo')).body.data.active).toBe(false);
+    expect((await client.post('/tokens', { name: 'late', abilities: ['*'] })).status).toBe(403);
+  });
+
+  it('password change, 2FA removal, recovery-code regeneration, enrollment and token creation all need step-up', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    await enrollTotp(t, client);
+    expect((await client.post('/sudo/exit')).status).toBe(200);
+
+    const attempts: [string, Record<string, unknown>][] = [
+      ['/set-password', { password: 'a brand new password 1', password_confirm: 'a brand new password 1' }],
+      ['/two-factor/unenroll', { factor: 'totp' }],
+      ['/two-factor/recovery-codes', {}],
+      ['/two-factor/enroll/start', { factor: 'passkey' }],
+      ['/tokens', { name: 'no step-up', abilities: ['*'] }],
+      ['/tokens/create', { name: 'no step-up', abilities: ['*'] }],
+    ];
+    for (const [path, body] of attempts) {
+      const response = await client.post(path, body);
+      expect(response.status, path).toBe(403);
+      expect(response.body.action, path).toBe('sudo.required');
+      expect(response.body.redirect_to, path).toBe('/sudo');
+    }
+    // Nothing changed: same password hash, TOTP still enrolled, no token stored.
+    const after = (await t.services.users.findById(user.id))!;
+    expect(after.password_hash).toBe(user.password_hash);
+    expect((await client.get('/sudo')).body.data.factors).toContain('totp');
+    const tokens = await t.services.db
+      .selectFrom('personal_access_tokens')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(tokens).toEqual([]);
+  });
+
+  it('sudo proof failures are counted across factors: the sixth proof is refused even when right', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    const { secret, recoveryCodes } = await enrollTotp(t, client);
+    await client.post('/sudo/exit');
+    nextStep(t);
+    const wrong = otherCode(totpCode(t, secret));
+    for (let i = 0; i < 3; i += 1) {
+      expect((await client.post('/sudo/verify', { factor: 'totp', proof: wrong })).status).toBe(422);
+    }
+    for (let i = 0; i < 2; i += 1) {
+      const bad = await client.post('/sudo/verify', { factor: 'recovery_code', proof: 'nope-nope-nope' });
+      expect(bad.status).toBe(422);
+    }
+    const right = await client.post('/sudo/verify', { factor: 'password', proof: TEST_PASSWORD });
+    expect(right.status).toBe(429);
+    expect(right.headers['retry-after']).toBeTruthy();
+    const code = await client.post('/sudo/verify', { factor: 'recovery_code', proof: recoveryCodes![0] });
+    expect(code.status).toBe(429);
+    expect((await client.get('/sudo')).body.data.active).toBe(false);
+  });
+
+  it('five wrong TOTP codes at the two_factor sign-in step end the attempt: the right code no longer signs in', async () => {
+    const user = await t.createUser();
+    const owner = await t.signIn(user);
+    const { secret } = await enrollTotp(t, owner);
+    nextStep(t);
+    const client = await startLogin(t, user);
+    const right = totpCode(t, secret);
+    for (let i = 0; i < t.services.config.limits.maxCodeAttempts; i += 1) {
+      const bad = await client.post('/action/handle', { code: otherCode(right) });
+      expect(bad.body.status).toBe('error');
+      expect(bad.body.action).not.toBe('action.success');
+    }
+    const late = await client.post('/action/handle', { code: right });
+    expect(late.body.action).not.toBe('action.success');
+    expect((await client.get('/me')).status).toBe(401);
+    expect((await client.get('/action/show')).status).toBe(401);
+  });
+
+  it('a TOTP code used to sign in cannot be replayed for sudo (or the other way round) in the same step', async () => {
+    const user = await t.createUser();
+    const owner = await t.signIn(user);
+    const { secret } = await enrollTotp(t, owner);
+    nextStep(t);
+    const client = await startLogin(t, user);
+    const code = totpCode(t, secret);
+    expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
+    const replay = await client.post('/sudo/verify', { factor: 'totp', proof: code });
+    expect(replay.status).toBe(422);
+    expect((await client.get('/sudo')).body.data.active).toBe(false);
+
+    // Sudo first, then the same code at a new sign-in.
+    nextStep(t);
+    const fresh = totpCode(t, secret);
+    expect((await client.post('/sudo/verify', { factor: 'totp', proof: fresh })).status).toBe(200);
+    const other = await startLogin(t, user);
+    expect((await other.post('/action/handle', { code: fresh })).body.action).not.toBe('action.success');
+    expect((await other.get('/me')).status).toBe(401);
+  });
+
+  it('an enrolled passkey is asked for at social and magic-link sign-in', async () => {
+    const identity = {
+      sub: 'pitfall-passkey',
+      email: 'pitfall.passkey@example.com',
+      email_verified: true,
+      preferred_username: 'pitfallpasskey',
+    };
+    const client = t.client();
+    expect((await socialSignIn(mock, client, identity)).body.action).toBe('social.login');
+    // Social-only, nothing to prove yet: elevated by the sign-in, so it may enroll.
+    const start = await client.post('/two-factor/enroll/start', { factor: 'passkey' });
+    expect(start.status, start.text).toBe(200);
+    const key = new SoftAuthenticator(ORIGIN);
+    const confirm = await client.post('/two-factor/enroll/confirm', {
+      factor: 'passkey',
+      proof: key.register(start.body.data.options),
+    });
+    expect(confirm.status, confirm.text).toBe(200);
+    await client.post('/logout');
+
+    const social = await socialSignIn(mock, client, identity);
+    expect(social.body.action).toBe('login.action_required');
+    expect((await client.get('/me')).status).toBe(401);
+    const show = await client.get('/action/show');
+    expect(show.body.data.action).toBe('two_factor');
+    const done = await client.post('/action/handle', {
+      factor: 'passkey',
+      proof: key.assert(show.body.data.passkey.options),
+    });
+    expect(done.body.action, done.text).toBe('action.success');
+    await client.post('/logout');
+
+    const browser = t.client();
+    const { response } = await magicLinkSignIn(t, browser, identity.email);
+    expect(response.body.action).toBe('magic_link.action_required');
+    expect(response.body.user).toBeUndefined();
+    expect((await browser.get('/me')).status).toBe(401);
+    expect((await browser.get('/action/show')).body.data.action).toBe('two_factor');
+  });
+
+  it('WebAuthn assertions from a look-alike origin (scheme, port, suffix, subdomain) are refused', async () => {
+    const user = await t.createUser();
+    const owner = await t.signIn(user);
+    await sudoWithPassword(owner);
+    const key = new SoftAuthenticator(ORIGIN);
+    const start = await owner.post('/two-factor/enroll/start', { factor: 'passkey' });
+    expect(
+      (
+        await owner.post('/two-factor/enroll/confirm', {
+          factor: 'passkey',
+          proof: key.register(start.body.data.options),
+        })
+      ).status,
+    ).toBe(200);
+
+    for (const origin of [
+      'https://localhost:3000',
+      'http://localhost:3001',
+      'http://localhost',
+      'http://localhost:3000.evil.example',
+      'http://sub.localhost:3000',
+    ]) {
+      const client = t.client();
+      await client.post('/login', { email: user.email, password: TEST_PASSWORD });
+      const options = (await client.get('/action/show')).body.data.passkey.options;
+      const response = await client.post('/action/handle', {
+        factor: 'passkey',
+        proof: key.assert(options, origin),
+      });
+      expect(response.body.action, origin).not.toBe('action.success');
+      expect((await client.get('/me')).status, origin).toBe(401);
+      key.counter += 1;
+    }
+  });
+
+  it('sign-in looks up only email and username: ids, subjects, tokens and patterns with the right password fail', async () => {
+    const user = await t.createUser({ email: 'lookup.target@example.com', username: 'lookuptarget' });
+    // A social identity linked to the account (verified, same email).
+    const linked = await socialSignIn(mock, t.client(), {
+      sub: 'subject-lookup-4242',
+      email: user.email,
+      email_verified: true,
+      preferred_username: 'whatever',
+    });
+    expect(linked.body.user.id).toBe(user.id);
+    const { token: pat } = await t.services.tokens.issue({
+      userId: user.id,
+      name: 'lookup',
+      abilities: ['*'],
+      expiresAt: null,
+    });
+    await t.client().post('/magic-link', { email: user.email });
+    const magic = linkIn(await t.mail.waitFor(user.email, { count: 1 }), MAGIC_PREFIX).slice(
+      MAGIC_PREFIX.length,
+    );
+    const remembered = t.client();
+    await remembered.post('/login', { email: user.email, password: TEST_PASSWORD, remember: 1 });
+    const rememberCookie = decodeURIComponent(remembered.cookie('citadel_remember')!);
+    expect(rememberCookie).toBeTruthy();
+
+    const identifiers = [
+      String(user.id),
+      'subject-lookup-4242',
+      'mock:subject-lookup-4242',
+      pat,
+      magic,
+      rememberCookie,
+      rememberCookie.split(':')[0]!,
+      'lookup.target',
+      'lookuptarge_',
+      'lookup%',
+      '%@example.com',
+      '*',
+      "' OR '1'='1",
+      'lookuptarget@example.com',
+    ];
+    for (const identifier of identifiers) {
+      for (const field of ['email', 'username']) {
+        const response = await t.client().post('/login', { [field]: identifier, password: TEST_PASSWORD });
+        expect(response.status, `${field}=${identifier}`).toBe(401);
+        expect(response.body.user, identifier).toBeUndefined();
+      }
+    }
+    // The real identifiers still work, in either field.
+    expect((await t.client().post('/login', { username: user.email, password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+    expect((await t.client().post('/login', { email: 'LookupTarget', password: TEST_PASSWORD })).status).toBe(
+      200,
+    );
+  });
+
+  it('tokens are accepted only in the Authorization header: query parameters, body fields and cookies are ignored', async () => {
+    const user = await t.createUser();
+    const { token } = await t.services.tokens.issue({
+      userId: user.id,
+      name: 'where',
+      abilities: ['*'],
+      expiresAt: null,
+    });
+    expect((await t.client().get('/me', 'json', { token })).status).toBe(200);
+    for (const name of ['access_token', 'token', 'api_key', 'bearer', 'auth']) {
+      const response = await t.client().get(`/me?${name}=${token}`);
+      expect(response.status, name).toBe(401);
+    }
+    const viaBody = await t.client().post('/tokens', { name: 'x', access_token: token, token });
+    expect(viaBody.status).toBe(401);
+    const viaCookie = await t.client().get('/me', 'json', { headers: { cookie: `access_token=${token}` } });
+    expect(viaCookie.status).toBe(401);
+    // Other schemes in the header are not a token either.
+    for (const header of [`Token ${token}`, `Basic ${token}`, token]) {
+      const response = await t.client().get('/me', 'json', { headers: { authorization: header } });
+      expect(response.status, header).toBe(401);
+    }
+  });
+
+  it('a narrow token cannot mint a broader one (`*`, a wildcard, an ability it lacks, or the empty default)', async () => {
+    const user = await t.createUser();
+    const { token: narrow } = await t.services.tokens.issue({
+      userId: user.id,
+      name: 'narrow',
+      abilities: ['tokens:create', 'tokens:read'],
+      expiresAt: null,
+    });
+    for (const abilities of [['*'], ['tokens:*'], ['tokens:delete'], ['posts:read'], [], undefined]) {
+      const response = await t
+        .client()
+        .post('/tokens', abilities === undefined ? { name: 'esc' } : { name: 'esc', abilities }, 'json', {
+          token: narrow,
+        });
+      expect([403, 422], `${JSON.stringify(abilities)}: ${response.status}`).toContain(response.status);
+    }
+    const ok = await t
+      .client()
+      .post('/tokens', { name: 'same', abilities: ['tokens:read'] }, 'json', { token: narrow });
+    expect(ok.status, ok.text).toBe(201);
+    const rows = await t.services.db
+      .selectFrom('personal_access_tokens')
+      .select('abilities')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows.map((r) => String(r.abilities)).join(' ')).not.toContain('*');
+  });
+
+  it('the session store never holds a TOTP enrollment secret, a social state or nonce, or recovery codes in plain text', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    await sudoWithPassword(client);
+    const start = await client.post('/two-factor/enroll/start', { factor: 'totp' });
+    const secret = start.body.data.secret as string;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    let stored = await sessionData(t);
+    expect(stored).not.toContain(secret);
+    expect(stored.toUpperCase()).not.toContain(secret);
+    const confirm = await client.post('/two-factor/enroll/confirm', {
+      factor: 'totp',
+      proof: totpCode(t, secret),
+    });
+    const codes = confirm.body.data.recovery_codes as string[];
+    expect(codes).toHaveLength(10);
+    stored = await sessionData(t);
+    expect(stored).not.toContain(secret);
+    for (const code of codes) expect(stored).not.toContain(code);
+    // Nor after enrollment: GET /two-factor does not give the secret back.
+    expect((await client.get('/two-factor')).text).not.toContain(secret);
+
+    const social = t.client();
+    const redirect = await social.get('/oauth/mock', 'form');
+    expect(redirect.status).toBe(302);
+    const query = new URL(redirect.location!).searchParams;
+    stored = await sessionData(t);
+    for (const name of ['state', 'nonce']) {
+      expect(query.get(name)!.length, name).toBeGreaterThan(16);
+      expect(stored, name).not.toContain(query.get(name)!);
+    }
+    // The sudo proof (the password) is never kept either.
+    expect(stored).not.toContain(TEST_PASSWORD);
+  });
+});
+
+describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', () => {
+  let mock: MockProvider;
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    mock = await new MockProvider().start();
+    t = await startTestApp({
+      loginActions: ['email_2fa'],
+      oauthProviders: [mock.providerConfig()],
+      logger: undefined,
+      logLevel: 'trace',
+      logStream: { write: (line: string) => void lines.push(line) },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await mock?.stop();
+  });
+
+  async function passwordStep(user: UserRecord, client = t.client()) {
+    const before = t.mail.to(user.email).length;
+    const login = await client.post('/login', { email: user.email, password: TEST_PASSWORD });
+    expect(login.body.action).toBe('login.action_required');
+    return { client, code: codeIn(await t.mail.waitFor(user.email, { count: before + 1 })) };
+  }
+
+  it('the emailed code is never in the session store, before or after a resend', async () => {
+    const user = await t.createUser();
+    const { client, code } = await passwordStep(user);
+    expect(containsToken(await sessionData(t), code)).toBe(false);
+    t.clock.advance(t.services.config.limits.codeResendInterval + 1);
+    expect((await client.post('/action/challenge')).status).toBe(200);
+    const resent = codeIn(await t.mail.waitFor(user.email, { count: 2 }));
+    expect(containsToken(await sessionData(t), resent)).toBe(false);
+    expect((await client.post('/action/handle', { code: resent })).body.action).toBe('action.success');
+  });
+
+  it('social sign-in runs the configured pipeline too (no shortcut past email_2fa)', async () => {
+    const client = t.client();
+    const response = await socialSignIn(mock, client, {
+      sub: 'pitfall-social-2fa',
+      email: 'pitfall.social@example.com',
+      email_verified: true,
+      preferred_username: 'pitfallsocial',
+    });
+    expect(response.body.action).toBe('login.action_required');
+    expect(response.body.user).toBeUndefined();
+    expect((await client.get('/me')).status).toBe(401);
+    expect((await client.get('/sudo')).body.data?.active ?? false).toBe(false);
+    const code = codeIn(await t.mail.waitFor('pitfall.social@example.com', { count: 1 }));
+    expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
+    expect((await client.get('/me')).status).toBe(200);
+  });
+
+  it('logs never hold a password, code, magic-link or reset token, access token, session id or cookie', async () => {
+    const PASSWORD = 'pitfall-log-password-93';
+    const NEW_PASSWORD = 'pitfall-log-password-new-17';
+    const user = await t.createUser({ password: PASSWORD, email: 'pitfall.logs@example.com' });
+    const secrets: string[] = [PASSWORD, NEW_PASSWORD];
+
+    // Password + emailed code, with remember-me.
+    const client = t.client();
+    await client.post('/login', { email: user.email, password: PASSWORD, remember: 1 });
+    const code = codeIn(await t.mail.waitFor(user.email, { count: 1 }));
+    await client.post('/action/handle', { code: otherCode(code) });
+    expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
+    secrets.push(client.cookie('citadel_session')!, client.cookie('citadel_remember')!);
+
+    // A personal access token, created (sudo with the password) and used.
+    expect((await client.post('/sudo/verify', { factor: 'password', proof: PASSWORD })).status).toBe(200);
+    const created = await client.post('/tokens', { name: 'log token', abilities: ['*'] });
+    expect(created.status, created.text).toBe(201);
+    const pat = created.body.token as string;
+    secrets.push(pat, client.cookie('citadel_session')!);
+    expect((await t.client().get('/me', 'json', { token: pat })).status).toBe(200);
+    await t.client().get('/me', 'json', { token: `${pat}x` });
+
+    // Magic link, then its emailed code.
+    const browser = t.client();
+    const { token: magic, response } = await magicLinkSignIn(t, browser, user.email);
+    expect(response.body.action).toBe('magic_link.action_required');
+    const magicCode = codeIn(await t.mail.waitFor(user.email, { count: 3 }));
+    expect((await browser.post('/action/handle', { code: magicCode })).body.action).toBe('action.success');
+    secrets.push(magic, magicCode, code, browser.cookie('citadel_session')!);
+
+    // Forgot and reset password, form client (CSRF token in the body).
+    const resetClient = t.client();
+    await resetClient.post('/forgot-password', { email: user.email }, 'form');
+    const reset = new URL(
+      linkIn(await t.mail.waitFor(user.email, { count: 4 }), RESET_PREFIX),
+    ).searchParams.get('token')!;
+    await resetClient.get(`/reset-password?token=${encodeURIComponent(reset)}`, 'form');
+    const done = await resetClient.post(
+      '/reset-password',
+      { token: reset, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
+      'form',
+    );
+    expect(done.status).toBe(303);
+    secrets.push(reset, resetClient.cookie('citadel_session')!);
+
+    const log = lines.join('');
+    expect(log).toContain('/magic-link/verify');
+    expect(log).toContain('/reset-password');
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(5);
+      expect(containsToken(log, secret), `secret in the log: ${secret.slice(0, 4)}…`).toBe(false);
+    }
+    expect(log).not.toContain('citadel_pat_');
+    expect(log.toLowerCase()).not.toContain('set-cookie');
+    expect(log).not.toMatch(/"authorization"/i);
+    expect(log).not.toMatch(/\$argon2/);
+  });
+});
