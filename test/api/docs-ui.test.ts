@@ -1,33 +1,15 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromiumAvailable } from '../helpers/services.ts';
+import { freePort, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import type { BrowserContext } from 'playwright-core';
 import type { Kysely } from 'kysely';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import demo from '../../examples/blog/citadel.config.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[skipped] docs UI browser tests: ${CHROMIUM} is not installed`);
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('API docs UI in Chromium (demo API)', () => {
+describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () => {
   let t: TestApp;
   let base: string;
-  let profile: string;
+  let chromiumSession: ChromiumSession;
   let browser: BrowserContext;
 
   beforeAll(async () => {
@@ -58,26 +40,13 @@ describe.skipIf(!hasChromium)('API docs UI in Chromium (demo API)', () => {
       ])
       .execute();
     await t.app.listen({ port, host: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    chromiumSession = await launchChromium();
+    browser = chromiumSession.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumSession?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('loads from this server only, lists the posts operations, and "Try it out" gets a 200', async () => {

@@ -1,27 +1,8 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[skipped] passkey browser tests: ${CHROMIUM} is not installed`);
-
-/** A free loopback port: APP_URL (the WebAuthn origin and RP ID) has to name it before the server starts. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { chromiumAvailable } from '../helpers/services.ts';
+import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
 /** The page's session as the server sees it, read through the JSON API with the page's cookies. */
 async function json(page: Page, path: string) {
@@ -31,38 +12,22 @@ async function json(page: Page, path: string) {
   }, path);
 }
 
-describe.skipIf(!hasChromium)('passkeys in Chromium with a virtual authenticator', () => {
+describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authenticator', () => {
   let t: TestApp;
   let base: string;
-  let profile: string;
+  let chromiumSession: ChromiumSession;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    const port = await freePort();
     // A WebAuthn RP ID cannot be an IP address: the browser talks to "localhost".
-    base = `http://localhost:${port}`;
-    t = await startTestApp({ appUrl: base });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    ({ t, base } = await startListeningTestApp({}, 'localhost'));
+    chromiumSession = await launchChromium();
+    browser = chromiumSession.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumSession?.close();
     await t?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('enroll on the settings page, sign in with it as second factor, enter sudo with it, remove it', async () => {

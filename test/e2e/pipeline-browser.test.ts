@@ -1,77 +1,41 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { chromiumAvailable } from '../helpers/services.ts';
+import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import type { BrowserContext } from 'playwright-core';
+import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { MailCapture, codeIn, linkIn } from '../helpers/mail.ts';
 import { acceptTermsAction } from '../../examples/blog/actions/accept-terms.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[skipped] pipeline browser tests: ${CHROMIUM} is not installed`);
-
-/** A free loopback port: the app URL (emailed links) has to name it before the server starts. */
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('sign-in pipeline in Chromium', () => {
+describe.skipIf(!chromiumAvailable())('sign-in pipeline in Chromium', () => {
   let t: TestApp;
   let plain: TestApp;
   let base: string;
   let plainBase: string;
-  let profile: string;
+  let chromiumSession: ChromiumSession;
   let browser: BrowserContext;
   const mail = new MailCapture();
 
   beforeAll(async () => {
     await mail.start();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({
-      appUrl: base,
+    ({ t, base } = await startListeningTestApp({
       sharedMail: mail,
       loginActions: ['email_2fa', 'accept_terms'],
       actions: [acceptTermsAction],
-    });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    }));
     // The plain AUTH_LOGIN_ACTIONS=email_2fa set-up, on its own port.
-    const plainPort = await freePort();
-    plainBase = `http://127.0.0.1:${plainPort}`;
-    plain = await startTestApp({ appUrl: plainBase, sharedMail: mail, loginActions: ['email_2fa'] });
-    await plain.app.listen({ port: plainPort, host: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    ({ t: plain, base: plainBase } = await startListeningTestApp({
+      sharedMail: mail,
+      loginActions: ['email_2fa'],
+    }));
+    chromiumSession = await launchChromium();
+    browser = chromiumSession.context;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumSession?.close();
     await t?.close();
     await plain?.close();
     await mail.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('AUTH_LOGIN_ACTIONS=email_2fa: sign in, resend, type the newest code, land signed in', async () => {

@@ -1,62 +1,28 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { chromiumAvailable } from '../helpers/services.ts';
+import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import type { BrowserContext } from 'playwright-core';
+import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { MockProvider } from '../social/mock-provider.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[skipped] token page browser tests: ${CHROMIUM} is not installed`);
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-describe.skipIf(!hasChromium)('token page and social sign-in in Chromium', () => {
+describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium', () => {
   let t: TestApp;
   let mock: MockProvider;
   let base: string;
-  let profile: string;
+  let chromiumSession: ChromiumSession;
   let browser: BrowserContext;
 
   beforeAll(async () => {
     mock = await new MockProvider().start();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp({ appUrl: base, oauthProviders: [mock.providerConfig()] });
-    await t.app.listen({ port, host: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    ({ t, base } = await startListeningTestApp({ oauthProviders: [mock.providerConfig()] }));
+    chromiumSession = await launchChromium();
+    browser = chromiumSession.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumSession?.close();
     await t?.close();
     await mock?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function bearerMe(token: string): Promise<number> {

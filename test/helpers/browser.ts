@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { CHROMIUM_PATH } from './services.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
+
+/** A free loopback port: an app URL (emailed links, the WebAuthn origin) must name it before start. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A test app listening on a real loopback port, with `appUrl` naming it. Use `localhost` as the
+ * host name where the browser needs a domain (a WebAuthn RP ID cannot be an IP address).
+ */
+export async function startListeningTestApp(
+  options: TestAppOptions = {},
+  hostname: '127.0.0.1' | 'localhost' = '127.0.0.1',
+): Promise<{ t: TestApp; base: string }> {
+  const port = await freePort();
+  const base = `http://${hostname}:${port}`;
+  const t = await startTestApp({ ...options, appUrl: base });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return { t, base };
+}
+
+export interface ChromiumSession {
+  context: BrowserContext;
+  /** Closes the browser and removes its throwaway profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium, headless, in a new empty profile, with the flags that keep it from reaching
+ * for the network on its own (this machine has none).
+ */
+export async function launchChromium(): Promise<ChromiumSession> {
+  const profile = mkdtempSync(join(tmpdir(), 'citadel-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
