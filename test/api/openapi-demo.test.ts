@@ -9,7 +9,13 @@ import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
 
-type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; $ref?: string };
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  $ref?: string;
+  required?: string[];
+};
 type Doc = {
   info: { title: string };
   servers: { url: string }[];
@@ -90,8 +96,24 @@ describe('OpenAPI documents of the demo blog API', () => {
     expect(Object.keys(create.properties!)).toEqual(['title', 'body', 'status', 'comments']);
     expect(create.properties!.comments!.items!.properties!.post_id).toMatchObject({ type: 'string' });
     const list = v1.paths['/posts']!.get as { parameters: { name: string; description: string }[] };
-    expect(list.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
+    expect(list.parameters.map((p) => p.name)).toEqual([
+      'page',
+      'limit',
+      'sort',
+      'search',
+      'status',
+      'derive',
+    ]);
     expect(list.parameters.find((p) => p.name === 'limit')!.description).toContain('lowered to 50');
+    // comments filter by post_id: an obfuscated key, so a string.
+    const comments = v1.paths['/comments']!.get as { parameters: { name: string; schema: unknown }[] };
+    expect(comments.parameters.find((p) => p.name === 'post_id')!.schema).toEqual({ type: 'string' });
+    // A comment may name its post as an object instead of post_id (reference or new post).
+    const commentCreate = v1.components.schemas.CommentsCreate!;
+    expect(commentCreate.required).toEqual(['author_name', 'body']);
+    expect((commentCreate.properties!.post as { oneOf: Schema[] }).oneOf[0]!.properties!.id).toMatchObject({
+      type: 'string',
+    });
     expect(v1.paths['/posts']!.post!['x-required-ability']).toBe('posts:create');
     expect(v1.paths['/posts/{id}']!.put!['x-required-ability']).toBe('posts:update');
     expect(v1.paths['/posts/{id}']!.delete!['x-required-ability']).toBe('posts:delete');

@@ -129,7 +129,7 @@ function inputSchema(
   resource: ResourceConfig,
   verb: WriteVerb,
   byName: Map<string, ResourceConfig>,
-  nested: { dropRequired?: string } = {},
+  nested: { dropRequired?: string; depth?: number } = {},
 ): OpenApiSchema | undefined {
   const validator = validatorOf(resource, verb);
   if (!validator) return undefined;
@@ -157,7 +157,10 @@ function inputSchema(
       const child =
         relation?.type === 'hasMany' && relation.resource ? byName.get(relation.resource) : undefined;
       if (!relation || !child) continue;
-      const childSchema = inputSchema(child, 'post', byName, { dropRequired: relation.foreignKey });
+      const childSchema = inputSchema(child, 'post', byName, {
+        dropRequired: relation.foreignKey,
+        depth: (nested.depth ?? 0) + 1,
+      });
       if (!childSchema) continue;
       properties[relationName] = {
         type: 'array',
@@ -166,11 +169,78 @@ function inputSchema(
       };
     }
   }
+  // Parents under belongsTo relation names: a reference to an existing one, or a new one.
+  const parents = verb === 'post' ? parentInputs(resource, byName, nested) : [];
+  for (const parent of parents) properties[parent.name] = parent.schema;
   schema.type = 'object';
   schema.properties = properties;
+  if (parents.length > 0) {
+    // The foreign key is required only when its relation object is absent: say so, do not require it.
+    const filled = new Set(parents.map((parent) => parent.foreignKey));
+    if (Array.isArray(schema.required)) {
+      schema.required = (schema.required as string[]).filter((name) => !filled.has(name));
+      if ((schema.required as string[]).length === 0) delete schema.required;
+    }
+    for (const parent of parents) {
+      const key = properties[parent.foreignKey];
+      if (key)
+        properties[parent.foreignKey] = {
+          ...key,
+          description: `${typeof key.description === 'string' ? `${key.description} ` : ''}Required unless \`${parent.name}\` is given; never both.`,
+        };
+    }
+  }
   // Unknown fields are rejected by the engine (no mass assignment).
   if (schema.additionalProperties === undefined) schema.additionalProperties = false;
   return schema;
+}
+
+/** Deepest nesting the engine accepts (src/api/write.ts): the document stops there too. */
+const MAX_NESTING_DEPTH = 5;
+
+/**
+ * The belongsTo objects a POST item may carry: `{<key>}` refers to an existing parent the caller
+ * can see, any other object is a new parent validated by its resource's create validator.
+ */
+function parentInputs(
+  resource: ResourceConfig,
+  byName: Map<string, ResourceConfig>,
+  nested: { dropRequired?: string; depth?: number },
+): { name: string; foreignKey: string; schema: OpenApiSchema }[] {
+  const depth = nested.depth ?? 0;
+  if (depth >= MAX_NESTING_DEPTH) return [];
+  const parents: { name: string; foreignKey: string; schema: OpenApiSchema }[] = [];
+  for (const name of resource.allowedRelations ?? []) {
+    const relation = resource.relations?.[name];
+    const target =
+      relation?.type === 'belongsTo' && relation.resource ? byName.get(relation.resource) : undefined;
+    // A nested child's foreign key comes from the parent it is nested in.
+    if (!relation || !target || relation.foreignKey === nested.dropRequired) continue;
+    const key = relation.targetKey ?? primaryKeyOf(target);
+    const reference: OpenApiSchema = {
+      type: 'object',
+      description: `An existing ${target.name} record the caller can see (else 422).`,
+      properties: { [key]: columnSchema(target, key, { ...target.columns[key]!, readOnly: false }) },
+      required: [key],
+      additionalProperties: false,
+    };
+    const create =
+      servedVerbs(target).has('post') && inputSchema(target, 'post', byName, { depth: depth + 1 });
+    parents.push({
+      name,
+      foreignKey: relation.foreignKey,
+      schema: create
+        ? {
+            oneOf: [reference, create],
+            description: `The ${target.name} record this one belongs to, instead of \`${relation.foreignKey}\`: \`{"${key}": ...}\` refers to an existing one; any other object creates it first, in the same transaction (its own authentication and ability apply).`,
+          }
+        : {
+            ...reference,
+            description: `The ${target.name} record this one belongs to, instead of \`${relation.foreignKey}\`.`,
+          },
+    });
+  }
+  return parents;
 }
 
 const VERB_TITLE: Record<WriteVerb, string> = { post: 'Create', put: 'Replace', patch: 'Update' };
@@ -238,6 +308,37 @@ function operation(
   };
 }
 
+/** Equality filters (`?status=published`): one query parameter per `filterable` column. */
+function filterParameters(resource: ResourceConfig): unknown[] {
+  return (resource.filterable ?? []).map((name) => {
+    const column = resource.columns[name]!;
+    const schema: OpenApiSchema = isObfuscated(resource, name)
+      ? { type: 'string' }
+      : column.type === 'integer'
+        ? { type: 'integer' }
+        : column.type === 'number'
+          ? { type: 'number' }
+          : column.type === 'boolean'
+            ? { type: 'boolean' }
+            : column.type === 'datetime'
+              ? { type: 'string', format: 'date-time' }
+              : { type: 'string' };
+    const what = isObfuscated(resource, name)
+      ? 'the public (obfuscated) id; anything else → 400'
+      : column.type === 'integer'
+        ? 'an integer; anything else → 400'
+        : column.type === 'boolean'
+          ? '`true` or `false`; anything else → 400'
+          : 'the exact stored value';
+    return {
+      name,
+      in: 'query',
+      description: `Only records whose \`${name}\` equals this value: ${what}.${column.description ? ` ${column.description}` : ''}`,
+      schema,
+    };
+  });
+}
+
 function listParameters(resource: ResourceConfig): unknown[] {
   const maxLimit = resource.maxLimit ?? 100;
   const defaultLimit = Math.min(resource.defaultLimit ?? 20, maxLimit);
@@ -273,6 +374,7 @@ function listParameters(resource: ResourceConfig): unknown[] {
       schema: { type: 'string' },
     });
   }
+  parameters.push(...filterParameters(resource));
   if (relations.length > 0) {
     parameters.push({
       name: 'derive',
