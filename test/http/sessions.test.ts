@@ -1,11 +1,9 @@
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/databases.ts';
 import type { TestResponse } from '../helpers/client.ts';
 import { sha256Hex } from '../../src/crypto.ts';
-
-const REDIS_URL = process.env.CITADEL_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
 
 function sessionSetCookie(res: TestResponse): string | undefined {
   const raw = res.headers['set-cookie'];
@@ -13,26 +11,7 @@ function sessionSetCookie(res: TestResponse): string | undefined {
   return list.find((c) => c.startsWith('citadel_session='));
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(1000);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
-
-const redisUp = await reachable(REDIS_URL);
-if (!redisUp)
-  console.warn(`NOTICE: Redis at ${REDIS_URL} is unreachable: the Redis session tests are skipped`);
+const redisUp = await redisAvailable();
 
 describe('session cookie and id rotation', () => {
   let t: TestApp;
