@@ -19,13 +19,7 @@ export async function startBlogApp(
   const { countQueries, ...rest } = options;
   const queries: string[] = [];
   const database = countQueries ? { onQuery: (sql: string) => queries.push(sql) } : undefined;
-  // TestAppOptions reserves `database` for sharing; createServer reads it for the query hook.
-  const t = await startTestApp({
-    api: blogApi,
-    migrations: blogMigrations,
-    ...rest,
-    ...({ database } as object),
-  });
+  const t = await startTestApp({ api: blogApi, migrations: blogMigrations, ...rest, database });
   return Object.assign(t, { db: t.services.db as Kysely<any>, queries }); // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 

@@ -28,7 +28,6 @@ export interface TestApp {
 
 export interface TestAppOptions extends CreateServerOptions {
   /** Reuse another test app's database (multi-instance tests); it is then not dropped on close. */
-  database?: never;
   sharedDatabase?: TestDatabase;
   sharedMail?: MailCapture;
   /** Extra routes for a test (registered before the server is ready). */
