@@ -108,6 +108,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Same-origin Referers let a form post that needs sudo come back to its page afterwards;
+    // other origins still get none.
+    referrerPolicy: { policy: 'same-origin' },
   });
   await app.register(cookie);
   await app.register(formbody);
