@@ -7,6 +7,7 @@
  * is not reachable is skipped with a notice).
  */
 import { deepStrictEqual } from 'node:assert/strict';
+import { loadavg } from 'node:os';
 import type { TestDialect } from '../test/helpers/databases.ts';
 import { load, type LoadOptions, type LoadResult } from './load.ts';
 import { BULK, demoOptions, LIST_QUERY, startBenchTarget, type BenchTarget } from './setup.ts';
@@ -93,7 +94,7 @@ async function pair(
         `${dialect} ${name}: ${who} had ${result.failures} failed requests of ${result.requests}`,
       );
   }
-  return { name, dialect, engine, baseline };
+  return { name, dialect, engine, baseline, load: loadavg()[0]! };
 }
 
 async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]> {

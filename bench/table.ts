@@ -5,11 +5,22 @@ export interface Row {
   dialect: string;
   engine: LoadResult;
   baseline: LoadResult;
+  /** The machine's 1-minute load average when the case finished (other processes included). */
+  load: number;
 }
 
 /** The results as a plain-text table on stdout (diagnostics go to stderr). */
 export function printTable(rows: Row[]): void {
-  const header = ['case', 'db', 'engine req/s', 'engine p99 ms', 'hand req/s', 'hand p99 ms', 'engine/hand'];
+  const header = [
+    'case',
+    'db',
+    'engine req/s',
+    'engine p99 ms',
+    'hand req/s',
+    'hand p99 ms',
+    'engine/hand',
+    'load',
+  ];
   const lines = rows.map((row) => [
     row.name,
     row.dialect,
@@ -18,6 +29,7 @@ export function printTable(rows: Row[]): void {
     row.baseline.requestsPerSecond.toFixed(1),
     String(row.baseline.p99Ms),
     (row.engine.requestsPerSecond / row.baseline.requestsPerSecond).toFixed(2),
+    row.load.toFixed(1),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));
   const format = (cells: string[]) =>

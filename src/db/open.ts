@@ -16,6 +16,31 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * better-sqlite3 prepares every statement Kysely sends (parse and plan each time): keep the most
+ * recently used ones by SQL text. Safe because Kysely runs one statement at a time on its single
+ * SQLite connection, and SQLite re-prepares a cached statement itself after a schema change.
+ */
+function withStatementCache(sqlite: import('better-sqlite3').Database) {
+  const cache = new Map<string, import('better-sqlite3').Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement) {
+        cache.delete(sql); // re-inserted below: the Map's order is the recency order
+      } else {
+        statement = sqlite.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
 /** Open a Kysely instance for DATABASE_URL. Drivers load lazily, so SQLite users need no pg or mysql2. */
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
   const { dialect, target } = parseDatabaseUrl(url);
@@ -30,7 +55,10 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), log });
+    const db = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      log,
+    });
     return { db, dialect, close: () => db.destroy() };
   }
 
