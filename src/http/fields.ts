@@ -56,6 +56,11 @@ export class FieldReader {
       return undefined;
     }
     const text = rule.raw ? String(value) : String(value).trim();
+    // PostgreSQL text cannot hold U+0000 (a query with one fails): no real input needs it.
+    if (text.includes('\u0000')) {
+      this.fail(name, `${label} contains an invalid character.`);
+      return undefined;
+    }
     if (text === '' && rule.required) {
       this.fail(name, `${label} is required.`);
       return undefined;
