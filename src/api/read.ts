@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
 import type { CompiledResource } from './compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from './context.ts';
 import { LIKE_ESCAPE, type DeriveNode, type ListPlan } from './query.ts';
@@ -66,6 +66,69 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
   };
 }
 
+/**
+ * Stands for the id while a single read is compiled: the compiled statement is then executed with
+ * the real id as its only parameter.
+ */
+const ID_SLOT = Object.freeze({ idSlot: true });
+
+interface ItemStatement {
+  adapter: unknown;
+  plugins: readonly KyselyPlugin[];
+  compiled: CompiledQuery | null;
+}
+
+const itemStatements = new WeakMap<CompiledResource, ItemStatement>();
+
+/**
+ * The single read of a resource without a beforeQuery hook, built and compiled once: nothing but
+ * the id changes between requests. Null when a hook may change the query per request (then the
+ * query is built each time), or when the compiled form does not have the id as its only parameter.
+ */
+export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQuery | null {
+  if (resource.hooks.beforeQuery) return null;
+  const executor = db.getExecutor();
+  const cached = itemStatements.get(resource);
+  // Transactions share the adapter and plugins of their database; another database recompiles.
+  if (cached && cached.adapter === executor.adapter && cached.plugins === executor.plugins)
+    return cached.compiled;
+  const compiled = db
+    .selectFrom(resource.table)
+    .select(resource.select)
+    .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
+    .compile();
+  const usable = compiled.parameters.length === 1 && compiled.parameters[0] === ID_SLOT;
+  const statement = {
+    adapter: executor.adapter,
+    plugins: executor.plugins,
+    compiled: usable ? compiled : null,
+  };
+  itemStatements.set(resource, statement);
+  return statement.compiled;
+}
+
+async function selectOne(
+  scope: RequestScope,
+  resource: CompiledResource,
+  id: number | string,
+  db: AnyDb,
+): Promise<ApiRecord | undefined> {
+  const statement = itemStatement(resource, db);
+  if (statement) {
+    // A fresh query id per execution: plugins key their per-query state by it.
+    const result = await db.executeQuery<ApiRecord>({
+      ...statement,
+      parameters: [id],
+      queryId: createQueryId(),
+    });
+    return result.rows[0];
+  }
+  const query = (await scopedQuery(scope, resource, db))
+    .select(resource.select)
+    .where(`${resource.table}.${resource.primaryKey}`, '=', id);
+  return (await query.executeTakeFirst()) as ApiRecord | undefined;
+}
+
 /** One record visible to this caller (through beforeQuery), or null. */
 export async function findRecord(
   scope: RequestScope,
@@ -74,10 +137,7 @@ export async function findRecord(
   derive: readonly DeriveNode[],
   db: AnyDb = scope.db,
 ): Promise<ApiRecord | null> {
-  const query = (await scopedQuery(scope, resource, db))
-    .select(resource.select)
-    .where(`${resource.table}.${resource.primaryKey}`, '=', id);
-  const row = (await query.executeTakeFirst()) as ApiRecord | undefined;
+  const row = await selectOne(scope, resource, id, db);
   if (!row) return null;
   const [record] = await afterQuery(
     scope,
