@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { codeIn, linkIn } from '../helpers/mail.ts';
-import { MockProvider, socialSignIn } from '../social/mock-provider.ts';
+import { MockProvider, authorize, socialSignIn, startSignIn } from '../social/mock-provider.ts';
 import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
 import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
 import type { UserRecord } from '../../src/auth/users.ts';
@@ -31,6 +31,19 @@ async function sessionData(t: TestApp): Promise<string> {
 function containsToken(text: string, value: string): boolean {
   const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(?<![0-9A-Za-z])${escaped}(?![0-9A-Za-z])`).test(text);
+}
+
+/** TOTP enrollment for an elevated client: the secret and the recovery codes it was shown. */
+async function enrollTotpAfterSudoIn(t: TestApp, client: TestClient) {
+  const start = await client.post('/two-factor/enroll/start', { factor: 'totp' });
+  expect(start.status, start.text).toBe(200);
+  const secret = start.body.data.secret as string;
+  const confirm = await client.post('/two-factor/enroll/confirm', {
+    factor: 'totp',
+    proof: totpCode(t, secret),
+  });
+  expect(confirm.status, confirm.text).toBe(200);
+  return { secret, recoveryCodes: confirm.body.data.recovery_codes as string[] };
 }
 
 /** Magic-link sign-in up to the verify response (JSON). */
@@ -221,6 +234,41 @@ describe('security pitfalls (no login actions configured)', () => {
     expect(response.body.user).toBeUndefined();
     expect((await browser.get('/me')).status).toBe(401);
     expect((await browser.get('/action/show')).body.data.action).toBe('two_factor');
+  });
+
+  it('social: "verified" must be exactly true; a linked identity keeps its account whatever email it claims later', async () => {
+    const victim = await t.createUser({ email: 'social.victim@example.com' });
+    for (const claimed of ['false', 'False', '1', 1, 'yes', 'TRUE ', {}]) {
+      const response = await socialSignIn(mock, t.client(), {
+        sub: `pitfall-unverified-${JSON.stringify(claimed)}`,
+        email: victim.email,
+        email_verified: claimed as unknown as boolean,
+      });
+      expect(response.status, JSON.stringify(claimed)).toBe(200);
+      expect(response.body.user.id, JSON.stringify(claimed)).not.toBe(victim.id);
+      expect(response.body.user.email).not.toBe(victim.email);
+    }
+    // An attacker's identity, first signed in with their own address...
+    const attacker = await socialSignIn(mock, t.client(), {
+      sub: 'pitfall-attacker',
+      email: 'attacker@example.com',
+      email_verified: true,
+    });
+    const attackerId = attacker.body.user.id as number;
+    expect(attackerId).not.toBe(victim.id);
+    // ...then claiming the victim's (verified) address: still the attacker's own account.
+    const again = await socialSignIn(mock, t.client(), {
+      sub: 'pitfall-attacker',
+      email: victim.email,
+      email_verified: true,
+    });
+    expect(again.body.user.id).toBe(attackerId);
+    const links = await t.services.db
+      .selectFrom('oauth_identities')
+      .select('user_id')
+      .where('user_id', '=', victim.id)
+      .execute();
+    expect(links).toEqual([]);
   });
 
   it('WebAuthn assertions from a look-alike origin (scheme, port, suffix, subdomain) are refused', async () => {
@@ -487,6 +535,29 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     const magicCode = codeIn(await t.mail.waitFor(user.email, { count: 3 }));
     expect((await browser.post('/action/handle', { code: magicCode })).body.action).toBe('action.success');
     secrets.push(magic, magicCode, code, browser.cookie('citadel_session')!);
+
+    // The pending magic-link sign-in kept no trace of the link's token in the session.
+    expect(await sessionData(t)).not.toContain(magic);
+
+    // TOTP enrollment (the secret and recovery codes go out in the response only).
+    const enroll = await browser.post('/two-factor/enroll/start', { factor: 'totp' });
+    expect(enroll.status, enroll.text).toBe(403);
+    expect((await browser.post('/sudo/verify', { factor: 'password', proof: PASSWORD })).status).toBe(200);
+    const totp = await enrollTotpAfterSudoIn(t, browser);
+    secrets.push(totp.secret, ...totp.recoveryCodes);
+
+    // Social sign-in: the callback's code and state are secrets of that browser.
+    const social = t.client();
+    mock.identity = {
+      sub: 'pitfall-log-social',
+      email: 'pitfall.log.social@example.com',
+      email_verified: true,
+    };
+    const callback = await authorize(await startSignIn(social));
+    const params = new URL(callback, ORIGIN).searchParams;
+    const back = await social.get(callback);
+    expect(back.body.action).toBe('login.action_required');
+    secrets.push(params.get('code')!, params.get('state')!);
 
     // Forgot and reset password, form client (CSRF token in the body).
     const resetClient = t.client();
