@@ -8,7 +8,7 @@ import type { DeriveNode } from './query.ts';
 import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
-import { insertRow, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
+import { insertRow, nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
@@ -262,12 +262,31 @@ function pickWritable(resource: CompiledResource, data: ApiRecord): ApiRecord {
 class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
   readonly now: string;
+  private readonly oneTripSavepoints: boolean;
 
   constructor(
     readonly scope: RequestScope,
     readonly trx: AnyDb,
   ) {
-    this.now = scope.request.server.citadel.clock.now().toISOString();
+    const { clock, dialect } = scope.request.server.citadel;
+    this.now = clock.now().toISOString();
+    this.oneTripSavepoints = dialect === 'postgres';
+  }
+
+  /**
+   * `work` for each of `count` items in order, each inside its own savepoint at this depth: opened
+   * before the item, released after it (with the next one's opening, in one statement where the
+   * database allows it). A failure leaves the transaction to be rolled back whole.
+   */
+  async inSavepoints<T>(count: number, depth: number, work: (index: number) => Promise<T>): Promise<T[]> {
+    const results: T[] = [];
+    for (let index = 0; index < count; index++) {
+      if (index === 0) await openSavepoint(this.trx, depth);
+      else await nextSavepoint(this.trx, depth, this.oneTripSavepoints);
+      results.push(await work(index));
+    }
+    if (count > 0) await releaseSavepoint(this.trx, depth);
+    return results;
   }
 
   context(resource: CompiledResource): HookContext {
@@ -298,41 +317,43 @@ class CreateRun {
     return record ?? row;
   }
 
-  /** Create one item in its own savepoint: parents first, then the row, then its children. */
+  /**
+   * Create one item (the caller holds its savepoint): its parents first, each in a savepoint of
+   * its own, then the row, then its children, each in a savepoint of its own.
+   */
   async create(resource: CompiledResource, item: PreparedItem, depth: number) {
-    const { trx } = this;
-    await openSavepoint(trx, depth);
     const parents: ApiRecord = {};
     for (const parent of item.parents) {
+      if ('create' in parent) continue;
       const relation = parent.relation;
-      if ('create' in parent) {
-        const created = await this.create(relation.target.resource!, parent.create, depth + 1);
-        item.data[relation.foreignKey] = created.row[relation.targetKey];
-        parents[relation.name] = created.record;
-      } else {
-        const found = await this.existingParent(relation, parent.path, parent.existing);
-        item.data[relation.foreignKey] = parent.existing;
-        parents[relation.name] = found;
-      }
+      parents[relation.name] = await this.existingParent(relation, parent.path, parent.existing);
+      item.data[relation.foreignKey] = parent.existing;
     }
+    const newParents = item.parents.filter((parent) => 'create' in parent);
+    await this.inSavepoints(newParents.length, depth + 1, async (index) => {
+      const parent = newParents[index]!;
+      const relation = parent.relation;
+      const created = await this.create(relation.target.resource!, parent.create, depth + 1);
+      item.data[relation.foreignKey] = created.row[relation.targetKey];
+      parents[relation.name] = created.record;
+    });
     const context = this.context(resource);
     const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(resource, data);
     stamp(values, resource.createdStamps, this.now);
-    const inserted = await insertRow(trx, resource, values);
-    const row = inserted.row ?? (await readRow(trx, resource, inserted.id));
+    const inserted = await insertRow(this.trx, resource, values);
+    const row = inserted.row ?? (await readRow(this.trx, resource, inserted.id));
     // Relation names never clash with columns (checked at start-up): the stored columns stay as they are.
     Object.assign(row, parents);
     for (const group of item.children) {
-      const created: ApiRecord[] = [];
-      for (const child of group.items) {
+      const target = group.relation.target.resource!;
+      row[group.relation.name] = await this.inSavepoints(group.items.length, depth + 1, async (index) => {
+        const child = group.items[index]!;
         child.data[group.relation.foreignKey] = inserted.id;
-        created.push((await this.create(group.relation.target.resource!, child, depth + 1)).record);
-      }
-      row[group.relation.name] = created;
+        return (await this.create(target, child, depth + 1)).record;
+      });
     }
     const record = await afterSave(resource, row, context);
-    await releaseSavepoint(trx, depth);
     return { row, record };
   }
 }
@@ -356,9 +377,11 @@ export async function createRecords(
 
   const rows = await inTransaction(scope, async (trx) => {
     const run = new CreateRun(scope, trx);
-    const saved: ApiRecord[] = [];
-    for (const item of items) saved.push((await run.create(resource, item, 0)).record);
-    return saved;
+    return run.inSavepoints(
+      items.length,
+      0,
+      async (index) => (await run.create(resource, items[index]!, 0)).record,
+    );
   });
   const formatted = rows.map((row, index) =>
     formatRecord(resource, row, writtenRelations(items[index]!), scope.codec),

@@ -173,12 +173,42 @@ describe('resource API writes: belongsTo objects in POST (comments → post)', (
     expect(response.status).toBe(201);
     const statements = t.queries.slice(before).map((q) => q.toLowerCase());
     const count = (pattern: RegExp) => statements.filter((q) => pattern.test(q)).length;
+    const occurrences = (pattern: RegExp) =>
+      statements.reduce((sum, q) => sum + (q.match(pattern)?.length ?? 0), 0);
     expect(count(/^insert into [`"]posts[`"]/)).toBe(5);
-    expect(count(/^savepoint/)).toBe(5);
-    expect(count(/^release savepoint/)).toBe(5);
+    // Each item in its savepoint: five opened, five released...
+    expect(occurrences(/(^|; )savepoint citadel_w0/g)).toBe(5);
+    expect(occurrences(/release savepoint citadel_w0/g)).toBe(5);
+    // ...in 6 round trips on PostgreSQL (a release and the next opening go together), 10 elsewhere.
+    const dialect = t.services.dialect;
+    expect(count(/savepoint/)).toBe(dialect === 'postgres' ? 6 : 10);
     // MySQL/MariaDB have no RETURNING: they alone read each row back.
-    const readBacks = t.services.dialect === 'mysql' ? 5 : 0;
-    expect(count(/^select[\s\S]* from [`"]posts[`"]/)).toBe(readBacks);
+    expect(count(/^select[\s\S]* from [`"]posts[`"]/)).toBe(dialect === 'mysql' ? 5 : 0);
     expect(response.body.data.map((p: { status: string }) => p.status)).toEqual(Array(5).fill('draft'));
+  });
+
+  it('nests savepoints for new parents and children: a child failure deep inside rolls back all', async () => {
+    const before = t.queries.length;
+    const response = await session.post('/api/v1/comments', [
+      comment('ok', { post: { title: 'Parent with comments', body: 'b', comments: [comment('inner')] } }),
+      comment('second', { post: { title: 'Second parent', body: 'b' } }),
+    ]);
+    expect(response.status).toBe(201);
+    const [first] = response.body.data;
+    expect(first.post.comments.map((c: { body: string }) => c.body)).toEqual(['inner']);
+    expect(first.post.comments[0].post_id).toBe(first.post.id);
+    const statements = t.queries.slice(before).join('\n').toLowerCase();
+    expect(statements).toContain('savepoint citadel_w2'); // item → new post → its comment
+    posts = await countRows(t, 'posts');
+    comments = await countRows(t, 'comments');
+    // The same shape, but the second item names a post the caller cannot see: the first item's new
+    // post and its comment, written by then, are rolled back too.
+    const failing = await session.post('/api/v1/comments', [
+      comment('ok', { post: { title: 'Rolled back parent', body: 'b', comments: [comment('inner')] } }),
+      comment('bad', { post: { id: publicId(t, othersDraft!) } }),
+    ]);
+    expect(failing.status).toBe(422);
+    expect(failing.body.invalid_params).toEqual([{ name: '[1].post.id', reason: expect.any(String) }]);
+    await unchanged();
   });
 });
