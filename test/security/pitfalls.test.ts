@@ -558,6 +558,16 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     const back = await social.get(callback);
     expect(back.body.action).toBe('login.action_required');
     secrets.push(params.get('code')!, params.get('state')!);
+    // A failed exchange is logged (warn, with the error), but not with the code that was sent.
+    const failing = t.client();
+    const failed = new URL(await authorize(await startSignIn(failing)), ORIGIN);
+    failed.searchParams.set('code', 'pitfall-code-the-provider-never-issued');
+    expect((await failing.get(failed.pathname + failed.search)).status).toBe(400);
+    secrets.push(
+      'pitfall-code-the-provider-never-issued',
+      failed.searchParams.get('state')!,
+      mock.providerConfig().clientSecret!,
+    );
 
     // Forgot and reset password, form client (CSRF token in the body).
     const resetClient = t.client();
@@ -575,6 +585,7 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     secrets.push(reset, resetClient.cookie('citadel_session')!);
 
     const log = lines.join('');
+    expect(log).toContain('code exchange failed');
     expect(log).toContain('/magic-link/verify');
     expect(log).toContain('/reset-password');
     for (const secret of secrets) {
