@@ -24,6 +24,8 @@ export interface RelationTarget {
   resource: CompiledResource | null;
   /** Qualified select list (`table.column`), including every key the loader needs. */
   select: Selection;
+  /** The same columns unqualified, for queries with a single table (shorter SQL to parse). */
+  plainSelect: Selection;
   output: OutputField[];
 }
 
@@ -51,6 +53,8 @@ export interface CompiledResource {
   columnTypes: ReadonlyMap<string, ColumnType>;
   /** Qualified select list of every column, built once (Kysely parses nothing per request). */
   select: Selection;
+  /** The same columns unqualified, for queries with a single table (shorter SQL to parse). */
+  plainSelect: Selection;
   output: OutputField[];
   obfuscated: ReadonlySet<string>;
   pkObfuscated: boolean;
@@ -84,10 +88,14 @@ export interface CompiledResource {
  */
 export type Selection = AliasedRawBuilder<unknown, string>[];
 
-function selection(table: string, columns: readonly string[]): Selection {
-  // Without an alias the SQL stays short (SQLite prepares every statement it is given).
+function selection(table: string | null, columns: readonly string[]): Selection {
+  // Without an alias the SQL stays short (the database parses every statement it is given).
   return columns.map(
-    (column) => sql.ref(`${table}.${column}`) as unknown as AliasedRawBuilder<unknown, string>,
+    (column) =>
+      sql.ref(table === null ? column : `${table}.${column}`) as unknown as AliasedRawBuilder<
+        unknown,
+        string
+      >,
   );
 }
 
@@ -168,6 +176,7 @@ function compileOne(config: ResourceConfig): CompiledResource {
     columns: new Set(Object.keys(config.columns)),
     columnTypes: new Map(columnEntries.map(([key, column]) => [key, column.type])),
     select: selection(table, Object.keys(config.columns)),
+    plainSelect: selection(null, Object.keys(config.columns)),
     output,
     obfuscated,
     pkObfuscated: obfuscated.has(primaryKey),
@@ -225,6 +234,7 @@ export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
           table: targetResource.table,
           resource: targetResource,
           select: targetResource.select,
+          plainSelect: targetResource.plainSelect,
           output: targetResource.output,
         };
       } else {
@@ -236,6 +246,7 @@ export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
           table,
           resource: null,
           select: selection(table, [...new Set([...columns, targetKey])]),
+          plainSelect: selection(null, [...new Set([...columns, targetKey])]),
           output: columns.map((key) => ({ key, kind: obfuscated.has(key) ? 'id' : 'plain' })),
         };
       }
