@@ -53,11 +53,16 @@ export async function verifyPasswordLogin(
 
   // A success clears what this identifier and address spent, so typos before it do not linger.
   await services.rateLimiter.reset(keys.pair);
-  if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+  assertMaySignIn(services, user);
   if (services.passwords.needsRehash(user.password_hash!)) {
     await services.users.setPasswordHash(user.id, await services.passwords.hash(input.password));
   }
   return user;
+}
+
+/** A disabled account may sign in only to finish its activation (when activation is configured). */
+export function assertMaySignIn(services: CitadelServices, user: UserRecord): void {
+  if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
 }
 
 /** With email activation configured, an inactive account is one that has not finished activating. */

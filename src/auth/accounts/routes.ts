@@ -5,6 +5,7 @@ import { requireCaller } from '../../http/caller.ts';
 import { ValidationError } from '../../http/errors.ts';
 import { publicUser } from '../users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
+import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { endSession } from '../sign-in.ts';
 import { limitEmailSends } from '../limits.ts';
 import { verifyPasswordLogin } from './login.ts';
@@ -68,15 +69,7 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
       purpose: 'login',
       remember: fields.boolean('remember'),
     });
-    if (!result.signedIn) {
-      return respond(request, reply, {
-        action: 'login.action_required',
-        status: 'info',
-        message: 'One more step is needed to finish signing in.',
-        redirectTo: '/action/show',
-      });
-    }
-    return respond(request, reply, {
+    return respondToSignIn(request, reply, result, {
       action: 'login.attempt',
       status: 'success',
       message: 'You are signed in.',

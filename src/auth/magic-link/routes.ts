@@ -2,11 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { NotFoundError } from '../../http/errors.ts';
 import { publicUser } from '../users.ts';
 import { limitEmailSends } from '../limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
-import { canBeActivated } from '../accounts/login.ts';
+import { assertMaySignIn } from '../accounts/login.ts';
+import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
 import { magicLinkPage, magicLinkSentPage } from '../../views/pages/magic-link.ts';
 
@@ -55,23 +56,21 @@ export async function magicLinkModule(app: FastifyInstance): Promise<void> {
     const services = request.server.citadel;
     const user = typeof token === 'string' ? await consumeMagicLink(services, token) : undefined;
     if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
-    if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+    assertMaySignIn(services, user);
     const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
-    if (!result.signedIn) {
-      return respond(request, reply, {
-        action: 'magic_link.action_required',
-        status: 'info',
-        message: 'One more step is needed to finish signing in.',
-        redirectTo: '/action/show',
-      });
-    }
-    return respond(request, reply, {
-      action: 'magic_link.verify',
-      status: 'success',
-      message: 'You are signed in.',
-      user: publicUser(request.caller?.user ?? user),
-      redirectTo: '/',
-    });
+    return respondToSignIn(
+      request,
+      reply,
+      result,
+      {
+        action: 'magic_link.verify',
+        status: 'success',
+        message: 'You are signed in.',
+        user: publicUser(request.caller?.user ?? user),
+        redirectTo: '/',
+      },
+      'magic_link.action_required',
+    );
   };
 
   app.get<{ Params: { token: string } }>(

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { respond } from '../../http/respond.ts';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { publicUser } from '../users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
-import { canBeActivated } from '../accounts/login.ts';
+import { assertMaySignIn } from '../accounts/login.ts';
+import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { SocialProviders, type SocialProvider } from './providers.ts';
 import { findOrCreateSocialUser } from './identities.ts';
 import { startFlow, takeFlow } from './state.ts';
@@ -62,18 +62,10 @@ export async function socialModule(app: FastifyInstance): Promise<void> {
     if (profile.subject.length === 0 || profile.subject.length > 191) throw new BadRequestError(FAILED);
 
     const { user } = await findOrCreateSocialUser(services, provider.id, profile);
-    if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+    assertMaySignIn(services, user);
 
     const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
-    if (!result.signedIn) {
-      return respond(request, reply, {
-        action: 'login.action_required',
-        status: 'info',
-        message: 'One more step is needed to finish signing in.',
-        redirectTo: '/action/show',
-      });
-    }
-    return respond(request, reply, {
+    return respondToSignIn(request, reply, result, {
       action: 'social.login',
       status: 'success',
       message: `You are signed in with ${provider.settings.label}.`,
