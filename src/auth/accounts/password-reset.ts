@@ -1,3 +1,4 @@
+import { claimSingleUseToken } from '../single-use-tokens.ts';
 import type { CitadelServices } from '../../services.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
@@ -50,23 +51,7 @@ export async function consumePasswordResetToken(
   services: CitadelServices,
   token: string,
 ): Promise<number | null> {
-  const { db, clock } = services;
-  const now = clock.now().toISOString();
-  const row = await db
-    .selectFrom('password_reset_tokens')
-    .select(['id', 'user_id'])
-    .where('token_hash', '=', sha256Hex(token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (!row) return null;
-  const claimed = await db
-    .updateTable('password_reset_tokens')
-    .set({ used_at: now })
-    .where('id', '=', row.id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(claimed.numUpdatedRows) === 1 ? row.user_id : null;
+  return claimSingleUseToken(services.db, 'password_reset_tokens', token, services.clock.now());
 }
 
 /** Is the token currently usable (for showing the form)? */

@@ -1,3 +1,4 @@
+import { claimSingleUseToken } from '../single-use-tokens.ts';
 import type { CitadelServices } from '../../services.ts';
 import type { UserRecord } from '../users.ts';
 import { randomToken, sha256Hex } from '../../crypto.ts';
@@ -49,22 +50,6 @@ export async function consumeMagicLink(
   token: string,
 ): Promise<UserRecord | undefined> {
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return undefined;
-  const { db, clock } = services;
-  const now = clock.now().toISOString();
-  const row = await db
-    .selectFrom('magic_link_tokens')
-    .select(['id', 'user_id'])
-    .where('token_hash', '=', sha256Hex(token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const claimed = await db
-    .updateTable('magic_link_tokens')
-    .set({ used_at: now })
-    .where('id', '=', row.id)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) !== 1) return undefined;
-  return services.users.findById(row.user_id);
+  const userId = await claimSingleUseToken(services.db, 'magic_link_tokens', token, services.clock.now());
+  return userId === null ? undefined : services.users.findById(userId);
 }
