@@ -64,7 +64,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  const database = await openDatabase(config.databaseUrl, options.database);
+  const database = await openDatabase(config.databaseUrl, {
+    onConnectionError: (error) =>
+      app.log.warn({ err: { message: error.message } }, 'database connection lost'),
+    ...options.database,
+  });
   if (options.migrate !== false) {
     await migrateToLatest(database.db, database.dialect, [...allMigrations, ...config.migrations]);
   }

@@ -14,6 +14,11 @@ export interface OpenDatabaseOptions {
   /** Called with every compiled statement: tests count queries with it. */
   onQuery?: (sql: string) => void;
   poolSize?: number;
+  /**
+   * An idle pooled connection failed (the server restarted or ended it). Without a listener the
+   * driver's 'error' event would end the process; the pool replaces the connection by itself.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 const STATEMENT_CACHE_SIZE = 256;
@@ -65,6 +70,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   if (dialect === 'postgres') {
     const pg = await import('pg');
     const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
+    pool.on('error', (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect, close: () => db.destroy() };
   }

@@ -50,8 +50,21 @@ export async function createTestDatabase(dialect: TestDialect = testDialect()): 
       async drop() {
         const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
         await client.connect();
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await client.end();
+        try {
+          // Closed pools finish disconnecting a moment after they resolve: wait for them rather
+          // than cut them off (FORCE only as the last resort, for a test that leaked a pool).
+          for (let attempt = 0; ; attempt++) {
+            const { rows } = await client.query(
+              'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+              [name],
+            );
+            if (rows[0].n === 0 || attempt === 50) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        } finally {
+          await client.end();
+        }
       },
     };
   }
