@@ -26,3 +26,11 @@ export function longText(dialect: Dialect) {
 
 /** Timestamps are ISO strings: `2026-11-22T10:00:00.000Z`. */
 export const TIMESTAMP = 'varchar(32)' as const;
+
+/**
+ * MySQL/MariaDB: a NOT NULL string column compared byte for byte (binary collation), for lookup
+ * keys that must not match case or accent variants. For `ALTER TABLE … MODIFY col ${…}`.
+ */
+export function mysqlExactText(type: string) {
+  return sql.raw(`${type} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`);
+}

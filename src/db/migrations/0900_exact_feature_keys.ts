@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { CitadelMigration } from './types.ts';
+import { mysqlExactText } from '../columns.ts';
 
 /**
  * The same fix as 0001_exact_keys, for the lookup keys of the feature modules' tables: on
@@ -11,13 +12,14 @@ export const exactFeatureKeysMigration: CitadelMigration = {
   name: '0900_exact_feature_keys',
   async up(db, dialect) {
     if (dialect !== 'mysql') return;
-    const binary = (type: string) => sql.raw(`${type} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL`);
-    await sql`ALTER TABLE oauth_identities MODIFY provider ${binary('varchar(64)')}, MODIFY subject ${binary('varchar(191)')}`.execute(
+    await sql`ALTER TABLE oauth_identities MODIFY provider ${mysqlExactText('varchar(64)')}, MODIFY subject ${mysqlExactText('varchar(191)')}`.execute(
       db,
     );
-    await sql`ALTER TABLE passkeys MODIFY credential_id ${binary('varchar(191)')}`.execute(db);
-    await sql`ALTER TABLE magic_link_tokens MODIFY token_hash ${binary('varchar(64)')}`.execute(db);
-    await sql`ALTER TABLE recovery_codes MODIFY code_hash ${binary('varchar(64)')}`.execute(db);
-    await sql`ALTER TABLE pipeline_claims MODIFY ${sql.ref('key')} ${binary('varchar(191)')}`.execute(db);
+    await sql`ALTER TABLE passkeys MODIFY credential_id ${mysqlExactText('varchar(191)')}`.execute(db);
+    await sql`ALTER TABLE magic_link_tokens MODIFY token_hash ${mysqlExactText('varchar(64)')}`.execute(db);
+    await sql`ALTER TABLE recovery_codes MODIFY code_hash ${mysqlExactText('varchar(64)')}`.execute(db);
+    await sql`ALTER TABLE pipeline_claims MODIFY ${sql.ref('key')} ${mysqlExactText('varchar(191)')}`.execute(
+      db,
+    );
   },
 };
