@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/services.ts';
-import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import {
+  startListeningTestApp,
+  launchChromium,
+  type ChromiumSession,
+  signInOnPage,
+} from '../helpers/browser.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
@@ -46,11 +51,7 @@ describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authe
     });
 
     // Sign in with the password (no factor yet: straight in).
-    await page.goto(`${base}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/`);
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
 
     // Adding a passkey needs sudo: the script sends the browser to /sudo and it comes back.
     await page.goto(`${base}/two-factor`);

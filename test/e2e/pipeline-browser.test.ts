@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/services.ts';
-import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import {
+  startListeningTestApp,
+  launchChromium,
+  type ChromiumSession,
+  signInOnPage,
+} from '../helpers/browser.ts';
 import type { BrowserContext } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { MailCapture, codeIn, linkIn } from '../helpers/mail.ts';
@@ -42,11 +47,7 @@ describe.skipIf(!chromiumAvailable())('sign-in pipeline in Chromium', () => {
     const user = await plain.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto(`${plainBase}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${plainBase}/action/show`);
+    await signInOnPage(page, plainBase, { email: user.email, password: TEST_PASSWORD }, '/action/show');
     const first = codeIn(await mail.waitFor(user.email, { count: 1 }));
 
     plain.clock.advance(31);
@@ -69,11 +70,7 @@ describe.skipIf(!chromiumAvailable())('sign-in pipeline in Chromium', () => {
     const user = await t.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/action/show`);
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/action/show');
     expect(await page.textContent('h1')).toContain('Enter the code we emailed you');
 
     // A wrong code first: the page says so and keeps asking.
@@ -122,11 +119,7 @@ describe.skipIf(!chromiumAvailable())('sign-in pipeline in Chromium', () => {
     const user = await t.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/action/show`);
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/action/show');
     await page.click('form[action="/action/cancel"] button');
     await page.waitForURL(`${base}/login`);
     await page.goto(`${base}/action/show`);

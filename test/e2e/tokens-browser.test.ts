@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/services.ts';
-import { startListeningTestApp, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import {
+  startListeningTestApp,
+  launchChromium,
+  type ChromiumSession,
+  signInOnPage,
+} from '../helpers/browser.ts';
 import type { BrowserContext } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { MockProvider } from '../social/mock-provider.ts';
@@ -36,11 +41,7 @@ describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium
     const user = await t.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/`);
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
 
     await page.goto(`${base}/tokens`);
     await page.waitForSelector('#no-tokens');
@@ -82,11 +83,7 @@ describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium
     const user = await t.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
-    await page.goto(`${base}/login`);
-    await page.fill('#field-email', user.email);
-    await page.fill('#field-password', TEST_PASSWORD);
-    await page.click('form[action="/login"] button[type=submit]');
-    await page.waitForURL(`${base}/`);
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
     // The page offers the step-up and comes back to itself afterwards.
     await page.goto(`${base}/tokens`);
     await page.click('#sudo-notice a');

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './services.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
@@ -65,4 +65,18 @@ export async function launchChromium(): Promise<ChromiumSession> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Sign in through the HTML sign-in form and wait until the browser lands on `landing`. */
+export async function signInOnPage(
+  page: Page,
+  base: string,
+  credentials: { email: string; password: string },
+  landing: string,
+): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.fill('#field-email', credentials.email);
+  await page.fill('#field-password', credentials.password);
+  await page.click('form[action="/login"] button[type=submit]');
+  await page.waitForURL(`${base}${landing}`);
 }
