@@ -71,10 +71,8 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     request.session = await loadSession(request);
     await restoreFromRememberCookie(request, reply);
-    request.caller = await resolveCaller(request).catch((error: unknown) => {
-      request.caller = null;
-      throw error;
-    });
+    // A bad bearer token throws (401); request.caller then keeps its default, null.
+    request.caller = await resolveCaller(request);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
