@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './db/url.ts';
 import type { Redis } from 'ioredis';
 import type { Database } from './db/schema.ts';
-import type { Clock } from './clock.ts';
+import { isoAfter, type Clock } from './clock.ts';
 import { TooManyRequestsError } from './http/errors.ts';
 import { sha256Hex } from './crypto.ts';
 
@@ -64,7 +64,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   async hit(rawKey: string, windowSeconds: number): Promise<LimitState> {
     const key = storedLimitKey(rawKey);
     const now = this.clock.now().toISOString();
-    const resetAt = new Date(this.clock.now().getTime() + windowSeconds * 1000).toISOString();
+    const resetAt = isoAfter(this.clock, windowSeconds);
     // Restart an expired window, then count with one atomic upsert.
     await this.db.deleteFrom('rate_limits').where('key', '=', key).where('reset_at', '<=', now).execute();
     const insert = this.db.insertInto('rate_limits').values({ key, count: 1, reset_at: resetAt });

@@ -1,6 +1,7 @@
 import type { CitadelServices } from '../../services.ts';
 import type { CitadelMigration } from '../../db/migrations/types.ts';
 import { TIMESTAMP } from '../../db/columns.ts';
+import { isoAfter } from '../../clock.ts';
 
 /**
  * Once-only claims ("this step was passed", "this resend was sent") that concurrent requests and
@@ -43,7 +44,7 @@ export async function claimOnce(
   ttlSeconds: number,
 ): Promise<boolean> {
   const { db, clock } = services;
-  const expiresAt = new Date(clock.now().getTime() + ttlSeconds * 1000).toISOString();
+  const expiresAt = isoAfter(clock, ttlSeconds);
   try {
     await db.insertInto('pipeline_claims').values({ key, expires_at: expiresAt }).execute();
     return true;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { safeEqual } from '../../crypto.ts';
+import { isoAfter } from '../../clock.ts';
 import type { FlowChecks } from './providers.ts';
 
 /** The session key of the one sign-in attempt in progress. */
@@ -39,7 +40,7 @@ export function startFlow(request: FastifyRequest, provider: string, openIdConne
       PURPOSE,
       JSON.stringify({ codeVerifier: checks.codeVerifier, nonce: checks.nonce }),
     ),
-    expiresAt: new Date(clock.now().getTime() + FLOW_TTL_SECONDS * 1000).toISOString(),
+    expiresAt: isoAfter(clock, FLOW_TTL_SECONDS),
   };
   request.session.set(FLOW_KEY, flow);
   return checks;
