@@ -9,12 +9,12 @@ import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { allMigrations } from './db/migrations/index.ts';
 import { createServices, type CitadelServices } from './services.ts';
-import { systemClock } from './clock.ts';
+import { systemClock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
-import { authModules } from './auth/modules.ts';
+import { authModules } from './auth/index.ts';
 import './http/fastify-types.ts';
 
 export interface CreateServerOptions extends CitadelOptions {

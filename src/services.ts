@@ -4,17 +4,17 @@ import { Redis } from 'ioredis';
 import type { CitadelConfig } from './config/types.ts';
 import type { Database } from './db/schema.ts';
 import type { Dialect } from './db/url.ts';
-import type { Clock } from './clock.ts';
-import { SecretBox } from './crypto.ts';
-import { UserService } from './auth/users.ts';
+import type { Clock } from './core/clock.ts';
+import { SecretBox } from './core/crypto.ts';
+import { UserService } from './auth/core/users.ts';
 import { DatabaseSessionStore, RedisSessionStore, type SessionStore } from './http/sessions/store.ts';
-import { DatabaseRateLimitStore, RateLimiter, RedisRateLimitStore } from './rate-limit.ts';
+import { DatabaseRateLimitStore, RateLimiter, RedisRateLimitStore } from './auth/core/rate-limit.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
-import { PasswordHasher } from './auth/accounts/passwords.ts';
+import { PasswordHasher } from './auth/core/passwords.ts';
 import { PersonalAccessTokens } from './auth/tokens/service.ts';
-import { RememberTokens } from './auth/accounts/remember.ts';
+import { RememberTokens } from './auth/core/remember.ts';
 import { ActionRegistry } from './auth/pipeline/registry.ts';
-import type { UserRecord } from './auth/users.ts';
+import type { UserRecord } from './auth/core/users.ts';
 import type { FastifyRequest } from 'fastify';
 
 /** Runs after a session is established for a user (any sign-in path); modules add to it. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, NotFoundError } from '../http/errors.ts';
+import { HttpError, NotFoundError } from '../core/errors.ts';
 import { authorize } from './authorize.ts';
 import { compileApi, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';

@@ -1,4 +1,4 @@
-import { HttpError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { PipelineAction } from '../auth/pipeline/types.ts';
 import type { ApiConfig } from '../api/types.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { SocialTables } from '../auth/social/tables.ts';
 import type { FactorTables } from '../auth/factors/tables.ts';
-import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
+import type { MagicLinkTables } from '../auth/magic-link/tables.ts';
 import type { PipelineClaimTables } from '../auth/pipeline/claims.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { CitadelServices } from '../services.ts';
 import type { Session } from './sessions/session.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../auth/core/caller.ts';
 import type { PageRenderer } from './respond.ts';
 
 declare module 'fastify' {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicUser } from '../auth/users.ts';
-import type { SafeHtml } from '../views/html.ts';
+import type { PublicUser } from '../auth/core/users.ts';
+import type { SafeHtml } from './html.ts';
 import type { Flash } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';

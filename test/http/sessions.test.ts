@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/databases.ts';
 import type { TestResponse } from '../helpers/client.ts';
-import { sha256Hex } from '../../src/crypto.ts';
+import { sha256Hex } from '../../src/core/crypto.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
 
 function sessionSetCookie(res: TestResponse): string | undefined {

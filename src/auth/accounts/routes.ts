@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireCaller } from '../../http/caller.ts';
-import { ValidationError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
+import { requireCaller } from '../core/caller.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
-import { endSession } from '../sign-in.ts';
-import { limitEmailSends } from '../limits.ts';
+import { endSession } from '../core/sessions.ts';
+import { limitEmailSends } from '../core/send-limits.ts';
 import { verifyPasswordLogin } from './login.ts';
 import { readNewPassword } from './password-rules.ts';
 import {
@@ -15,13 +15,8 @@ import {
   isPasswordResetTokenUsable,
   sendPasswordReset,
 } from './password-reset.ts';
-import {
-  forgotPasswordPage,
-  loginPage,
-  registerPage,
-  resetPasswordPage,
-} from '../../views/pages/accounts.ts';
-import { homePage } from '../../views/pages/home.ts';
+import { forgotPasswordPage, loginPage, registerPage, resetPasswordPage } from './pages.ts';
+import { homePage } from './home-page.ts';
 
 const USERNAME = /^[A-Za-z0-9 ]+$/;
 

@@ -8,7 +8,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { CitadelServices } from '../../services.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { ValidationError } from '../../core/errors.ts';
 import type { EnrollableFactor, ProofScope } from './types.ts';
 import { putPending, takePending } from './pending.ts';
 

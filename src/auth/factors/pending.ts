@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isoAfter } from '../../clock.ts';
+import { isoAfter } from '../../core/clock.ts';
 
 /** How long an enrollment secret or a passkey challenge stays usable in the session. */
 const PENDING_TTL_SECONDS = 10 * 60;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { CitadelServices } from '../../services.ts';
-import { safeEqual } from '../../crypto.ts';
+import { safeEqual } from '../../core/crypto.ts';
 import type { Factor } from './types.ts';
 
 export const RECOVERY_CODE_COUNT = 10;

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
 import { requireSudo } from '../sudo/guard.ts';
-import { twoFactorPage } from '../../views/pages/two-factor.ts';
+import { twoFactorPage } from './pages.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
 import { settingsData } from './settings.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRecord } from '../users.ts';
+import type { UserRecord } from '../core/users.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { recoveryCodesRemaining } from './recovery.ts';
 import { passkeySummaries } from './passkey.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { CitadelServices } from '../../services.ts';
-import { ConflictError } from '../../http/errors.ts';
+import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from './types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
 

@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { NotFoundError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
-import { limitEmailSends } from '../limits.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
+import { limitEmailSends } from '../core/send-limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
-import { magicLinkPage, magicLinkSentPage } from '../../views/pages/magic-link.ts';
+import { magicLinkPage, magicLinkSentPage } from './pages.ts';
 
 const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
 

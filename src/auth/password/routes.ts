@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
+import { requireSessionUser } from '../core/caller.ts';
 import { setRememberCookie } from '../../http/sessions/plugin.ts';
 import { requireSudo } from '../sudo/guard.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
-import { setPasswordPage } from '../../views/pages/set-password.ts';
+import { setPasswordPage } from './pages.ts';
 
 /**
  * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user

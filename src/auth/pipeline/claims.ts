@@ -1,7 +1,7 @@
 import type { CitadelServices } from '../../services.ts';
 import type { CitadelMigration } from '../../db/migrations/types.ts';
 import { TIMESTAMP } from '../../db/columns.ts';
-import { isoAfter } from '../../clock.ts';
+import { isoAfter } from '../../core/clock.ts';
 
 /**
  * Once-only claims ("this step was passed", "this resend was sent") that concurrent requests and

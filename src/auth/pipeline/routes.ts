@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { NotFoundError, TooManyRequestsError, ValidationError } from '../../http/errors.ts';
+import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { ProofAttempts } from './attempts.ts';
-import { publicUser } from '../users.ts';
+import { publicUser } from '../core/users.ts';
 import { maskEmail, savePending, wipePending, type PendingContext } from './context.ts';
 import { proceed, requireCurrentStep } from './runner.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
-import { pipelinePage } from '../../views/pages/pipeline.ts';
+import { pipelinePage } from './pages.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';

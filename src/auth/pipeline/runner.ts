@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
+import type { UserRecord } from '../core/users.ts';
 import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
-import { establishSession } from '../sign-in.ts';
-import { randomToken } from '../../crypto.ts';
+import { establishSession } from '../core/sessions.ts';
+import { randomToken } from '../../core/crypto.ts';
 import { sweepClaims } from './claims.ts';
 import { canBeActivated } from '../accounts/login.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
 
 export interface BeginSignInOptions {

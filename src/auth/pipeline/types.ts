@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import type { SafeHtml } from '../../views/html.ts';
+import type { UserRecord } from '../core/users.ts';
+import type { SafeHtml } from '../../http/html.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';

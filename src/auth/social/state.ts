@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { safeEqual } from '../../crypto.ts';
-import { isoAfter } from '../../clock.ts';
+import { safeEqual } from '../../core/crypto.ts';
+import { isoAfter } from '../../core/clock.ts';
 import type { FlowChecks } from './providers.ts';
 
 /** The session key of the one sign-in attempt in progress. */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';

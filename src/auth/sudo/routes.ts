@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
-import { sudoPage } from '../../views/pages/sudo.ts';
+import { sudoPage } from './pages.ts';
 import { availableFactors, findFactor, sudoProofFactors } from '../factors/registry.ts';
 import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireAbility } from '../../http/caller.ts';
-import { ForbiddenError, NotFoundError } from '../../http/errors.ts';
+import { requireAbility } from '../core/caller.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { requireSudo } from '../sudo/guard.ts';
-import { tokensPage } from '../../views/pages/tokens.ts';
+import { tokensPage } from './pages.ts';
 import { coversAbilities } from './abilities.ts';
 import { parseTokenId, readAbilities, readExpiresAt } from './input.ts';
 

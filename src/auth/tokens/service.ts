@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
-import type { Clock } from '../../clock.ts';
-import { sha256Hex } from '../../crypto.ts';
+import type { Clock } from '../../core/clock.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { insertReturningId } from '../../db/insert.ts';
 import { generateTokenString, isWellFormedToken } from './format.ts';
 

@@ -2,9 +2,9 @@ import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
 import { exactKeysMigration } from './0001_exact_keys.ts';
 import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
-import { socialMigration } from '../../auth/social/migration.ts';
-import { factorsMigration } from '../../auth/factors/migration.ts';
-import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
+import { socialMigration } from '../../auth/social/migrations.ts';
+import { factorsMigration } from '../../auth/factors/migrations.ts';
+import { magicLinkMigration } from '../../auth/magic-link/migrations.ts';
 import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sha256Hex } from '../../crypto.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
-import { REMEMBER_COOKIE } from '../../auth/accounts/remember.ts';
-import { resolveCaller } from '../caller.ts';
+import { REMEMBER_COOKIE } from '../../auth/core/remember.ts';
+import { resolveCaller } from '../../auth/core/caller.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 

@@ -1,7 +1,7 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { isSudoActive } from '../../auth/sudo/guard.ts';
+import { isSudoActive } from '../sudo/guard.ts';
 
 function when(value: string | null, fallback: string) {
   return value

@@ -1,5 +1,5 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** Set a first password (social sign-up) or change the current one (asks for sudo first). */

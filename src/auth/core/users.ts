@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, UsersTable } from '../db/schema.ts';
-import type { Clock } from '../clock.ts';
-import { insertReturningId } from '../db/insert.ts';
+import type { Database, UsersTable } from '../../db/schema.ts';
+import type { Clock } from '../../core/clock.ts';
+import { insertReturningId } from '../../db/insert.ts';
 
 export type UserRecord = Selectable<UsersTable>;
 

@@ -1,9 +1,9 @@
-import { html, type SafeHtml } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { sudoFactorsFor } from '../../auth/sudo/eligible.ts';
-import { activeSudo } from '../../auth/sudo/state.ts';
-import { safeNext } from '../../auth/sudo/next.ts';
+import { sudoFactorsFor } from './eligible.ts';
+import { activeSudo } from './state.ts';
+import { safeNext } from './next.ts';
 
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;

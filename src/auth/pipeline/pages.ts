@@ -1,8 +1,8 @@
-import { html } from '../html.ts';
-import { csrfField, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { csrfField, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { maskEmail, readPending } from '../../auth/pipeline/context.ts';
-import { actionContext } from '../../auth/pipeline/runner.ts';
+import { maskEmail, readPending } from './context.ts';
+import { actionContext } from './runner.ts';
 
 /**
  * The page of the current post-sign-in action: its fields (a code box for the email actions, the

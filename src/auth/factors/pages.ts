@@ -1,8 +1,8 @@
-import { html, type SafeHtml } from '../html.ts';
-import { csrfField, field, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { csrfField, field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { settingsData } from '../../auth/factors/settings.ts';
-import type { PasskeySummary } from '../../auth/factors/passkey.ts';
+import { settingsData } from './settings.ts';
+import type { PasskeySummary } from './passkey.ts';
 
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;

@@ -1,5 +1,5 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** The request form: one address, one button. */

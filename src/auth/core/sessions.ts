@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRecord } from './users.ts';
-import { setRememberCookie } from '../http/sessions/plugin.ts';
-import { REMEMBER_COOKIE } from './accounts/remember.ts';
+import { setRememberCookie } from '../../http/sessions/plugin.ts';
+import { REMEMBER_COOKIE } from './remember.ts';
 
 export interface EstablishOptions {
   remember: boolean;

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserRecord } from '../auth/users.ts';
-import type { TokenRecord } from '../auth/tokens/service.ts';
-import { hasAbility } from '../auth/tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError, HttpError } from './errors.ts';
+import type { UserRecord } from './users.ts';
+import type { TokenRecord } from '../tokens/service.ts';
+import { hasAbility } from '../tokens/abilities.ts';
+import { AuthenticationRequiredError, ForbiddenError, HttpError } from '../../core/errors.ts';
 
 export type Caller =
   { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
