@@ -1,24 +1,24 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { accountsModule } from './accounts/routes.ts';
-import { tokensModule } from './tokens/routes.ts';
-import { socialModule } from './social/routes.ts';
-import { passwordModule } from './password/routes.ts';
-import { pipelineModule } from './pipeline/routes.ts';
-import { magicLinkModule } from './magic-link/routes.ts';
-import { factorsModule } from './factors/routes.ts';
-import { sudoModule } from './sudo/routes.ts';
+import type { CitadelPlugin } from '../plugin.ts';
+import { accountsPlugin } from './accounts/plugin.ts';
+import { tokensPlugin } from './tokens/plugin.ts';
+import { socialPlugin } from './social/plugin.ts';
+import { passwordPlugin } from './password/plugin.ts';
+import { pipelinePlugin } from './pipeline/plugin.ts';
+import { magicLinkPlugin } from './magic-link/plugin.ts';
+import { factorsPlugin } from './factors/plugin.ts';
+import { sudoPlugin } from './sudo/plugin.ts';
 
 /**
- * The auth capabilities, each a Fastify plugin that brings its routes, pages and actions.
- * Order matters only where a module registers an action another one lists.
+ * The built-in capabilities, each a plugin with its routes, pages, tables and actions. An
+ * application's own plugins (`plugins: [...]` in the config) are registered after these.
  */
-export const authModules: FastifyPluginAsync[] = [
-  accountsModule,
-  tokensModule,
-  socialModule,
-  passwordModule,
-  pipelineModule,
-  magicLinkModule,
-  factorsModule,
-  sudoModule,
+export const defaultPlugins: readonly CitadelPlugin[] = [
+  accountsPlugin,
+  tokensPlugin,
+  socialPlugin,
+  passwordPlugin,
+  pipelinePlugin,
+  magicLinkPlugin,
+  factorsPlugin,
+  sudoPlugin,
 ];

@@ -226,10 +226,10 @@ describe.skipIf(!redisUp)('two instances sharing Redis for sessions', () => {
     const rows = await a.services.db.selectFrom('sessions').select('id').execute();
     expect(rows).toEqual([]);
     const key = `citadel:session:${sha256Hex(client.cookie('citadel_session')!)}`;
-    expect(await a.services.redis!.exists(key)).toBe(1);
+    expect(await a.server.redis!.exists(key)).toBe(1);
 
     await client.post('/logout');
-    expect(await a.services.redis!.exists(key)).toBe(0);
+    expect(await a.server.redis!.exists(key)).toBe(0);
   });
 
   it('login failures are counted in Redis, across instances', async () => {

@@ -1,5 +1,5 @@
 import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../../services.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
 

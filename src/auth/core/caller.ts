@@ -1,11 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserRecord } from './users.ts';
-import type { TokenRecord } from '../tokens/service.ts';
+import type { Caller, UserRecord } from '../../http/caller.ts';
 import { hasAbility } from '../tokens/abilities.ts';
 import { AuthenticationRequiredError, ForbiddenError, HttpError } from '../../core/errors.ts';
 
-export type Caller =
-  { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
+export type { Caller } from '../../http/caller.ts';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
@@ -22,7 +20,7 @@ export class InvalidTokenError extends HttpError {
  * Tokens are accepted only in the header, never in the query string.
  */
 export async function resolveCaller(request: FastifyRequest): Promise<Caller | null> {
-  const services = request.server.citadel;
+  const services = request.server;
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = BEARER.exec(header);

@@ -24,6 +24,7 @@ async function factorIds(ctx: ActionContext): Promise<string[]> {
  */
 export const twoFactorAction: PipelineAction = {
   id: 'two_factor',
+  automatic: true,
   label: 'Two-factor authentication',
 
   async isPendingFor(ctx) {

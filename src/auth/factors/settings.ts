@@ -11,7 +11,7 @@ export async function settingsData(
   request: FastifyRequest,
   user: UserRecord,
 ): Promise<Record<string, unknown>> {
-  const services = request.server.citadel;
+  const services = request.server;
   return {
     enrolled_factors: await enrolledFactorIds(services, user.id),
     available_factors: AVAILABLE,

@@ -11,8 +11,8 @@ import { startFlow, takeFlow } from './state.ts';
 const FAILED = 'Signing in with the provider failed. Please try again.';
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export async function socialModule(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
+export async function socialRoutes(app: FastifyInstance): Promise<void> {
+  const services = app;
   const providers = new SocialProviders(services.config.oauthProviders, services.config.appUrl);
 
   function providerFor(request: FastifyRequest): SocialProvider {

@@ -27,7 +27,7 @@ interface StoredFlow {
  * session only. A new attempt replaces an older one.
  */
 export function startFlow(request: FastifyRequest, provider: string, openIdConnect: boolean): FlowChecks {
-  const { clock, secrets } = request.server.citadel;
+  const { clock, secrets } = request.server;
   const checks: FlowChecks = {
     state: oidc.randomState(),
     codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -54,7 +54,7 @@ export function takeFlow(request: FastifyRequest, provider: string, state: unkno
   const flow = request.session.get<StoredFlow>(FLOW_KEY);
   if (flow === undefined) return null;
   request.session.delete(FLOW_KEY);
-  const { clock, secrets } = request.server.citadel;
+  const { clock, secrets } = request.server;
   if (
     typeof state !== 'string' ||
     state.length > 512 ||

@@ -42,7 +42,7 @@ function refererPath(request: FastifyRequest): string | null {
   if (!referer) return null;
   try {
     const url = new URL(referer);
-    const app = new URL(request.server.citadel.config.appUrl);
+    const app = new URL(request.server.config.appUrl);
     if (url.origin !== app.origin) return null;
     return url.pathname + url.search;
   } catch {

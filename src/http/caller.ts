@@ -1,0 +1,41 @@
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.ts';
+
+/** A row of the users table. */
+export type UserRecord = Selectable<UsersTable>;
+
+/** The user as every response shows it: never the password hash. */
+export interface PublicUser {
+  id: number;
+  username: string;
+  email: string;
+  active: boolean;
+}
+
+export function publicUser(user: UserRecord): PublicUser {
+  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
+}
+
+/** A personal access token as listed to its owner: never the hash, never the plain token. */
+export interface TokenRecord {
+  id: number;
+  name: string;
+  abilities: string[];
+  last_used_at: string | null;
+  created_at: string;
+  expires_at: string | null;
+}
+
+/**
+ * Who is calling: a signed-in browser session or a bearer token's owner. The shape lives here so
+ * pages and the error handler can read it; resolving it is the auth core's job.
+ */
+export type Caller =
+  { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user (session) or the owner of the bearer token; null for anonymous callers. */
+    caller: Caller | null;
+  }
+}
