@@ -1,30 +1,14 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import cookie from '@fastify/cookie';
-import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
-import helmet from '@fastify/helmet';
 import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
-import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { createCoreServices } from './services.ts';
 import type { CitadelServices } from './http/fastify-types.ts';
 import { systemClock } from './core/clock.ts';
-import { sessionPlugin } from './http/sessions/plugin.ts';
-import { verifyCsrf } from './http/csrf.ts';
-import { authErrorHandler } from './http/error-handler.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
-import { authCore } from './auth/core/plugin-host.ts';
-import { citadelMigrations, knownActions, resolvePlugins } from './assembly.ts';
-import './api/settings.ts';
-
-declare module './config/types.ts' {
-  interface ExtensionSettings {
-    /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
-    seed?: (services: CitadelServices) => Promise<void>;
-  }
-}
+import { knownActions, resolvePlugins } from './assembly.ts';
+import { mountCitadel } from './mount.ts';
+import type { OpenDatabaseOptions } from './db/open.ts';
 
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
@@ -48,7 +32,28 @@ export interface CitadelServer {
   redis?: Redis;
   /** Notices from start-up (for example a generated session secret). */
   notices: string[];
+  /**
+   * A Node `(req, res)` listener serving everything Citadel serves, for `node:http`, Express or
+   * Koa (mounted under a path: set `basePath` to that path so links and redirects include it).
+   */
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
+}
+
+/** Hand a Node request to Fastify's router once the instance is ready (asked at the first request). */
+function nodeHandler(app: FastifyInstance): CitadelServer['handler'] {
+  let ready: Promise<unknown> | undefined;
+  return (req, res) => {
+    ready ??= Promise.resolve(app.ready());
+    ready.then(
+      () => app.routing(req, res),
+      (error: unknown) => {
+        app.log.error({ err: { message: (error as Error).message } }, 'Citadel failed to start');
+        res.statusCode = 500;
+        res.end();
+      },
+    );
+  };
 }
 
 /**
@@ -78,95 +83,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  const database = await openDatabase(config.databaseUrl, {
-    onConnectionError: (error) =>
-      app.log.warn({ err: { message: error.message } }, 'database connection lost'),
-    ...databaseOptions,
-  });
-  if (migrate !== false) {
-    await migrateToLatest(database.db, database.dialect, [
-      ...citadelMigrations(plugins),
-      ...config.migrations,
-    ]);
-  }
-  const { services: core, redis } = createCoreServices(config, {
-    db: database.db,
-    dialect: database.dialect,
-    clock,
-    logger: app.log,
-  });
-  for (const [name, service] of Object.entries(core)) app.decorate(name, service);
-
-  // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = new Error('The request body is not valid JSON.') as Error & { statusCode: number };
-      error.statusCode = 400;
-      done(error, undefined);
-    }
-  });
-
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        // Over plain http (development, tests) upgrading would break every form post.
-        upgradeInsecureRequests: config.secureCookies ? [] : null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // Same-origin Referers let a form post that needs sudo come back to its page afterwards;
-    // other origins still get none.
-    referrerPolicy: { policy: 'same-origin' },
-  });
-  await app.register(cookie);
-  await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
-  await app.register(sessionPlugin);
-  app.addHook('preHandler', verifyCsrf);
-  app.setErrorHandler(authErrorHandler);
-  app.setNotFoundHandler((request, reply) => {
-    void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
-  });
-
-  await app.register(authCore, { plugins });
-  if (config.seedDemo && config.seed) await config.seed(app);
-
-  if (config.api) {
-    const { resourceApi } = await import('./api/plugin.ts');
-    await app.register(resourceApi, { api: config.api });
-    await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
-  }
-
+  const mounted = await mountCitadel(app, { config, plugins, clock, migrate, database: databaseOptions });
   for (const notice of notices) app.log.warn(notice);
 
   let closed = false;
   return {
     app,
     services: app,
-    redis,
+    redis: mounted.redis,
+    handler: nodeHandler(app),
     config,
     notices,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
-      core.mailer.close();
-      redis?.disconnect();
-      await database.close();
+      await mounted.release();
     },
   };
 }

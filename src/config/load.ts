@@ -138,13 +138,19 @@ export function loadConfig(
   const production = options.production ?? env.NODE_ENV === 'production';
   const port = options.port ?? integer('PORT', env.PORT, 0) ?? 3000;
   const host = options.host ?? env.HOST ?? '127.0.0.1';
-  const appUrl = (options.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  let appUrl = (options.appUrl ?? env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   let parsedAppUrl: URL;
   try {
     parsedAppUrl = new URL(appUrl);
   } catch {
     throw new ConfigError(`APP_URL is not a valid URL: "${appUrl}"`);
   }
+  const basePath = resolveBasePath(options.basePath, parsedAppUrl);
+  // Emailed links and OAuth redirect URIs are built from appUrl: they must carry the mount path.
+  if (!parsedAppUrl.pathname.replace(/\/+$/, '').endsWith(basePath)) appUrl += basePath;
+  const appName = (options.appName ?? env.APP_NAME ?? 'Citadel').trim();
+  if (appName === '' || appName.length > 64 || /[\r\n]/.test(appName))
+    throw new ConfigError('APP_NAME must be 1 to 64 characters on one line');
   const dataDir = resolve(options.dataDir ?? env.CITADEL_DATA_DIR ?? './data');
   const databaseUrl = options.databaseUrl ?? env.DATABASE_URL ?? `sqlite:${join(dataDir, 'citadel.sqlite')}`;
   parseDatabaseUrl(databaseUrl); // throws ConfigError when unparsable
@@ -189,6 +195,9 @@ export function loadConfig(
     port,
     host,
     appUrl,
+    basePath,
+    appName,
+    stylesheet: options.stylesheet,
     databaseUrl,
     sessionSecret: resolveSessionSecret(
       options.sessionSecret ?? env.SESSION_SECRET,
@@ -225,4 +234,12 @@ function checkActionIds(name: string, ids: readonly string[], known: readonly Kn
       throw new ConfigError(`${name}: unknown action id "${id}" (known: ${names.join(', ')})`);
     }
   }
+}
+
+/** A mount path is empty or `/segment[/segment...]`, without a trailing slash. */
+function resolveBasePath(given: string | undefined, appUrl: URL): string {
+  const path = (given ?? appUrl.pathname).replace(/\/+$/, '');
+  if (path !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(path))
+    throw new ConfigError(`basePath must look like /auth, got "${path}"`);
+  return path;
 }

@@ -55,7 +55,17 @@ export interface ExtensionSettings {}
 export interface CitadelOptions extends ExtensionSettings {
   port?: number;
   host?: string;
+  /** Public base URL (APP_URL); when Citadel is mounted under a path, include that path. */
   appUrl?: string;
+  /**
+   * The path Citadel is mounted under (`/auth`), prepended to its links and redirects. Default:
+   * the path of `appUrl` (none). The Fastify plugin sets it to its `prefix`.
+   */
+  basePath?: string;
+  /** The name on pages, emails, the TOTP issuer and the WebAuthn relying party (APP_NAME, default `Citadel`). */
+  appName?: string;
+  /** URL of a stylesheet the pages load after their own styles. */
+  stylesheet?: string;
   databaseUrl?: string;
   sessionSecret?: string;
   smtpUrl?: string;
@@ -87,7 +97,12 @@ export interface CitadelOptions extends ExtensionSettings {
 export interface CitadelConfig extends ExtensionSettings {
   port: number;
   host: string;
+  /** Public base URL, mount path included, without a trailing slash. */
   appUrl: string;
+  /** The mount path (`/auth`) or the empty string. */
+  basePath: string;
+  appName: string;
+  stylesheet?: string;
   databaseUrl: string;
   sessionSecret: string;
   smtpUrl?: string;

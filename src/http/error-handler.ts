@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, TooManyRequestsError } from '../core/errors.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
+import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
@@ -60,7 +61,7 @@ export async function authErrorHandler(
   if (outcome.statusCode === 422 && page) return renderPage(request, reply, page, outcome);
   if ((outcome.statusCode === 401 || outcome.statusCode === 403) && outcome.redirectTo) {
     if (outcome.message) request.session.flash('error', outcome.message);
-    return reply.redirect(outcome.redirectTo, 303);
+    return reply.redirect(publicPath(request, outcome.redirectTo), 303);
   }
   // A refused form post (wrong password, disabled account, rate limit, expired CSRF token) shows
   // the same form again with the message and the input kept, not a dead-end error page.

@@ -4,6 +4,7 @@ import type { SafeHtml } from './html.ts';
 import type { Flash } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
+import { mountLinks, publicPath } from './base-path.ts';
 
 export type EnvelopeStatus = 'success' | 'info' | 'error';
 
@@ -101,7 +102,7 @@ export async function renderPage(
     .code(outcome?.statusCode ?? 200)
     .header('cache-control', NO_STORE)
     .type('text/html; charset=utf-8')
-    .send(body.toString());
+    .send(mountLinks(body.toString(), request.server.config.basePath));
 }
 
 /**
@@ -115,14 +116,15 @@ export async function respond(
   outcome: Outcome,
 ): Promise<FastifyReply> {
   if (clientKind(request) !== 'form') {
+    const redirectTo = outcome.redirectTo && publicPath(request, outcome.redirectTo);
     return reply
       .code(outcome.statusCode ?? 200)
       .header('cache-control', NO_STORE)
-      .send(envelope(outcome));
+      .send(envelope({ ...outcome, redirectTo }));
   }
   const page = request.routeOptions.config.page;
   if ((outcome.render || !outcome.redirectTo) && page) return renderPage(request, reply, page, outcome);
   if (outcome.message)
     request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
-  return reply.redirect(outcome.redirectTo ?? '/', 303);
+  return reply.redirect(publicPath(request, outcome.redirectTo ?? '/'), 303);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
+import { publicPath } from '../../http/base-path.ts';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../core/users.ts';
@@ -54,7 +55,9 @@ export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
         // A browser asking too soon goes back to the code page with the reason, not to an error page.
         if (error instanceof TooManyRequestsError && clientKind(request) === 'form') {
           request.session.flash('error', error.message);
-          return reply.header('retry-after', String(error.retryAfter)).redirect('/action/show', 303);
+          return reply
+            .header('retry-after', String(error.retryAfter))
+            .redirect(publicPath(request, '/action/show'), 303);
         }
         throw error;
       }
@@ -143,7 +146,7 @@ async function refuse(
   if (clientKind(request) === 'form') {
     if (exhausted) {
       request.session.flash('error', TOO_MANY);
-      return reply.redirect('/login', 303);
+      return reply.redirect(publicPath(request, '/login'), 303);
     }
     // The code page again, with the reason, keeping the 404 status of the contract.
     return renderPage(request, reply, pipelinePage, {

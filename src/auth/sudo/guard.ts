@@ -4,6 +4,7 @@ import { clientKind } from '../../http/negotiation.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
+import { mountedPath } from '../../http/base-path.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: FastifyRequest): Promise<boolean> {
@@ -26,7 +27,8 @@ export async function requireSudo(request: FastifyRequest, _reply: FastifyReply)
   // Forms come back to the page they were on: a GET target is itself, a POST goes back to where it came from.
   let redirectTo = '/sudo';
   if (clientKind(request) === 'form') {
-    const next = safeNext(request.method === 'GET' ? request.url : refererPath(request));
+    const from = request.method === 'GET' ? request.url : refererPath(request);
+    const next = safeNext(from === null ? null : mountedPath(request, from));
     if (next) redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
   }
   throw new ForbiddenError('Please confirm your identity to continue.', {

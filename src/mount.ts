@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import helmet from '@fastify/helmet';
+import type { CitadelConfig } from './config/types.ts';
+import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createCoreServices } from './services.ts';
+import type { CitadelServices } from './http/fastify-types.ts';
+import type { Clock } from './core/clock.ts';
+import { sessionPlugin } from './http/sessions/plugin.ts';
+import { verifyCsrf } from './http/csrf.ts';
+import { authErrorHandler } from './http/error-handler.ts';
+import { authCore } from './auth/core/plugin-host.ts';
+import type { CitadelPlugin } from './plugin.ts';
+import { citadelMigrations } from './assembly.ts';
+import './api/settings.ts';
+
+declare module './config/types.ts' {
+  interface ExtensionSettings {
+    /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
+    seed?: (services: CitadelServices) => Promise<void>;
+  }
+}
+
+export interface MountOptions {
+  config: CitadelConfig;
+  plugins: readonly CitadelPlugin[];
+  clock: Clock;
+  /** Apply migrations first (default true). */
+  migrate?: boolean;
+  database?: OpenDatabaseOptions;
+}
+
+export interface MountedCitadel {
+  redis?: Redis;
+  /** Closes what Citadel opened (mail transport, Redis, database); the Fastify instance stays. */
+  release(): Promise<void>;
+}
+
+/**
+ * Citadel inside a Fastify instance (the root one of `createServer()`, or an encapsulated one under
+ * a prefix when embedded): database (migrated), services as decorators, the HTTP layer (security
+ * headers, cookies, bodies, sessions, CSRF, errors), the auth core with every plugin, then the
+ * resource API.
+ */
+export async function mountCitadel(app: FastifyInstance, options: MountOptions): Promise<MountedCitadel> {
+  const { config, plugins, clock, migrate, database: databaseOptions } = options;
+  const database = await openDatabase(config.databaseUrl, {
+    onConnectionError: (error) =>
+      app.log.warn({ err: { message: error.message } }, 'database connection lost'),
+    ...databaseOptions,
+  });
+  if (migrate !== false) {
+    await migrateToLatest(database.db, database.dialect, [
+      ...citadelMigrations(plugins),
+      ...config.migrations,
+    ]);
+  }
+  const { services: core, redis } = createCoreServices(config, {
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    logger: app.log,
+  });
+  for (const [name, service] of Object.entries(core)) app.decorate(name, service);
+
+  // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const error = new Error('The request body is not valid JSON.') as Error & { statusCode: number };
+      error.statusCode = 400;
+      done(error, undefined);
+    }
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        // Over plain http (development, tests) upgrading would break every form post.
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Same-origin Referers let a form post that needs sudo come back to its page afterwards;
+    // other origins still get none.
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  // An embedding application may have registered these already; a second copy would clash.
+  if (!app.hasDecorator('parseCookie')) await app.register(cookie);
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
+  if (!app.hasContentTypeParser('multipart/form-data'))
+    await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
+  await app.register(sessionPlugin);
+  app.addHook('preHandler', verifyCsrf);
+  app.setErrorHandler(authErrorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
+  });
+
+  await app.register(authCore, { plugins });
+  if (config.seedDemo && config.seed) await config.seed(app);
+
+  if (config.api) {
+    const { resourceApi } = await import('./api/plugin.ts');
+    await app.register(resourceApi, { api: config.api });
+    await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
+  }
+
+  return {
+    redis,
+    async release() {
+      core.mailer.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}
