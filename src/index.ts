@@ -1,22 +1,56 @@
+/**
+ * Citadel: an authentication server and a configuration-driven REST engine. This is the package's
+ * main entry; see also `citadel/fastify`, `citadel/html`, `citadel/migrations`, `citadel/testing`.
+ * @packageDocumentation
+ */
 export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
 export { defineConfig } from './config/define.ts';
-export type { CitadelOptions, CitadelConfig, OAuthProviderConfig, Limits } from './config/types.ts';
-export type { PipelineAction, ActionContext, SignInResult } from './auth/pipeline/types.ts';
+export type {
+  CitadelOptions,
+  CitadelConfig,
+  ExtensionSettings,
+  OAuthProviderConfig,
+  Limits,
+  LogLevel,
+} from './config/types.ts';
+export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export type { PipelineAction, ActionContext, PipelinePurpose, SignInResult } from './auth/pipeline/types.ts';
+export type { Factor, EnrollableFactor, FactorId, ProofScope } from './auth/factors/types.ts';
 export type {
   ApiConfig,
   ResourceConfig,
   RelationConfig,
-  ColumnConfig,
-  HookContext,
-  ResourceHooks,
-  ResourceQuery,
-  ApiRecord,
+  ColumnType,
   Verb,
-  WriteVerb,
   PublishOptions,
 } from './api/types.ts';
-export { defineResource, createApi, type ApiBuilder } from './api/define.ts';
+export { defineResource, type ApiBuilder } from './api/define.ts';
+import type * as api from './api/types.ts';
+import { createApi as buildApi } from './api/define.ts';
+
+// The resource API's files are documented where they are declared; these aliases carry the
+// public descriptions of the names whose declarations have none.
+
+/** A column of a resource: its type, whether clients may write it, validation. */
+export type ColumnConfig = api.ColumnConfig;
+/** What a resource hook receives: the caller, the request's version and verb, the database. */
+export type HookContext = api.HookContext;
+/** Functions a resource runs around reads and writes (scope a query, check or change a record). */
+export type ResourceHooks = api.ResourceHooks;
+/** The Kysely select query a resource's `query` hook may narrow. */
+export type ResourceQuery = api.ResourceQuery;
+/** A record as the resource API reads and writes it: column name to value. */
+export type ApiRecord = api.ApiRecord;
+/** The verbs that write: post, put, patch. */
+export type WriteVerb = api.WriteVerb;
+/** Start an immutable API definition: `createApi({ apiName, resources }).publish({ version: 'v1' })`. */
+export const createApi = buildApi;
 export type { CitadelMigration } from './db/migrations/types.ts';
+export type { Database, CoreTables, UsersTable } from './db/schema.ts';
+export type { Dialect } from './db/url.ts';
+export type { CitadelServices } from './http/fastify-types.ts';
+export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
+export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {
   HttpError,
@@ -27,4 +61,7 @@ export {
   NotFoundError,
   ConflictError,
   TooManyRequestsError,
+  type HttpErrorOptions,
 } from './core/errors.ts';
+export { InvalidTokenError } from './auth/core/caller.ts';
+export { ConfigError } from './config/errors.ts';

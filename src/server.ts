@@ -10,6 +10,7 @@ import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
 import type { OpenDatabaseOptions } from './db/open.ts';
 
+/** What `createServer()` takes: the configuration, plus how to log, migrate and open the database. */
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
   logger?: FastifyServerOptions['logger'];
@@ -23,6 +24,7 @@ export interface CreateServerOptions extends CitadelOptions {
   database?: OpenDatabaseOptions;
 }
 
+/** A running-ready Citadel: the Fastify instance, its configuration, a Node handler and `close()`. */
 export interface CitadelServer {
   app: FastifyInstance;
   /** The Fastify instance again: its decorators (`db`, `users`, `mailer`, ...) are the services. */

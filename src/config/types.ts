@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
 
+/** Log levels (LOG_LEVEL). */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 /** One social sign-in provider, resolved from OAUTH_<ID>_* or given in code. */

@@ -3,6 +3,7 @@ export interface Clock {
   now(): Date;
 }
 
+/** The real clock. */
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that stands still until told to move: for tests of expiries. */

@@ -14,6 +14,7 @@ export interface HttpErrorOptions {
   invalidParams?: { name: string; reason: string }[];
 }
 
+/** Base of every error with an HTTP status; the error handlers turn it into the envelope or problem details. */
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly statusCode: number;
@@ -26,6 +27,7 @@ export class HttpError extends Error {
   }
 }
 
+/** 422 with per-field messages (`errors`). */
 export class ValidationError extends HttpError {
   override name = 'ValidationError';
   constructor(
@@ -37,6 +39,7 @@ export class ValidationError extends HttpError {
   }
 }
 
+/** 400: a malformed request. */
 export class BadRequestError extends HttpError {
   override name = 'BadRequestError';
   constructor(message: string, options: HttpErrorOptions = {}) {
@@ -44,6 +47,7 @@ export class BadRequestError extends HttpError {
   }
 }
 
+/** 401: no caller; form clients are sent to the sign-in page. */
 export class AuthenticationRequiredError extends HttpError {
   override name = 'AuthenticationRequiredError';
   constructor(message = 'Authentication required.', options: HttpErrorOptions = {}) {
@@ -51,6 +55,7 @@ export class AuthenticationRequiredError extends HttpError {
   }
 }
 
+/** 403: the caller may not do this. */
 export class ForbiddenError extends HttpError {
   override name = 'ForbiddenError';
   constructor(message = 'Forbidden.', options: HttpErrorOptions = {}) {
@@ -58,6 +63,7 @@ export class ForbiddenError extends HttpError {
   }
 }
 
+/** 404. */
 export class NotFoundError extends HttpError {
   override name = 'NotFoundError';
   constructor(message = 'Not found.', options: HttpErrorOptions = {}) {
@@ -65,6 +71,7 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** 409: the request clashes with the current state (a taken username, a duplicate key). */
 export class ConflictError extends HttpError {
   override name = 'ConflictError';
   constructor(message = 'Conflict.', options: HttpErrorOptions = {}) {
@@ -72,6 +79,7 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** 429 with a Retry-After header (seconds). */
 export class TooManyRequestsError extends HttpError {
   override name = 'TooManyRequestsError';
   readonly retryAfter: number;

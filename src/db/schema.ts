@@ -65,6 +65,7 @@ export interface RateLimitsTable {
   reset_at: string;
 }
 
+/** The tables of the core migrations. */
 export interface CoreTables {
   users: UsersTable;
   sessions: SessionsTable;

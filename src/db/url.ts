@@ -1,5 +1,6 @@
 import { ConfigError } from '../config/errors.ts';
 
+/** The database families Citadel runs on. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql';
 
 export interface DatabaseLocation {

@@ -17,10 +17,12 @@ const ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/** Escape text for HTML content and quoted attribute values. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
+/** What may be interpolated into `html`: text is escaped, `SafeHtml` is kept, arrays are joined. */
 export type HtmlValue = SafeHtml | string | number | boolean | null | undefined | HtmlValue[];
 
 function render(value: HtmlValue): string {
@@ -30,6 +32,7 @@ function render(value: HtmlValue): string {
   return escapeHtml(String(value));
 }
 
+/** Tagged template for HTML: every interpolated value is escaped unless it is `SafeHtml`. */
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
   let out = strings[0] ?? '';
   values.forEach((value, i) => {

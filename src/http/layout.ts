@@ -58,6 +58,7 @@ export function layout(ctx: PageContext, title: string, content: HtmlValue, head
     </html>`;
 }
 
+/** A labelled input of a page form. */
 export interface FieldOptions {
   name: string;
   label: string;
@@ -87,6 +88,7 @@ export function field(ctx: PageContext, options: FieldOptions): SafeHtml {
     ${error ? html`<div class="field-error" id="${id}-error">${error}</div>` : ''}`;
 }
 
+/** The hidden CSRF token field every form must carry. */
 export function csrfField(ctx: PageContext): SafeHtml {
   return html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 }

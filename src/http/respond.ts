@@ -42,6 +42,7 @@ export interface PageContext<P = unknown> {
   props: P;
 }
 
+/** A page: a pure function from its context (and the props its route loaded) to HTML. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a renderer of any props fits a route
 export type PageRenderer<P = any> = (ctx: PageContext<P>) => SafeHtml | Promise<SafeHtml>;
 

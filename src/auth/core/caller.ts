@@ -7,6 +7,7 @@ export type { Caller } from '../../http/caller.ts';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
+/** 401 for a missing, malformed, expired or revoked bearer token (with `WWW-Authenticate: Bearer`). */
 export class InvalidTokenError extends HttpError {
   override name = 'InvalidTokenError';
   constructor() {

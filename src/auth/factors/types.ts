@@ -4,6 +4,7 @@ import type { UserRecord } from '../core/users.ts';
 /** Where a proof is being given: a sign-in step or a sudo step-up. Challenges never cross scopes. */
 export type ProofScope = 'sign_in' | 'sudo';
 
+/** The built-in factors. */
 export type FactorId = 'totp' | 'passkey' | 'recovery_code' | 'password';
 
 /**
@@ -21,6 +22,7 @@ export interface Factor {
   verify(request: FastifyRequest, user: UserRecord, proof: unknown, scope: ProofScope): Promise<boolean>;
 }
 
+/** A factor a user adds and removes in the two-factor settings (TOTP, passkeys). */
 export interface EnrollableFactor extends Factor {
   id: 'totp' | 'passkey';
   enrollStart(

@@ -6,6 +6,7 @@ import type { SafeHtml } from '../../http/html.ts';
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';
 
+/** What each method of a pipeline action receives. */
 export interface ActionContext {
   request: FastifyRequest;
   /** The server instance: its decorators are Citadel's services (`services.db`, `services.mailer`, ...). */
