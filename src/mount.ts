@@ -86,7 +86,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        // The application's stylesheet (`stylesheet`) may live on another origin.
+        styleSrc: ["'self'", "'unsafe-inline'", ...stylesheetOrigin(config.stylesheet)],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         formAction: ["'self'"],
@@ -131,4 +132,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       await database.close();
     },
   };
+}
+
+function stylesheetOrigin(stylesheet: string | undefined): string[] {
+  if (!stylesheet || !/^https?:\/\//.test(stylesheet)) return [];
+  return [new URL(stylesheet).origin];
 }

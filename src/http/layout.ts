@@ -36,14 +36,14 @@ export function layout(ctx: PageContext, title: string, content: HtmlValue, head
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · Citadel</title>
+        <title>${title} · ${ctx.appName}</title>
         <style>
           ${STYLE}
         </style>
-        ${head}
+        ${ctx.stylesheet ? html`<link rel="stylesheet" href="${ctx.stylesheet}" />` : ''} ${head}
       </head>
       <body>
-        <nav><a class="brand" href="/">Citadel</a>${nav}</nav>
+        <nav><a class="brand" href="/">${ctx.appName}</a>${nav}</nav>
         ${ctx.flash ? html`<div class="flash ${ctx.flash.type}" role="status">${ctx.flash.message}</div>` : ''}
         ${
           ctx.outcome?.status === 'error' && ctx.outcome.message && !ctx.flash

@@ -39,6 +39,10 @@ export interface PageContext<P = unknown> {
   errors: Record<string, string>;
   /** The parsed query string. */
   query: Record<string, unknown>;
+  /** APP_NAME: the page title's suffix and the header's brand. */
+  appName: string;
+  /** The application's stylesheet URL, loaded after the built-in styles. */
+  stylesheet?: string;
   props: P;
 }
 
@@ -96,6 +100,8 @@ export async function renderPage(
     input: outcome?.status === 'error' ? refillableInput(request) : {},
     errors: outcome?.errors ?? {},
     query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
+    appName: request.server.config.appName,
+    stylesheet: request.server.config.stylesheet,
     props: loadProps ? await loadProps(request) : {},
   };
   const body = await page(ctx);

@@ -13,5 +13,5 @@ export function homePage(ctx: PageContext) {
         </ul>`
     : html`<p>Welcome. <a href="/login">Sign in</a> or <a href="/register">create an account</a>.</p>
         <p><a href="/api/v1/docs/ui">API documentation</a></p>`;
-  return layout(ctx, 'Citadel', content);
+  return layout(ctx, ctx.appName, content);
 }

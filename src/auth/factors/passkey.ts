@@ -163,7 +163,7 @@ export const passkeyFactor: EnrollableFactor = {
       throw new ValidationError({ factor: `At most ${MAX_PASSKEYS} passkeys can be registered.` });
     const { rpID } = relyingParty(services);
     const options = await generateRegistrationOptions({
-      rpName: 'Citadel',
+      rpName: services.config.appName,
       rpID,
       userName: user.email,
       userDisplayName: user.username,

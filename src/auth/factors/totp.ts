@@ -14,11 +14,10 @@ const ENROLL_KEY = 'enroll:totp';
 const ENC_PURPOSE = 'totp';
 const CODE = /^\d{6}$/;
 
-const ISSUER = 'Citadel';
-
-function totpFor(account: string, secret: Secret): TOTP {
+/** `issuer` names the account in authenticator apps: the configured APP_NAME. */
+function totpFor(account: string, secret: Secret, issuer = 'Citadel'): TOTP {
   return new TOTP({
-    issuer: ISSUER,
+    issuer,
     label: account,
     algorithm: 'SHA1',
     digits: DIGITS,
@@ -104,7 +103,7 @@ export const totpFactor: EnrollableFactor = {
     putPending(request, ENROLL_KEY, user.id, {
       secret: services.secrets.encrypt(ENC_PURPOSE, secret.base32),
     });
-    const uri = totpFor(user.email, secret).toString();
+    const uri = totpFor(user.email, secret, request.server.config.appName).toString();
     const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return {
       factor: 'totp',
