@@ -25,6 +25,9 @@ declare module './config/types.ts' {
     seed?: (services: CitadelServices) => Promise<void>;
   }
 }
+import { registerOperations } from './ops/plugin.ts';
+import { developmentLogTransport } from './ops/logging.ts';
+import { assertRedisReachable } from './ops/redis.ts';
 
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
@@ -66,6 +69,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger: logger ?? {
       level: config.logLevel,
       ...(logStream ? { stream: logStream } : {}),
+      ...developmentLogTransport({
+        production: config.production,
+        ownStream: Boolean(logStream),
+        isTty: Boolean(process.stdout.isTTY),
+      }),
       serializers: { req: redactedRequestSerializer },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -96,6 +104,12 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger: app.log,
   });
   for (const [name, service] of Object.entries(core)) app.decorate(name, service);
+  if (redis && config.redisUrl) {
+    await assertRedisReachable(redis, config.redisUrl).catch(async (error: unknown) => {
+      await database.close();
+      throw error;
+    });
+  }
 
   // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
   app.removeContentTypeParser('application/json');
@@ -109,6 +123,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       error.statusCode = 400;
       done(error, undefined);
     }
+  });
+
+  // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
+  await registerOperations(app, {
+    metricsToken: config.metricsToken,
+    poolUse: database.poolUse,
+    readiness: { db: database.db, redis },
   });
 
   await app.register(helmet, {
