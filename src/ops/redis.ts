@@ -23,11 +23,10 @@ export async function assertRedisReachable(
     timer = setTimeout(() => reject(new Error('timed out')), budgetMs);
   });
   try {
-    await Promise.race([redis.ping(), timeout]);
-  } catch (error) {
+    await Promise.race([redis.status === 'wait' ? redis.connect() : redis.ping(), timeout]);
+  } catch {
     redis.disconnect();
-    const reason = (error as { code?: string }).code ?? (error as Error).message;
-    throw new RedisUnavailableError(`could not connect to Redis at ${redactUrl(url)} (${reason})`);
+    throw new RedisUnavailableError(`could not connect to Redis at ${redactUrl(url)} (no answer)`);
   } finally {
     clearTimeout(timer);
   }
