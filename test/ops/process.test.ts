@@ -7,59 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_SECRET } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { drainAndClose } from '../../src/ops/shutdown.ts';
-import { freePort } from './support.ts';
+import { freePort, startServe, until } from './support.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
-
-export interface ServeProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** A real `citadel serve` with the given extra arguments and variables, once it listens. */
-export async function startServe(
-  env: Record<string, string>,
-  args: string[] = [],
-  listening = /Citadel listening on (http:\/\/127\.0\.0\.1:\d+)/,
-): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'citadel-ops-')),
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      SESSION_SECRET: TEST_SECRET,
-      SEED_DEMO: '0',
-      PORT: '0',
-      ...env,
-    },
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const url = listening.exec(output)?.[1];
-    if (url) return { child, url, output: () => output, exited };
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`citadel serve did not start:\n${output}`);
-}
-
-/** Wait until `predicate` holds (polled), or fail with `what`. */
-export async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 /** An HTTP/1.1 request whose body is only half sent: a request in flight for as long as we like. */
 function startSlowLogin(url: string) {

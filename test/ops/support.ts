@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { TEST_SECRET } from '../helpers/app.ts';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /**
@@ -100,3 +104,55 @@ export const redisAvailable = () =>
     probe.on('error', () => resolve(false));
     probe.on('exit', (code) => resolve(code === 0));
   });
+
+export const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** A real `citadel serve` with the given extra arguments and variables, once it listens. */
+export async function startServe(
+  env: Record<string, string>,
+  args: string[] = [],
+  listening = /Citadel listening on (http:\/\/127\.0\.0\.1:\d+)/,
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    cwd: mkdtempSync(join(tmpdir(), 'citadel-ops-')),
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      SESSION_SECRET: TEST_SECRET,
+      SEED_DEMO: '0',
+      PORT: '0',
+      ...env,
+    },
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const url = listening.exec(output)?.[1];
+    if (url) return { child, url, output: () => output, exited };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`citadel serve did not start:\n${output}`);
+}
+
+/** Wait until `predicate` holds (polled), or fail with `what`. */
+export async function until(predicate: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
