@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_SECRET } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { drainAndClose } from '../../src/ops/shutdown.ts';
-import { freePort, startServe, until } from './support.ts';
+import { PROCESS_TEST_TIMEOUT, freePort, startServe, until } from './support.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
 
@@ -40,31 +40,35 @@ describe('SIGTERM', () => {
   });
   afterAll(async () => database?.drop());
 
-  it('lets a request in flight finish, refuses new connections, then exits 0', async () => {
-    const serve = await startServe({ DATABASE_URL: database.url });
-    try {
-      const slow = startSlowLogin(serve.url);
-      // The request has reached the server once its start is logged.
-      await until(() => /"url":"\/login"/.test(serve.output()), 'the request to reach the server');
+  it(
+    'lets a request in flight finish, refuses new connections, then exits 0',
+    async () => {
+      const serve = await startServe({ DATABASE_URL: database.url });
+      try {
+        const slow = startSlowLogin(serve.url);
+        // The request has reached the server once its start is logged.
+        await until(() => /"url":"\/login"/.test(serve.output()), 'the request to reach the server');
 
-      serve.child.kill('SIGTERM');
-      await until(() => serve.output().includes('SIGTERM: draining'), 'the drain to begin');
-      const refused = await fetch(`${serve.url}/healthz`).then(
-        () => 'answered',
-        () => 'refused',
-      );
-      expect(refused).toBe('refused');
-      expect(serve.child.exitCode).toBeNull();
+        serve.child.kill('SIGTERM');
+        await until(() => serve.output().includes('SIGTERM: draining'), 'the drain to begin');
+        const refused = await fetch(`${serve.url}/healthz`).then(
+          () => 'answered',
+          () => 'refused',
+        );
+        expect(refused).toBe('refused');
+        expect(serve.child.exitCode).toBeNull();
 
-      slow.finish();
-      await slow.closed;
-      expect(slow.received()).toMatch(/^HTTP\/1\.1 401 /);
-      expect(slow.received()).toContain('"action":"login.attempt"');
-      expect(await serve.exited).toEqual({ code: 0, signal: null });
-    } finally {
-      serve.child.kill('SIGKILL');
-    }
-  });
+        slow.finish();
+        await slow.closed;
+        expect(slow.received()).toMatch(/^HTTP\/1\.1 401 /);
+        expect(slow.received()).toContain('"action":"login.attempt"');
+        expect(await serve.exited).toEqual({ code: 0, signal: null });
+      } finally {
+        serve.child.kill('SIGKILL');
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 
   it('cuts requests still running when the drain limit passes', async () => {
     const t = await startTestApp();
@@ -85,65 +89,75 @@ describe('SIGTERM', () => {
 });
 
 describe('start-up', () => {
-  it('an unreachable REDIS_URL stops start-up with one line and exit code 1', async () => {
-    const database = await createTestDatabase();
-    try {
-      const port = await freePort();
-      const child = spawn(process.execPath, [BIN, 'serve'], {
-        cwd: mkdtempSync(join(tmpdir(), 'citadel-ops-')),
-        env: {
-          PATH: process.env.PATH ?? '',
-          SESSION_SECRET: TEST_SECRET,
-          SEED_DEMO: '0',
-          PORT: '0',
-          DATABASE_URL: database.url,
-          REDIS_URL: `redis://:hunter2secret@127.0.0.1:${port}`,
-        },
-      });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await new Promise((done) => child.once('exit', done));
-      expect(code).toBe(1);
-      expect(output.trim().split('\n')).toEqual([
-        expect.stringMatching(/^citadel: .*could not connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+/),
-      ]);
-      expect(output).not.toContain('hunter2secret');
-    } finally {
-      await database.drop();
-    }
-  });
-
-  it('logs JSON lines when stdout is not a terminal, readable lines when it is one', async () => {
-    const database = await createTestDatabase();
-    try {
-      const piped = await startServe({ DATABASE_URL: database.url });
-      piped.child.kill('SIGTERM');
-      await piped.exited;
-      const lines = piped.output().trim().split('\n');
-      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-
-      // `script` runs the command on a pseudo-terminal, as an operator's shell would.
-      const env = `DATABASE_URL='${database.url}' SESSION_SECRET='${TEST_SECRET}' SEED_DEMO=0 PORT=0`;
-      const child = spawn('script', ['-qec', `env ${env} ${process.execPath} ${BIN} serve`, '/dev/null'], {
-        cwd: mkdtempSync(join(tmpdir(), 'citadel-tty-')),
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'dumb' },
-      });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      const exited = new Promise((done) => child.once('exit', done));
+  it(
+    'an unreachable REDIS_URL stops start-up with one line and exit code 1',
+    async () => {
+      const database = await createTestDatabase();
       try {
-        await until(() => output.includes('Citadel listening on'), 'the terminal server to start', 60_000);
+        const port = await freePort();
+        const child = spawn(process.execPath, [BIN, 'serve'], {
+          cwd: mkdtempSync(join(tmpdir(), 'citadel-ops-')),
+          env: {
+            PATH: process.env.PATH ?? '',
+            SESSION_SECRET: TEST_SECRET,
+            SEED_DEMO: '0',
+            PORT: '0',
+            DATABASE_URL: database.url,
+            REDIS_URL: `redis://:hunter2secret@127.0.0.1:${port}`,
+          },
+        });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        const code = await new Promise((done) => child.once('exit', done));
+        expect(code).toBe(1);
+        expect(output.trim().split('\n')).toEqual([
+          expect.stringMatching(
+            /^citadel: .*could not connect to Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+/,
+          ),
+        ]);
+        expect(output).not.toContain('hunter2secret');
       } finally {
-        // SIGTERM to the process group `script` started: the server drains and exits.
-        child.kill('SIGTERM');
-        await exited;
+        await database.drop();
       }
-      const line = output.split('\n').find((l) => l.includes('Citadel listening on'))!;
-      expect(line).toMatch(/INFO/);
-      expect(line.trim().startsWith('{')).toBe(false);
-    } finally {
-      await database.drop();
-    }
-  });
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
+    'logs JSON lines when stdout is not a terminal, readable lines when it is one',
+    async () => {
+      const database = await createTestDatabase();
+      try {
+        const piped = await startServe({ DATABASE_URL: database.url });
+        piped.child.kill('SIGTERM');
+        await piped.exited;
+        const lines = piped.output().trim().split('\n');
+        for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+
+        // `script` runs the command on a pseudo-terminal, as an operator's shell would.
+        const env = `DATABASE_URL='${database.url}' SESSION_SECRET='${TEST_SECRET}' SEED_DEMO=0 PORT=0`;
+        const child = spawn('script', ['-qec', `env ${env} ${process.execPath} ${BIN} serve`, '/dev/null'], {
+          cwd: mkdtempSync(join(tmpdir(), 'citadel-tty-')),
+          env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', TERM: 'dumb' },
+        });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        const exited = new Promise((done) => child.once('exit', done));
+        try {
+          await until(() => output.includes('Citadel listening on'), 'the terminal server to start', 60_000);
+        } finally {
+          // SIGTERM to the process group `script` started: the server drains and exits.
+          child.kill('SIGTERM');
+          await exited;
+        }
+        const line = output.split('\n').find((l) => l.includes('Citadel listening on'))!;
+        expect(line).toMatch(/INFO/);
+        expect(line.trim().startsWith('{')).toBe(false);
+      } finally {
+        await database.drop();
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 });

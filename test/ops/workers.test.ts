@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { startServe, until, type ServeProcess } from './support.ts';
+import { PROCESS_TEST_TIMEOUT, startServe, until, type ServeProcess } from './support.ts';
 
 /** Worker pids seen answering, read from the workers' own request log lines. */
 function answeringPids(output: string, path: string): Set<number> {
@@ -42,38 +42,42 @@ describe('citadel serve --workers 2', () => {
       ['--workers', '2'],
       /(Citadel primary): 2 workers/,
     );
-  });
+  }, PROCESS_TEST_TIMEOUT);
   afterAll(async () => {
     serve?.child.kill('SIGKILL');
     await database?.drop();
   });
 
-  it('both workers answer on one port; a killed worker is replaced; SIGTERM stops all and exits 0', async () => {
-    const output = serve!.output;
-    const url = /Citadel listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())![1]!;
-    const workerPids = listeningWorkers(output());
-    expect(new Set(workerPids).size).toBe(2);
+  it(
+    'both workers answer on one port; a killed worker is replaced; SIGTERM stops all and exits 0',
+    async () => {
+      const output = serve!.output;
+      const url = /Citadel listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())![1]!;
+      const workerPids = listeningWorkers(output());
+      expect(new Set(workerPids).size).toBe(2);
 
-    expect(new Set(await hitMany(url, 12))).toEqual(new Set([200]));
-    await until(() => answeringPids(output(), '/healthz').size === 2, 'both workers to answer');
-    expect([...answeringPids(output(), '/healthz')].sort()).toEqual([...workerPids].sort());
+      expect(new Set(await hitMany(url, 12))).toEqual(new Set([200]));
+      await until(() => answeringPids(output(), '/healthz').size === 2, 'both workers to answer');
+      expect([...answeringPids(output(), '/healthz')].sort()).toEqual([...workerPids].sort());
 
-    // A crash: the primary starts a replacement, which serves too.
-    process.kill(workerPids[0]!, 'SIGKILL');
-    await until(() => listeningWorkers(output()).length === 3, 'the replacement to listen', 60_000);
-    expect(output()).toMatch(/exited \(SIGKILL\); starting a replacement/);
-    const replacement = listeningWorkers(output())[2]!;
-    expect(workerPids).not.toContain(replacement);
-    const deadline = Date.now() + 30_000;
-    while (!answeringPids(output(), '/healthz').has(replacement) && Date.now() < deadline) {
-      expect(new Set(await hitMany(url, 4))).toEqual(new Set([200]));
-    }
-    expect(answeringPids(output(), '/healthz')).toContain(replacement);
+      // A crash: the primary starts a replacement, which serves too.
+      process.kill(workerPids[0]!, 'SIGKILL');
+      await until(() => listeningWorkers(output()).length === 3, 'the replacement to listen', 60_000);
+      expect(output()).toMatch(/exited \(SIGKILL\); starting a replacement/);
+      const replacement = listeningWorkers(output())[2]!;
+      expect(workerPids).not.toContain(replacement);
+      const deadline = Date.now() + 30_000;
+      while (!answeringPids(output(), '/healthz').has(replacement) && Date.now() < deadline) {
+        expect(new Set(await hitMany(url, 4))).toEqual(new Set([200]));
+      }
+      expect(answeringPids(output(), '/healthz')).toContain(replacement);
 
-    serve!.child.kill('SIGTERM');
-    expect(await serve!.exited).toEqual({ code: 0, signal: null });
-    for (const pid of [workerPids[1]!, replacement]) {
-      expect(() => process.kill(pid, 0), `worker ${pid} still running`).toThrow();
-    }
-  });
+      serve!.child.kill('SIGTERM');
+      expect(await serve!.exited).toEqual({ code: 0, signal: null });
+      for (const pid of [workerPids[1]!, replacement]) {
+        expect(() => process.kill(pid, 0), `worker ${pid} still running`).toThrow();
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 });
