@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import helmet from '@fastify/helmet';
 import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
@@ -26,6 +25,7 @@ declare module './config/types.ts' {
   }
 }
 import { registerOperations } from './ops/plugin.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { developmentLogTransport } from './ops/logging.ts';
 import { assertRedisReachable } from './ops/redis.ts';
 
@@ -132,7 +132,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     readiness: { db: database.db, redis },
   });
 
-  await app.register(helmet, {
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
