@@ -28,7 +28,7 @@ export async function drainAndClose(
 /** SIGTERM and SIGINT drain the server and exit 0 (1 if closing itself failed). */
 export function exitGracefullyOnSignals(server: CitadelServer): void {
   const stop = (signal: string) => {
-    server.app.log.info(`${signal}: draining requests in flight, then shutting down`);
+    server.app.log.info(`${signal}: shutting down (requests in flight finish first)`);
     drainAndClose(server).then(
       ({ forced }) => {
         if (forced) server.app.log.warn(`requests still running after ${DRAIN_LIMIT_MS} ms were cut`);

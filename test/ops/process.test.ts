@@ -50,7 +50,7 @@ describe('SIGTERM', () => {
         await until(() => /"url":"\/login"/.test(serve.output()), 'the request to reach the server');
 
         serve.child.kill('SIGTERM');
-        await until(() => serve.output().includes('SIGTERM: draining'), 'the drain to begin');
+        await until(() => serve.output().includes('SIGTERM: shutting down'), 'the drain to begin');
         const refused = await fetch(`${serve.url}/healthz`).then(
           () => 'answered',
           () => 'refused',
