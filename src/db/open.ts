@@ -78,7 +78,12 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
 
   if (dialect === 'postgres') {
     const pg = await import('pg');
-    const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
+    // A bounded wait for a connection: a hung server then fails requests (503) instead of holding them.
+    const pool = new pg.default.Pool({
+      connectionString: target,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
     pool.on('error', (error) => options.onConnectionError?.(error));
     // A connection lost while checked out fails its query and then emits 'error' on the client,
     // which the pool listens to only while the client is idle: listen always, or the process ends.

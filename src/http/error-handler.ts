@@ -3,6 +3,7 @@ import { HttpError, TooManyRequestsError } from '../core/errors.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { errorPage } from './error-page.ts';
+import { isDependencyOutage, OUTAGE_MESSAGE } from '../core/outage.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -40,6 +41,10 @@ export function outcomeForError(request: FastifyRequest, error: FastifyError | E
   }
   if (isFastifyClientError(fastifyError)) {
     return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
+  }
+  if (isDependencyOutage(error)) {
+    request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
+    return { action, status: 'error', statusCode: 503, message: OUTAGE_MESSAGE };
   }
   request.log.error({ err: error }, 'unhandled error');
   return { action, status: 'error', statusCode: 500, message: GENERIC_MESSAGE };
