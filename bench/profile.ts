@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts <list|read|bulk> [engine|baseline]`: a CPU profile of one benchmark
+ * `npx tsx bench/profile.ts <list|read|bulk|me|bearer> [engine|baseline]`: a CPU profile of one benchmark
  * case (same data and routes as `npm run bench`), summarised as self time per area and per function.
  * The raw profile is written to /tmp for Chrome DevTools. Environment: BENCH_DIALECTS (first one
  * used, default sqlite), BENCH_ROWS, BENCH_DURATION, BENCH_CONNECTIONS.
@@ -46,7 +46,7 @@ function summarise(profile: Profile, top: number, requests: number): string {
     total += micros;
     const where = area(frame.url);
     areas.set(where, (areas.get(where) ?? 0) + micros);
-    const file = frame.url.replace(/^.*\/(node_modules|work\/main)\//, '');
+    const file = frame.url.replace(/^.*\/(node_modules|work\/[^/]+)\//, '');
     const name = `${frame.functionName || '(anonymous)'}  ${file}:${frame.lineNumber + 1}`;
     functions.set(name, (functions.get(name) ?? 0) + micros);
   }
@@ -65,8 +65,8 @@ function summarise(profile: Profile, top: number, requests: number): string {
 
 async function main(): Promise<void> {
   const [kind = 'read', who = 'engine'] = process.argv.slice(2);
-  if (!['list', 'read', 'bulk'].includes(kind) || !['engine', 'baseline'].includes(who)) {
-    throw new Error('usage: tsx bench/profile.ts <list|read|bulk> [engine|baseline]');
+  if (!['list', 'read', 'bulk', 'me', 'bearer'].includes(kind) || !['engine', 'baseline'].includes(who)) {
+    throw new Error('usage: tsx bench/profile.ts <list|read|bulk|me|bearer> [engine|baseline]');
   }
   const dialect = (process.env.BENCH_DIALECTS ?? 'sqlite').split(',')[0] as TestDialect;
   const rows = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -75,7 +75,21 @@ async function main(): Promise<void> {
   );
   try {
     const base = who === 'engine' ? target.engineBase : target.baselineBase;
-    const url = kind === 'list' ? base + LIST_QUERY : kind === 'read' ? base + target.readPath : base;
+    const url =
+      kind === 'list'
+        ? base + LIST_QUERY
+        : kind === 'read' || kind === 'bearer'
+          ? base + target.readPath
+          : kind === 'me'
+            ? target.origin + '/me'
+            : base;
+    // GET /me with the bench author's session cookie; the bearer read with its token.
+    const headers: Record<string, string> =
+      kind === 'me'
+        ? { cookie: target.sessionCookie }
+        : kind === 'bearer'
+          ? { authorization: `Bearer ${target.token}` }
+          : {};
     const options: LoadOptions =
       kind === 'bulk'
         ? {
@@ -86,6 +100,7 @@ async function main(): Promise<void> {
             connections: 1,
           }
         : {
+            headers,
             durationSeconds: Number(process.env.BENCH_DURATION ?? 4),
             connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
           };

@@ -3,8 +3,12 @@
  * returning the same JSON, from the same database, in the same process, on loopback.
  *
  * Environment: BENCH_DURATION (seconds per case, default 4), BENCH_CONNECTIONS (default 10),
- * BENCH_ROWS (posts, default 100000), BENCH_BULK_REQUESTS (bulk inserts per route, default 6), BENCH_DIALECTS (default "sqlite,postgres"; a database that
- * is not reachable is skipped with a notice).
+ * BENCH_ROWS (posts, default 100000), BENCH_BULK_REQUESTS (bulk inserts per route, default 6),
+ * BENCH_DIALECTS (default "sqlite,postgres"; a database that is not reachable is skipped with a
+ * notice), BENCH_WORKERS (0 leaves out the workers case).
+ *
+ * Three baselines: the hand-written routes behind the same hooks; the ceiling (bench/ceiling.ts,
+ * bare Fastify and prepared statements); and `citadel serve` with 1 worker against 2.
  */
 import { deepStrictEqual } from 'node:assert/strict';
 import { loadavg } from 'node:os';
@@ -13,12 +17,17 @@ import { load, type LoadOptions, type LoadResult } from './load.ts';
 import { BULK, demoOptions, LIST_QUERY, startBenchTarget, type BenchTarget } from './setup.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
 import { printTable, type Row } from './table.ts';
+import { CEILING_LIST_QUERY, startCeiling } from './ceiling.ts';
+import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
+import { startServeProcess } from './serve-process.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const BULK_REQUESTS = Number(process.env.BENCH_BULK_REQUESTS ?? 6);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as TestDialect[];
+/** BENCH_WORKERS=0 leaves out the 1-vs-2-workers case (two `citadel serve` processes). */
+const WORKERS_CASE = process.env.BENCH_WORKERS !== '0';
 
 const log = (line: string) => console.error(`bench: ${line}`);
 
@@ -28,8 +37,15 @@ async function json(url: string, init?: RequestInit): Promise<{ status: number; 
 }
 
 /** The comparison is only fair if both routes answer the same thing: checked before measuring. */
-async function assertSameAnswer(engineUrl: string, baselineUrl: string): Promise<void> {
-  const [engine, baseline] = await Promise.all([json(engineUrl), json(baselineUrl)]);
+async function assertSameAnswer(
+  engineUrl: string,
+  baselineUrl: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const [engine, baseline] = await Promise.all([
+    json(engineUrl, { headers }),
+    json(baselineUrl, { headers }),
+  ]);
   if (engine.status !== 200)
     throw new Error(`${engineUrl} answered ${engine.status}: ${JSON.stringify(engine.body)}`);
   deepStrictEqual(
@@ -61,25 +77,31 @@ async function pair(
   engineUrl: string,
   baselineUrl: string,
   options: LoadOptions,
+  baselineOptions: LoadOptions = options,
 ): Promise<Row> {
   log(`${dialect}: ${name}`);
   // Warm-up, not reported: JIT, prepared statements and the database's caches, for both routes.
-  for (const url of [engineUrl, baselineUrl])
-    await load(url, { ...options, durationSeconds: 1, amount: options.amount ? 1 : undefined });
-  const round = {
-    ...options,
-    durationSeconds: options.durationSeconds / ROUNDS,
-    ...(options.amount ? { amount: Math.ceil(options.amount / ROUNDS) } : {}),
-  };
+  for (const [url, opts] of [
+    [engineUrl, options],
+    [baselineUrl, baselineOptions],
+  ] as const)
+    await load(url, { ...opts, durationSeconds: 1, amount: opts.amount ? 1 : undefined });
+  const inRounds = (opts: LoadOptions): LoadOptions => ({
+    ...opts,
+    durationSeconds: opts.durationSeconds / ROUNDS,
+    ...(opts.amount ? { amount: Math.ceil(opts.amount / ROUNDS) } : {}),
+  });
+  const round = inRounds(options);
+  const baselineRound = inRounds(baselineOptions);
   const engineRuns: LoadResult[] = [];
   const baselineRuns: LoadResult[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     // Alternate who goes first as well.
     if (i % 2 === 0) {
       engineRuns.push(await load(engineUrl, round));
-      baselineRuns.push(await load(baselineUrl, round));
+      baselineRuns.push(await load(baselineUrl, baselineRound));
     } else {
-      baselineRuns.push(await load(baselineUrl, round));
+      baselineRuns.push(await load(baselineUrl, baselineRound));
       engineRuns.push(await load(engineUrl, round));
     }
   }
@@ -139,7 +161,74 @@ async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]
     ),
     await pair('single-row read', dialect, engineBase + readPath, baselineBase + readPath, get),
     await pair(`bulk insert of ${BULK} rows`, dialect, engineBase, baselineBase, post),
+    ...(await measureAgainstCeiling(dialect, target, get)),
   ];
+}
+
+/** The engine against the bare ceiling routes, and a bearer-token read against an anonymous one. */
+async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, get: LoadOptions) {
+  const ceiling = await startCeiling(dialect, target.databaseUrl, target.codec, SESSION_COOKIE);
+  try {
+    const { engineBase, readPath } = target;
+    const session = { ...get, headers: { ...get.headers, cookie: target.sessionCookie } };
+    const bearer = { ...get, headers: { ...get.headers, authorization: `Bearer ${target.token}` } };
+    await assertSameAnswer(engineBase + CEILING_LIST_QUERY, ceiling.base + '/posts' + CEILING_LIST_QUERY);
+    await assertSameAnswer(engineBase + readPath, ceiling.base + '/posts' + readPath);
+    await assertSameAnswer(target.origin + '/me', ceiling.base + '/me', session.headers);
+    await assertSameAnswer(engineBase + readPath, engineBase + readPath, bearer.headers);
+    return [
+      await pair(
+        'single read / ceiling',
+        dialect,
+        engineBase + readPath,
+        ceiling.base + '/posts' + readPath,
+        get,
+      ),
+      await pair(
+        'list 20 with total, page 50 / ceiling',
+        dialect,
+        engineBase + CEILING_LIST_QUERY,
+        ceiling.base + '/posts' + CEILING_LIST_QUERY,
+        get,
+      ),
+      await pair(
+        'GET /me (cookie) / session-lookup ceiling',
+        dialect,
+        target.origin + '/me',
+        ceiling.base + '/me',
+        session,
+      ),
+      await pair(
+        'bearer-token read / anonymous read',
+        dialect,
+        engineBase + readPath,
+        engineBase + readPath,
+        bearer,
+        get,
+      ),
+    ];
+  } finally {
+    await ceiling.close();
+  }
+}
+
+/** `citadel serve --workers 2` against `--workers 1` on the same database: the single read. */
+async function measureWorkers(dialect: TestDialect, target: BenchTarget, get: LoadOptions): Promise<Row> {
+  const one = await startServeProcess(target.databaseUrl, 1);
+  const two = await startServeProcess(target.databaseUrl, 2);
+  try {
+    const path = new URL(target.engineBase).pathname + target.readPath;
+    return await pair(
+      'single read, 2 workers / 1 worker',
+      dialect,
+      two.origin + path,
+      one.origin + path,
+      get,
+    );
+  } finally {
+    await one.close();
+    await two.close();
+  }
 }
 
 async function benchDialect(dialect: TestDialect, options: CitadelOptions): Promise<Row[]> {
@@ -155,7 +244,17 @@ async function benchDialect(dialect: TestDialect, options: CitadelOptions): Prom
     throw error;
   }
   try {
-    return await measure(dialect, target);
+    const rows = await measure(dialect, target);
+    if (WORKERS_CASE) {
+      rows.push(
+        await measureWorkers(dialect, target, {
+          durationSeconds: DURATION,
+          connections: CONNECTIONS,
+          headers: { accept: 'application/json' },
+        }),
+      );
+    }
+    return rows;
   } finally {
     await target.close();
   }

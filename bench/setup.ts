@@ -5,8 +5,11 @@ import { deploymentAlphabet, IdCodec } from '../src/api/sqids.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
 import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
 import { seed, type AnyDb } from './seed.ts';
+import { randomToken, sha256Hex } from '../src/core/crypto.ts';
+import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
 
 export const BULK = 1000;
+export const BENCH_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
 export const LIST_QUERY = '?page=50&limit=20&sort=-created_at&derive=comments';
 
 export interface BenchTarget {
@@ -20,6 +23,12 @@ export interface BenchTarget {
   /** A bearer token with `posts:create`, for the bulk insert. */
   token: string;
   bulkBody: string;
+  /** `http://127.0.0.1:PORT` of the engine. */
+  origin: string;
+  databaseUrl: string;
+  codec: IdCodec;
+  /** `citadel_session=…` of a stored session of the bench author. */
+  sessionCookie: string;
   close(): Promise<void>;
 }
 
@@ -52,7 +61,7 @@ export async function startBenchTarget(
     logger: false,
     seedDemo: false,
     databaseUrl: database.url,
-    sessionSecret: 'bench-session-secret-that-is-long-enough-0123456789',
+    sessionSecret: BENCH_SECRET,
     appUrl: 'http://127.0.0.1',
     dataDir: '/tmp/citadel-bench-data',
   });
@@ -110,9 +119,19 @@ export async function startBenchTarget(
         status: 'published',
       })),
     );
+    const rawSession = randomToken(32);
+    await services.sessions.save(sha256Hex(rawSession), {
+      userId: author.id,
+      data: {},
+      expiresAt: new Date(Date.now() + config.limits.sessionIdleTtl * 1000).toISOString(),
+    });
     return {
       server,
       db,
+      origin,
+      databaseUrl: database.url,
+      codec,
+      sessionCookie: `${SESSION_COOKIE}=${rawSession}`,
       engineBase: `${origin}${api.apiBaseUrl}/${api.publications[0]!.version}/posts`,
       baselineBase: `${origin}${BASELINE_PREFIX}/posts`,
       readPath: `/${codec.encode(someId)}`,

@@ -16,9 +16,9 @@ export function printTable(rows: Row[]): void {
     'db',
     'engine req/s',
     'engine p99 ms',
-    'hand req/s',
-    'hand p99 ms',
-    'engine/hand',
+    'baseline req/s',
+    'baseline p99 ms',
+    'engine/baseline',
     'load',
   ];
   const lines = rows.map((row) => [

@@ -8,11 +8,14 @@ import { loadConfig } from './config/load.ts';
 import { openDatabase } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { redactUrl } from './db/url.ts';
+import { isClusterPrimary, parseWorkerCount, runPrimary } from './ops/cluster.ts';
+import { exitGracefullyOnSignals } from './ops/shutdown.ts';
 
 const HELP = `citadel: authentication server and resource API engine
 
 Usage:
-  citadel serve [--config FILE]                 migrate, then serve on HOST:PORT (default 127.0.0.1:3000)
+  citadel serve [--config FILE] [--workers N]   migrate, then serve on HOST:PORT (default 127.0.0.1:3000)
+                                                with N processes (WORKERS; 0 = one per core; default 1)
   citadel migrate [--config FILE]               apply pending database migrations
   citadel make:resource <name> [--dir DIR]      write a resource configuration skeleton
   citadel openapi --api-version <v> [--config FILE]
@@ -40,18 +43,19 @@ async function loadOptions(configPath: string | undefined): Promise<CitadelOptio
   return typeof exported === 'function' ? await exported() : exported;
 }
 
-async function serve(configPath: string | undefined): Promise<void> {
+async function serve(configPath: string | undefined, workersFlag: string | undefined): Promise<void> {
+  const workers = parseWorkerCount(workersFlag ?? process.env.WORKERS);
+  if (workers === undefined)
+    throw new ConfigError('--workers / WORKERS must be a whole number (0 = one per core)');
+  if (workers > 1 && isClusterPrimary()) {
+    if (!(await runPrimary(workers))) process.exit(1);
+    return;
+  }
   const { createServer } = await import('./server.ts');
   const server = await createServer(await loadOptions(configPath));
   const address = await server.app.listen({ port: server.config.port, host: server.config.host });
   server.app.log.info(`Citadel listening on ${address} (public URL ${server.config.appUrl})`);
-  const stop = async (signal: string) => {
-    server.app.log.info(`${signal}: shutting down`);
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  exitGracefullyOnSignals(server);
 }
 
 async function migrate(configPath: string | undefined): Promise<void> {
@@ -81,6 +85,7 @@ export async function main(argv: string[]): Promise<void> {
       config: { type: 'string' },
       'api-version': { type: 'string' },
       dir: { type: 'string' },
+      workers: { type: 'string' },
     },
   });
   const [command, ...rest] = positionals;
@@ -90,7 +95,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serve(values.config);
+      return serve(values.config, values.workers);
     case 'migrate':
       return migrate(values.config);
     case 'make:resource': {

@@ -3,7 +3,6 @@ import type { Redis } from 'ioredis';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import helmet from '@fastify/helmet';
 import type { CitadelConfig } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -17,6 +16,9 @@ import { authCore } from './auth/core/plugin-host.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
 import './api/settings.ts';
+import { registerOperations } from './ops/plugin.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { assertRedisReachable } from './ops/redis.ts';
 
 declare module './config/types.ts' {
   interface ExtensionSettings {
@@ -66,6 +68,12 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     logger: app.log,
   });
   for (const [name, service] of Object.entries(core)) app.decorate(name, service);
+  if (redis && config.redisUrl) {
+    await assertRedisReachable(redis, config.redisUrl).catch(async (error: unknown) => {
+      await database.close();
+      throw error;
+    });
+  }
 
   // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
   app.removeContentTypeParser('application/json');
@@ -81,7 +89,14 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     }
   });
 
-  await app.register(helmet, {
+  // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
+  await registerOperations(app, {
+    metricsToken: config.metricsToken,
+    poolUse: database.poolUse,
+    readiness: { db: database.db, redis },
+  });
+
+  await app.register(securityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

@@ -6,6 +6,7 @@ import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import type { CitadelServices } from './http/fastify-types.ts';
 import { systemClock } from './core/clock.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
+import { developmentLogTransport } from './ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
 import type { OpenDatabaseOptions } from './db/open.ts';
@@ -73,6 +74,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     logger: logger ?? {
       level: config.logLevel,
       ...(logStream ? { stream: logStream } : {}),
+      ...developmentLogTransport({
+        production: config.production,
+        ownStream: Boolean(logStream),
+        isTty: Boolean(process.stdout.isTTY),
+      }),
       serializers: { req: redactedRequestSerializer },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],

@@ -30,10 +30,16 @@ export function createCoreServices(
   deps: { db: Kysely<Database>; dialect: Dialect; clock: Clock; logger: FastifyBaseLogger },
 ): { services: CoreServices; redis?: Redis } {
   const { db, dialect, clock, logger } = deps;
+  // Connected by the start-up check (or the first command); errors before the first connection
+  // are that check's to report, in one line.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+    ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
     : undefined;
-  redis?.on('error', (err) => logger.error({ err: { message: err.message } }, 'redis error'));
+  let connectedOnce = false;
+  redis?.once('ready', () => (connectedOnce = true));
+  redis?.on('error', (err) => {
+    if (connectedOnce) logger.error({ err: { message: err.message } }, 'redis error');
+  });
   const services: CoreServices = {
     config,
     db,

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.ts';
+import { isDependencyOutage, OUTAGE_MESSAGE } from '../core/outage.ts';
 import type { InvalidParam } from './validation.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -72,6 +73,10 @@ export async function problemErrorHandler(
             ? 'The request could not be read (is the body valid JSON?).'
             : (STATUS_CODES[status] ?? 'Bad request.');
     return sendProblem(request, reply, status, detail);
+  }
+  if (isDependencyOutage(error)) {
+    request.log.warn({ err: { message: (error as Error).message } }, 'database or Redis unavailable');
+    return sendProblem(request, reply, 503, OUTAGE_MESSAGE);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
   return sendProblem(request, reply, 500, GENERIC_DETAIL);

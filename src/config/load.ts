@@ -188,6 +188,9 @@ export function loadConfig(
   ) {
     throw new ConfigError('SQIDS_ALPHABET must hold at least 3 characters, each once');
   }
+  const metricsToken = options.metricsToken ?? (env.METRICS_TOKEN || undefined);
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
 
   return {
@@ -221,6 +224,7 @@ export function loadConfig(
     migrations: options.migrations ?? [],
     secureCookies: parsedAppUrl.protocol === 'https:',
     trustProxy: options.trustProxy ?? env.TRUST_PROXY === '1',
+    metricsToken,
   };
 }
 

@@ -85,6 +85,8 @@ export interface CitadelOptions extends ExtensionSettings {
   production?: boolean;
   /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy?: boolean;
+  /** Bearer token for GET /metrics (METRICS_TOKEN); without one there is no /metrics. */
+  metricsToken?: string;
   limits?: Partial<Limits>;
   /** The application's own migrations (its tables), applied after Citadel's own. */
   migrations?: CitadelMigration[];
@@ -123,4 +125,5 @@ export interface CitadelConfig extends ExtensionSettings {
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
   trustProxy: boolean;
+  metricsToken?: string;
 }

@@ -4,10 +4,19 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { parseDatabaseUrl, type Dialect } from './url.ts';
 
+/** Connections of the pool right now (SQLite: its one connection, never waited for here). */
+export interface PoolUse {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface OpenDatabase {
   db: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
+  /** For the pool-use metrics. */
+  poolUse(): PoolUse;
 }
 
 export interface OpenDatabaseOptions {
@@ -64,15 +73,24 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       log,
     });
-    return { db, dialect, close: () => db.destroy() };
+    return { db, dialect, close: () => db.destroy(), poolUse: () => ({ total: 1, idle: 1, waiting: 0 }) };
   }
 
   if (dialect === 'postgres') {
     const pg = await import('pg');
-    const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
+    // A bounded wait for a connection: a hung server then fails requests (503) instead of holding them.
+    const pool = new pg.default.Pool({
+      connectionString: target,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
     pool.on('error', (error) => options.onConnectionError?.(error));
+    // A connection lost while checked out fails its query and then emits 'error' on the client,
+    // which the pool listens to only while the client is idle: listen always, or the process ends.
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-    return { db, dialect, close: () => db.destroy() };
+    const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db, dialect, close: () => db.destroy(), poolUse };
   }
 
   const mysql = await import('mysql2');
@@ -86,5 +104,19 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     charset: 'utf8mb4',
   });
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }), log });
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, close: () => db.destroy(), poolUse: () => mysqlPoolUse(pool) };
+}
+
+/** mysql2 has no public pool counters; these arrays are what its own pool reads. */
+function mysqlPoolUse(pool: object): PoolUse {
+  const internals = pool as {
+    _allConnections?: { length: number };
+    _freeConnections?: { length: number };
+    _connectionQueue?: { length: number };
+  };
+  return {
+    total: internals._allConnections?.length ?? 0,
+    idle: internals._freeConnections?.length ?? 0,
+    waiting: internals._connectionQueue?.length ?? 0,
+  };
 }

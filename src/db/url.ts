@@ -34,5 +34,5 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
 
 /** The URL without its password, for messages and logs. */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+  return url.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@');
 }

@@ -4,6 +4,7 @@ import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
+import { isDependencyOutage, OUTAGE_MESSAGE } from '../core/outage.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -41,6 +42,10 @@ export function outcomeForError(request: FastifyRequest, error: FastifyError | E
   }
   if (isFastifyClientError(fastifyError)) {
     return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
+  }
+  if (isDependencyOutage(error)) {
+    request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
+    return { action, status: 'error', statusCode: 503, message: OUTAGE_MESSAGE };
   }
   request.log.error({ err: error }, 'unhandled error');
   return { action, status: 'error', statusCode: 500, message: GENERIC_MESSAGE };

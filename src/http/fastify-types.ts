@@ -43,5 +43,7 @@ declare module 'fastify' {
     pageProps?: (request: FastifyRequest) => unknown;
     /** Skip the CSRF check (only for routes that change nothing). */
     csrfExempt?: boolean;
+    /** Never reads a session or a caller (health, readiness, metrics): none is loaded for it. */
+    sessionless?: boolean;
   }
 }

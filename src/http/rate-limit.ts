@@ -65,23 +65,57 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const key = storedLimitKey(rawKey);
     const now = this.clock.now().toISOString();
     const resetAt = isoAfter(this.clock, windowSeconds);
-    // Restart an expired window, then count with one atomic upsert.
-    await this.db.deleteFrom('rate_limits').where('key', '=', key).where('reset_at', '<=', now).execute();
-    const insert = this.db.insertInto('rate_limits').values({ key, count: 1, reset_at: resetAt });
-    if (this.dialect === 'mysql') {
-      await insert.onDuplicateKeyUpdate({ count: sql<number>`count + 1` }).execute();
-    } else {
-      await insert
-        .onConflict((oc) => oc.column('key').doUpdateSet({ count: sql<number>`rate_limits.count + 1` }))
-        .execute();
-    }
+    const state =
+      this.dialect === 'mysql'
+        ? await this.hitMysql(key, now, resetAt, windowSeconds)
+        : await this.hitReturning(key, now, resetAt);
+    await this.sweepNowAndThen(now);
+    return state;
+  }
+
+  /**
+   * One atomic upsert that restarts an ended window or counts in the running one, and returns the
+   * result (SQLite and PostgreSQL: every SET expression reads the row as it was).
+   */
+  private async hitReturning(key: string, now: string, resetAt: string): Promise<LimitState> {
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, count: 1, reset_at: resetAt })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
+          reset_at: sql<string>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
+        }),
+      )
+      .returning(['count', 'reset_at'])
+      .executeTakeFirstOrThrow();
+    return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
+  }
+
+  /**
+   * MySQL has no RETURNING: the new count comes back through LAST_INSERT_ID(expr) in the OK
+   * packet. MySQL applies SET assignments left to right, so `count` is computed while `reset_at`
+   * still holds the old value, and `reset_at` after it reads the old value too. A count of 1 is a
+   * window that starts now; only a running window needs its end read back.
+   */
+  private async hitMysql(key: string, now: string, resetAt: string, windowSeconds: number) {
+    const result = await this.db
+      .insertInto('rate_limits')
+      .values({ key, count: 1, reset_at: resetAt })
+      .onDuplicateKeyUpdate({
+        count: sql<number>`last_insert_id(if(reset_at <= ${now}, 1, count + 1))`,
+        reset_at: sql<string>`if(reset_at <= ${now}, values(reset_at), reset_at)`,
+      })
+      .executeTakeFirstOrThrow();
+    // 1 affected row: inserted; 2: an existing row updated (MySQL's convention).
+    const count = Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
+    if (count === 1) return { count, retryAfter: windowSeconds };
     const row = await this.db
       .selectFrom('rate_limits')
-      .select(['count', 'reset_at'])
+      .select('reset_at')
       .where('key', '=', key)
       .executeTakeFirstOrThrow();
-    await this.sweepNowAndThen(now);
-    return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
+    return { count, retryAfter: this.secondsUntil(row.reset_at) };
   }
 
   private hitsSinceSweep = 0;

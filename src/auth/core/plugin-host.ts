@@ -49,6 +49,8 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
 
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
+    // Health, readiness and metrics: no session was loaded, and no caller is wanted.
+    if (request.routeOptions.config.sessionless) return;
     await restoreRememberedSession(request, reply);
     // A bad bearer token throws (401); request.caller then keeps its default, null.
     request.caller = await resolveCaller(request);

@@ -65,8 +65,15 @@ export async function claimOnce(
   }
 }
 
-/** Drop claims whose contexts can no longer exist. */
+/** Sign-ins between two sweeps of ended claims (a sweep per sign-in was a statement per sign-in). */
+export const SWEEP_CLAIMS_EVERY = 100;
+const signInsSinceSweep = new WeakMap<CitadelServices, number>();
+
+/** Drop claims whose contexts can no longer exist, on every SWEEP_CLAIMS_EVERY-th call per server. */
 export async function sweepClaims(services: CitadelServices): Promise<void> {
+  const calls = (signInsSinceSweep.get(services) ?? 0) + 1;
+  signInsSinceSweep.set(services, calls % SWEEP_CLAIMS_EVERY);
+  if (calls < SWEEP_CLAIMS_EVERY) return;
   await services.db
     .deleteFrom('pipeline_claims')
     .where('expires_at', '<=', services.clock.now().toISOString())

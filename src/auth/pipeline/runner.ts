@@ -82,7 +82,7 @@ export async function beginSignIn(
     ).toISOString(),
   };
   await sweepClaims(services);
-  return proceed(request, reply, user, pending);
+  return proceed(request, reply, user, pending, { userReadThisRequest: true });
 }
 
 /**
@@ -94,6 +94,7 @@ export async function proceed(
   reply: FastifyReply,
   user: UserRecord,
   pending: PendingContext,
+  options: { userReadThisRequest?: boolean } = {},
 ): Promise<SignInResult> {
   const services = request.server;
   while (pending.remaining.length > 0) {
@@ -114,8 +115,10 @@ export async function proceed(
   }
 
   wipePending(request.session);
-  // The account may have changed while the actions ran (or never was usable): check it once more.
-  const fresh = await services.users.findById(user.id);
+  // The account may have changed while the actions ran (or never was usable): check it once more,
+  // unless it was read in this very request and no action has run since (the loop above only
+  // skipped actions that were not pending).
+  const fresh = options.userReadThisRequest ? user : await services.users.findById(user.id);
   if (!fresh || fresh.active !== 1) throw new ForbiddenError('This account is disabled.');
   await establishSession(request, reply, fresh, { remember: pending.remember });
   return { signedIn: true };

@@ -1,6 +1,6 @@
 import { definePlugin } from '../../plugin.ts';
 import { sudoRoutes } from './routes.ts';
-import { sudoFactorsFor } from './eligible.ts';
+import { hasSudoFactor } from './eligible.ts';
 import { grantSudo } from './state.ts';
 
 /** Step-up (sudo) mode for sensitive operations. */
@@ -10,7 +10,7 @@ export const sudoPlugin = definePlugin({
   events: {
     // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
     async signedIn(request, user) {
-      if ((await sudoFactorsFor(request, user)).length === 0) grantSudo(request, user.id);
+      if (!(await hasSudoFactor(request, user))) grantSudo(request, user.id);
     },
   },
 });

@@ -37,6 +37,7 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
   app.decorateRequest('session', null as unknown as Session);
 
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.sessionless) return;
     request.session = await loadSession(request);
   });
 

@@ -19,6 +19,8 @@ export class Session {
   private _userId: number | null;
   private dirty = false;
   private destroyed = false;
+  /** Whether the current id has a stored row (it came from the store, or was saved). */
+  private stored: boolean;
 
   constructor(
     rawId: string | null,
@@ -27,6 +29,7 @@ export class Session {
     private readonly loadedAt: { expiresAt: string | null },
   ) {
     this.rawId = rawId;
+    this.stored = rawId !== null;
     this._userId = userId;
     this.data = data;
   }
@@ -77,8 +80,10 @@ export class Session {
 
   /** New id, same data. */
   regenerate(): void {
-    if (this.rawId && !this.previousIdHash) this.previousIdHash = sha256Hex(this.rawId);
+    // Only a stored id has a row to remove; one made earlier in this request never reached the store.
+    if (this.rawId && this.stored && !this.previousIdHash) this.previousIdHash = sha256Hex(this.rawId);
     this.rawId = randomToken(32);
+    this.stored = false;
     this.dirty = true;
   }
 
@@ -121,7 +126,12 @@ export class Session {
       return;
     }
     if (!this.rawId) this.rawId = randomToken(32);
-    await store.save(sha256Hex(this.rawId), { userId: this._userId, data: this.data, expiresAt });
+    await store.save(
+      sha256Hex(this.rawId),
+      { userId: this._userId, data: this.data, expiresAt },
+      !this.stored,
+    );
+    this.stored = true;
     this.loadedAt.expiresAt = expiresAt;
     this.dirty = false;
   }

@@ -14,7 +14,8 @@ export interface StoredSession {
 /** Server-side session storage, keyed by the SHA-256 of the cookie value. */
 export interface SessionStore {
   load(idHash: string): Promise<StoredSession | null>;
-  save(idHash: string, session: StoredSession): Promise<void>;
+  /** `isNew`: the id was never stored (a fresh random id), so there is no row to update. */
+  save(idHash: string, session: StoredSession, isNew?: boolean): Promise<void>;
   destroy(idHash: string): Promise<void>;
   /** Ends every session of a user (password reset, password change), optionally sparing one. */
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
@@ -40,7 +41,7 @@ export class DatabaseSessionStore implements SessionStore {
     return { userId: row.user_id, data: JSON.parse(row.data) as SessionData, expiresAt: row.expires_at };
   }
 
-  async save(idHash: string, session: StoredSession): Promise<void> {
+  async save(idHash: string, session: StoredSession, isNew = false): Promise<void> {
     const values = {
       user_id: session.userId,
       data: JSON.stringify(session.data),
@@ -48,12 +49,10 @@ export class DatabaseSessionStore implements SessionStore {
       updated_at: this.clock.now().toISOString(),
     };
     // Update first: the common case is an existing session. Insert when nothing was updated.
-    const updated = await this.db
-      .updateTable('sessions')
-      .set(values)
-      .where('id', '=', idHash)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
+    const updated = isNew
+      ? undefined
+      : await this.db.updateTable('sessions').set(values).where('id', '=', idHash).executeTakeFirst();
+    if (!updated || Number(updated.numUpdatedRows) === 0) {
       await this.db
         .insertInto('sessions')
         .values({ id: idHash, ...values })

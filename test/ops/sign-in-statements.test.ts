@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+
+/** The budget of issue 12: a password sign-in of an account with no second factor. */
+const MAX_SIGN_IN_STATEMENTS = 6;
+
+describe('SQL statements per request', () => {
+  const statements: string[] = [];
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ database: { onQuery: (sql) => statements.push(sql) } });
+  });
+  afterAll(async () => t?.close());
+
+  const during = async (request: () => Promise<unknown>) => {
+    statements.length = 0;
+    await request();
+    return [...statements];
+  };
+
+  it(`a password sign-in with no second factor runs at most ${MAX_SIGN_IN_STATEMENTS}`, async () => {
+    const user = await t.createUser();
+    const client = t.client();
+    const sql = await during(async () => {
+      const response = await client.post('/login', { email: user.email, password: TEST_PASSWORD });
+      expect(response.status).toBe(200);
+      expect(response.body.action).toBe('login.attempt');
+    });
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(MAX_SIGN_IN_STATEMENTS);
+    // And it did sign in: the session row exists and GET /me answers with the user.
+    expect(sql.some((s) => /insert into [`"]sessions[`"]/i.test(s))).toBe(true);
+    expect((await client.get('/me')).body.user.id).toBe(user.id);
+  });
+
+  it('signing in again from a signed-in browser adds only what the old session costs', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    const sql = await during(() => client.post('/login', { email: user.email, password: TEST_PASSWORD }));
+    // On top of a fresh sign-in: the old session is loaded, its user resolved, and the row removed.
+    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(MAX_SIGN_IN_STATEMENTS + 3);
+  });
+
+  it('GET /me with a session cookie reads the session and the user: 2 statements', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    const sql = await during(() => client.get('/me'));
+    expect(sql.length, sql.join('\n')).toBe(2);
+  });
+
+  it('an anonymous request with no cookie reads nothing for the session', async () => {
+    const sql = await during(() => t.client().get('/me'));
+    expect(sql).toEqual([]);
+  });
+});
