@@ -55,7 +55,10 @@ export async function verifyPasswordLogin(
   await services.rateLimiter.reset(keys.pair);
   assertMaySignIn(services, user);
   if (services.passwords.needsRehash(user.password_hash!)) {
-    await services.users.setPasswordHash(user.id, await services.passwords.hash(input.password));
+    const rehashed = await services.passwords.hash(input.password);
+    await services.users.setPasswordHash(user.id, rehashed);
+    // The pending context is stamped from the stored hash (credential-stamp.ts): give it the new one.
+    return { ...user, password_hash: rehashed };
   }
   return user;
 }

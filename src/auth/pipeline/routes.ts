@@ -3,6 +3,7 @@ import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../http/errors.ts';
 import { ProofAttempts } from './attempts.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
 import { publicUser } from '../users.ts';
 import { maskEmail, savePending, wipePending, type PendingContext } from './context.ts';
 import { proceed, requireCurrentStep } from './runner.ts';
@@ -76,16 +77,21 @@ export async function pipelineModule(app: FastifyInstance): Promise<void> {
           : {};
       const attempts = new ProofAttempts(services, pending);
       if (!(await attempts.begin())) return refuse(request, reply, pending, true);
+      await beginSecondFactorAttempt(services, user);
       let passed: boolean;
       try {
         passed = await action.handle(ctx, body);
       } catch (error) {
-        if (error instanceof ValidationError) await attempts.malformed();
+        if (error instanceof ValidationError) {
+          await attempts.malformed();
+          await proofNotWrong(services, user.id);
+        }
         throw error;
       } finally {
         savePending(request.session, pending);
       }
-      if (!passed) {
+      if (passed) await proofNotWrong(services, user.id);
+      else {
         pending.failures = await attempts.failures();
         return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
       }

@@ -9,6 +9,7 @@ import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -84,9 +85,11 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
       const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
       const limitKey = `sudo:${user.id}`;
       await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+      await beginSecondFactorAttempt(services, user);
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
+      await proofNotWrong(services, user.id);
       await services.rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
