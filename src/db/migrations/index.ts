@@ -6,6 +6,7 @@ import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
 import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
+import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
@@ -18,4 +19,5 @@ export const allMigrations: CitadelMigration[] = [
   factorsMigration,
   socialMigration,
   exactFeatureKeysMigration,
+  emailVerifiedAtMigration,
 ];
