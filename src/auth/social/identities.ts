@@ -2,6 +2,7 @@ import type { CitadelServices } from '../../services.ts';
 import type { UserRecord } from '../users.ts';
 import type { SocialProfile } from './providers.ts';
 import { baseUsername, usernameCandidates } from './username.ts';
+import { parseMailbox } from '../../http/email-address.ts';
 
 /** The domain of stand-in addresses: `.invalid` is reserved (RFC 2606), so nothing is ever mailed. */
 export const PLACEHOLDER_EMAIL_DOMAIN = 'social.invalid';
@@ -48,7 +49,9 @@ async function resolve(
 ): Promise<SocialUser> {
   const { db, clock, users } = services;
   const now = clock.now().toISOString();
-  const email = profile.email && profile.email.length <= 191 ? profile.email.toLowerCase() : null;
+  // A provider's address is held to the same rule as a typed one: one plain mailbox, else none.
+  const mailbox = profile.email ? parseMailbox(profile.email) : null;
+  const email = mailbox && mailbox.length <= 191 ? mailbox : null;
 
   const identity = await db
     .selectFrom('oauth_identities')
