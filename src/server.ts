@@ -16,6 +16,7 @@ import { authErrorHandler } from './http/error-handler.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
 import { authModules } from './auth/modules.ts';
 import './http/fastify-types.ts';
+import { fastifyTrustProxy } from './config/trust-proxy.ts';
 
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
@@ -58,7 +59,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         remove: true,
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },

@@ -67,8 +67,11 @@ export interface CitadelOptions {
   /** Folder for the generated session secret and the default SQLite file. */
   dataDir?: string;
   production?: boolean;
-  /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
-  trustProxy?: boolean;
+  /**
+   * Behind reverse proxies: their hop count, or their addresses/CIDRs (TRUST_PROXY); the client IP is
+   * the right-most untrusted X-Forwarded-For entry. `true` means one hop.
+   */
+  trustProxy?: boolean | number | string | string[];
   limits?: Partial<Limits>;
   /** Custom post-sign-in actions, by id. */
   actions?: PipelineAction[];
@@ -110,5 +113,6 @@ export interface CitadelConfig {
   seed?: (services: CitadelServices) => Promise<void>;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
-  trustProxy: boolean;
+  /** See src/config/trust-proxy.ts. */
+  trustProxy: false | number | string[];
 }
