@@ -1,8 +1,8 @@
 import type { CitadelServices } from '../services.ts';
 import type { UserRecord } from './users.ts';
-import { TooManyRequestsError } from '../http/errors.ts';
 import { composeMail } from '../mail/templates.ts';
 import { claimOnce } from './pipeline/claims.ts';
+import { FailureBudget } from './failure-budget.ts';
 
 /**
  * Contract 13: second-factor guesses (TOTP, emailed codes, recovery codes, sudo proofs) are counted
@@ -12,28 +12,20 @@ import { claimOnce } from './pipeline/claims.ts';
 export const SECOND_FACTOR_FAILURES_PER_ACCOUNT = 10;
 export const SECOND_FACTOR_WINDOW = 3600;
 
-/**
- * Both counters of an account share one clock-aligned window (its number is in the key), so a
- * count of good proofs can never outlive the attempts it offsets.
- */
-function windowKeys(services: CitadelServices, userId: number) {
-  const nowSeconds = Math.floor(services.clock.now().getTime() / 1000);
-  const bucket = Math.floor(nowSeconds / SECOND_FACTOR_WINDOW);
-  const prefix = `2fa:account:${userId}:${bucket}`;
-  return {
-    tries: `${prefix}:tries`,
-    notWrong: `${prefix}:ok`,
-    retryAfter: (bucket + 1) * SECOND_FACTOR_WINDOW - nowSeconds,
-  };
+function budget(services: CitadelServices): FailureBudget {
+  return new FailureBudget(services, '2fa:account', SECOND_FACTOR_FAILURES_PER_ACCOUNT, SECOND_FACTOR_WINDOW);
 }
 
 /**
  * Called when the account goes over its budget: the event hook point for the account center
  * (issue 11's `recordSecurityEvent(…, 'second_factor_locked')`) and one mail per window.
  */
-export async function onSecondFactorLocked(services: CitadelServices, user: UserRecord): Promise<void> {
-  const keys = windowKeys(services, user.id);
-  if (!(await claimOnce(services, `${keys.tries}:locked`, SECOND_FACTOR_WINDOW))) return;
+export async function onSecondFactorLocked(
+  services: CitadelServices,
+  user: UserRecord,
+  windowKey: string,
+): Promise<void> {
+  if (!(await claimOnce(services, windowKey, SECOND_FACTOR_WINDOW))) return;
   // Hook point: record the `second_factor_locked` security event here once issue 11 provides it.
   try {
     await services.mailer.send(
@@ -51,25 +43,15 @@ export async function onSecondFactorLocked(services: CitadelServices, user: User
 }
 
 /**
- * Count one second-factor attempt before its proof is checked (so a parallel burst cannot pass a
- * read-only check together), and refuse with 429 once the account has used its budget of wrong
- * proofs. Each attempt must end in `proofNotWrong` unless the proof was wrong.
+ * Count one second-factor attempt before its proof is checked, and refuse with 429 once the
+ * account has used its budget of wrong proofs. Each attempt must end in `proofNotWrong` unless the
+ * proof was wrong.
  */
 export async function beginSecondFactorAttempt(services: CitadelServices, user: UserRecord): Promise<void> {
-  const keys = windowKeys(services, user.id);
-  const tries = await services.rateLimiter.hit(keys.tries, SECOND_FACTOR_WINDOW);
-  const notWrong = await services.rateLimiter.store.peek(keys.notWrong);
-  // Wrong proofs so far, this attempt included: exact one by one, an over-estimate under races.
-  if (tries.count - notWrong.count > SECOND_FACTOR_FAILURES_PER_ACCOUNT) {
-    // This attempt checks no proof: it must not use up the budget of a later window, nor count.
-    await services.rateLimiter.hit(keys.notWrong, SECOND_FACTOR_WINDOW);
-    await onSecondFactorLocked(services, user);
-    throw new TooManyRequestsError(keys.retryAfter);
-  }
+  await budget(services).begin(String(user.id), (lockKey) => onSecondFactorLocked(services, user, lockKey));
 }
 
 /** The attempt passed, or was malformed (checked no proof): it is not a wrong guess. */
 export async function proofNotWrong(services: CitadelServices, userId: number): Promise<void> {
-  const keys = windowKeys(services, userId);
-  await services.rateLimiter.hit(keys.notWrong, SECOND_FACTOR_WINDOW);
+  await budget(services).notAFailure(String(userId));
 }
