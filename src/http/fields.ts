@@ -80,7 +80,7 @@ export class FieldReader {
     if (value === undefined) return undefined;
     const mailbox = parseMailbox(value);
     // The text as typed stays for re-filled forms; a valid one comes back in its stored form.
-    if (mailbox === null) this.fail(name, `${label} must be a single email address (name@example.com).`);
+    if (mailbox === null) this.fail(name, `${label} must be a valid email address.`);
     return mailbox ?? value;
   }
 
