@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors.ts';
 import type { InvalidParam } from './validation.ts';
+import { outageAs503 } from '../http/error-handler.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -47,10 +48,11 @@ export function sendProblem(
  * with a fixed message; anything else is a generic 500, the details only in the log.
  */
 export async function problemErrorHandler(
-  error: FastifyError | Error,
+  thrown: FastifyError | Error,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const error = outageAs503(thrown, request);
   if (error instanceof HttpError) {
     if (error.options.headers) reply.headers(error.options.headers);
     if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');

@@ -71,6 +71,10 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     const pg = await import('pg');
     const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
     pool.on('error', (error) => options.onConnectionError?.(error));
+    // A client checked out of the pool (inside a transaction, between two of its queries) has no
+    // pool listener: without one, a cut connection is an uncaught 'error' that ends the process.
+    // Its next query fails instead, and the request answers 503 (src/http/outage.ts).
+    pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect, close: () => db.destroy() };
   }

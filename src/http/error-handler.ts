@@ -3,6 +3,7 @@ import { HttpError, TooManyRequestsError } from './errors.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { errorPage } from '../views/pages/error.ts';
+import { isOutageError, ServiceUnavailableError } from './outage.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -11,6 +12,13 @@ const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
 /** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
 function isFastifyClientError(error: FastifyError): boolean {
   return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+}
+
+/** A database or Redis outage is a 503 for the client (logged once as a warning, without a stack). */
+export function outageAs503(error: FastifyError | Error, request: FastifyRequest): FastifyError | Error {
+  if (!isOutageError(error)) return error;
+  request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
+  return new ServiceUnavailableError();
 }
 
 /** Map any error to the one outcome the client sees; unexpected errors are logged, never shown. */
@@ -46,10 +54,11 @@ export function outcomeForError(request: FastifyRequest, error: FastifyError | E
 }
 
 export async function authErrorHandler(
-  error: FastifyError | Error,
+  thrown: FastifyError | Error,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const error = outageAs503(thrown, request);
   const outcome = outcomeForError(request, error);
   if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
   if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfter));
