@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.ts';
+import { BadRequestError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
 import type { DeriveNode } from './query.ts';
 import type { ApiRecord } from './types.ts';

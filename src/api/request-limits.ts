@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError, HttpError } from '../http/errors.ts';
+import { BadRequestError, HttpError } from '../core/errors.ts';
 
 /** Contract 13: deeper JSON is refused before anything walks it recursively. */
 export const MAX_JSON_DEPTH = 64;

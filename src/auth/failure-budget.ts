@@ -1,5 +1,5 @@
-import type { CitadelServices } from '../services.ts';
-import { TooManyRequestsError } from '../http/errors.ts';
+import type { CitadelServices } from '../http/fastify-types.ts';
+import { TooManyRequestsError } from '../core/errors.ts';
 
 /**
  * "At most N failures per window" that holds under parallel requests: every attempt is counted

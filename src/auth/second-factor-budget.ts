@@ -1,5 +1,5 @@
-import type { CitadelServices } from '../services.ts';
-import type { UserRecord } from './users.ts';
+import type { CitadelServices } from '../http/fastify-types.ts';
+import type { UserRecord } from './core/users.ts';
 import { composeMail } from '../mail/templates.ts';
 import { claimOnce } from './pipeline/claims.ts';
 import { FailureBudget } from './failure-budget.ts';
@@ -38,7 +38,7 @@ export async function onSecondFactorLocked(
     );
   } catch (error) {
     // The refusal matters more than the notice: a mail outage must not turn the 429 into an error.
-    services.logger.error({ err: { message: (error as Error).message } }, 'lock notice not sent');
+    services.log.error({ err: { message: (error as Error).message } }, 'lock notice not sent');
   }
 }
 

@@ -1,4 +1,4 @@
-import { ValidationError } from './errors.ts';
+import { ValidationError } from '../core/errors.ts';
 import { parseMailbox } from './email-address.ts';
 
 export interface StringRule {

@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts';
+import { HttpError } from '../core/errors.ts';
 
 /**
  * Errors that mean "the database or Redis cannot be reached right now" (a restart, a failover, a

@@ -183,7 +183,9 @@ describe('fuzz: generated requests across auth and API endpoints', () => {
         fc.constantFrom('/api/v1/posts', '/api/v1/comments', '/api/v2/posts', '/api/v1/docs'),
         fc
           .tuple(fc.constantFrom('/api/v1/posts/', '/api/v1/comments/'), ids)
-          .map(([p, id]) => p + encodeURIComponent(id.toWellFormed())),
+          .map(
+            ([p, id]) => p + encodeURIComponent((id as string & { toWellFormed(): string }).toWellFormed()),
+          ),
       ),
     );
   });

@@ -10,7 +10,7 @@ import {
   SECOND_FACTOR_FAILURES_PER_ACCOUNT,
   SECOND_FACTOR_WINDOW,
 } from '../../src/auth/second-factor-budget.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 function otherCode(code: string): string {
   return String((Number(code) + 1) % 1_000_000).padStart(6, '0');

@@ -79,8 +79,8 @@ function suite(name: string, options: { redisUrl?: string }) {
             .execute();
           expect(rows).toHaveLength(0);
         } else {
-          const ids = await t.services.redis!.smembers(`citadel:user-sessions:${user.id}`);
-          for (const id of ids) expect(await t.services.redis!.exists(`citadel:session:${id}`)).toBe(0);
+          const ids = await t.server.redis!.smembers(`citadel:user-sessions:${user.id}`);
+          for (const id of ids) expect(await t.server.redis!.exists(`citadel:session:${id}`)).toBe(0);
         }
       });
     }
