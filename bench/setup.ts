@@ -120,7 +120,7 @@ export async function startBenchTarget(
       })),
     );
     const rawSession = randomToken(32);
-    await services.sessions.save(sha256Hex(rawSession), {
+    await services.sessions.insert(sha256Hex(rawSession), {
       userId: author.id,
       data: {},
       expiresAt: new Date(Date.now() + config.limits.sessionIdleTtl * 1000).toISOString(),

@@ -10,6 +10,7 @@ import { developmentLogTransport } from './ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
 import type { OpenDatabaseOptions } from './db/open.ts';
+import { fastifyTrustProxy } from './config/trust-proxy.ts';
 
 /** What `createServer()` takes: the configuration, plus how to log, migrate and open the database. */
 export interface CreateServerOptions extends CitadelOptions {
@@ -85,7 +86,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
         remove: true,
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 2 * 1024 * 1024,
     // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },

@@ -64,7 +64,7 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
     if (!['post', 'put', 'patch', '*'].includes(verb))
       fail(name, `formClass has "${verb}"; use post, put, patch or *`);
   }
-  for (const option of ['maxLimit', 'defaultLimit'] as const) {
+  for (const option of ['maxLimit', 'defaultLimit', 'maxDeriveDepth'] as const) {
     const value = resource[option];
     if (value !== undefined && (!Number.isInteger(value) || value < 1))
       fail(name, `${option} must be a positive integer`);

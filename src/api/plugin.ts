@@ -6,6 +6,7 @@ import type { RequestScope } from './context.ts';
 import { formatRecord } from './format.ts';
 import { problemErrorHandler, problemNotFound } from './problem.ts';
 import { refuseNulCharacters } from './nul.ts';
+import { limitPayloadShape } from './request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
 import { findRecord, listRecords } from './read.ts';
 import { deploymentAlphabet, IdCodec } from './sqids.ts';
@@ -125,6 +126,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
     async (scope) => {
       scope.setErrorHandler(problemErrorHandler);
       scope.setNotFoundHandler(problemNotFound);
+      scope.addHook('preValidation', limitPayloadShape);
       scope.addHook('preValidation', refuseNulCharacters);
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.ts';
-import { isDependencyOutage, OUTAGE_MESSAGE } from '../core/outage.ts';
 import type { InvalidParam } from './validation.ts';
+import { outageAs503 } from '../http/error-handler.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -48,10 +48,11 @@ export function sendProblem(
  * with a fixed message; anything else is a generic 500, the details only in the log.
  */
 export async function problemErrorHandler(
-  error: FastifyError | Error,
+  thrown: FastifyError | Error,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const error = outageAs503(thrown, request);
   if (error instanceof HttpError) {
     if (error.options.headers) reply.headers(error.options.headers);
     if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
@@ -73,10 +74,6 @@ export async function problemErrorHandler(
             ? 'The request could not be read (is the body valid JSON?).'
             : (STATUS_CODES[status] ?? 'Bad request.');
     return sendProblem(request, reply, status, detail);
-  }
-  if (isDependencyOutage(error)) {
-    request.log.warn({ err: { message: (error as Error).message } }, 'database or Redis unavailable');
-    return sendProblem(request, reply, 503, OUTAGE_MESSAGE);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
   return sendProblem(request, reply, 500, GENERIC_DETAIL);

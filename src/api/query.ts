@@ -1,6 +1,7 @@
 import { BadRequestError } from '../core/errors.ts';
 import { parseSort, type CompiledRelation, type CompiledResource, type SortTerm } from './compile.ts';
 import type { IdCodec } from './sqids.ts';
+import { checkDeriveDepth } from './derive-limits.ts';
 
 /** A requested relation and what to embed inside it. */
 export interface DeriveNode {
@@ -87,6 +88,7 @@ export function parseDerive(resource: CompiledResource, text: string | undefined
       level = node.relation.target.resource;
     }
   }
+  checkDeriveDepth(resource, roots);
   return roots;
 }
 

@@ -3,6 +3,7 @@ import type { CompiledResource, Selection } from './compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from './context.ts';
 import { LIKE_ESCAPE, type DeriveNode, type ListPlan } from './query.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
+import { checkEmbeddedRows } from './derive-limits.ts';
 
 const ESCAPE_CLAUSE = sql.raw(`'${LIKE_ESCAPE}'`);
 
@@ -215,5 +216,6 @@ export async function loadRelations(
       for (const row of rows) row[relation.name] = byKey.get(String(row[ownKey])) ?? null;
     }
   }
+  checkEmbeddedRows(rows, derive);
   return rows;
 }

@@ -81,6 +81,8 @@ export interface ResourceConfig {
   relations?: Record<string, RelationConfig>;
   /** Relation names a client may `derive` and write nested. */
   allowedRelations?: string[];
+  /** Levels of `derive` a read may request from this resource (default 3). */
+  maxDeriveDepth?: number;
   obfuscatedFields?: string[];
   /** Default 100. */
   maxLimit?: number;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
+import { parseTrustProxy } from './trust-proxy.ts';
 import type { CitadelConfig, CitadelOptions, Limits, LogLevel, OAuthProviderConfig } from './types.ts';
 import { parseDatabaseUrl } from '../db/url.ts';
 
@@ -223,7 +224,7 @@ export function loadConfig(
     limits,
     migrations: options.migrations ?? [],
     secureCookies: parsedAppUrl.protocol === 'https:',
-    trustProxy: options.trustProxy ?? env.TRUST_PROXY === '1',
+    trustProxy: parseTrustProxy(options.trustProxy ?? env.TRUST_PROXY),
     metricsToken,
   };
 }

@@ -83,8 +83,11 @@ export interface CitadelOptions extends ExtensionSettings {
   /** Folder for the generated session secret and the default SQLite file. */
   dataDir?: string;
   production?: boolean;
-  /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
-  trustProxy?: boolean;
+  /**
+   * Behind reverse proxies: their hop count, or their addresses/CIDRs (TRUST_PROXY); the client IP is
+   * the right-most untrusted X-Forwarded-For entry. `true` means one hop.
+   */
+  trustProxy?: boolean | number | string | string[];
   /** Bearer token for GET /metrics (METRICS_TOKEN); without one there is no /metrics. */
   metricsToken?: string;
   limits?: Partial<Limits>;
@@ -124,6 +127,7 @@ export interface CitadelConfig extends ExtensionSettings {
   migrations: CitadelMigration[];
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
-  trustProxy: boolean;
+  /** See src/config/trust-proxy.ts. */
+  trustProxy: false | number | string[];
   metricsToken?: string;
 }

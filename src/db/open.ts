@@ -85,8 +85,9 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
       connectionTimeoutMillis: 5000,
     });
     pool.on('error', (error) => options.onConnectionError?.(error));
-    // A connection lost while checked out fails its query and then emits 'error' on the client,
-    // which the pool listens to only while the client is idle: listen always, or the process ends.
+    // A client checked out of the pool (inside a transaction, between two of its queries) has no
+    // pool listener: without one, a cut connection is an uncaught 'error' that ends the process.
+    // Its next query fails instead, and the request answers 503 (src/http/outage.ts).
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

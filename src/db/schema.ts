@@ -15,6 +15,8 @@ export interface UsersTable {
   email: string;
   password_hash: string | null;
   active: number;
+  /** When the account last proved its address (null: never); see 0003_email_verified_at. */
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
 }

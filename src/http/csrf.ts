@@ -18,17 +18,23 @@ export function csrfToken(request: FastifyRequest): string {
 
 export class CsrfError extends HttpError {
   override name = 'CsrfError';
-  constructor() {
-    super(403, 'The form has expired or was not sent from this site. Please try again.');
+  constructor(message = 'The form has expired or was not sent from this site. Please try again.') {
+    super(403, message);
   }
 }
 
 /**
- * preHandler (runs after the body is parsed): unsafe requests that a cross-site form could send must
- * carry the session's token in `_csrf` (or the X-CSRF-Token header).
+ * preHandler (runs after the body is parsed), contract 13. Fetch Metadata first: a browser that
+ * says the request comes from another site is refused for every unsafe method. Then only what a
+ * cross-site page can send without a CORS preflight (which is never granted) needs the session's
+ * token in `_csrf` (or the X-CSRF-Token header): a POST with a form, multipart or text/plain body,
+ * or none. PUT, PATCH and DELETE always need a preflight, so they are safe by construction.
  */
 export async function verifyCsrf(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfExempt) return;
+  if (!UNSAFE_METHODS.has(request.method)) return;
+  if (request.headers['sec-fetch-site'] === 'cross-site')
+    throw new CsrfError('Requests from other sites are not accepted.');
+  if (request.method !== 'POST' || request.routeOptions.config.csrfExempt) return;
   if (isCsrfSafeByConstruction(request)) return;
   const body = request.body as Record<string, unknown> | undefined;
   const sent = (body && typeof body === 'object' ? body._csrf : undefined) ?? request.headers['x-csrf-token'];

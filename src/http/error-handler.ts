@@ -4,7 +4,7 @@ import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
-import { isDependencyOutage, OUTAGE_MESSAGE } from '../core/outage.ts';
+import { isOutageError, ServiceUnavailableError } from './outage.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -13,6 +13,13 @@ const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
 /** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
 function isFastifyClientError(error: FastifyError): boolean {
   return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+}
+
+/** A database or Redis outage is a 503 for the client (logged once as a warning, without a stack). */
+export function outageAs503(error: FastifyError | Error, request: FastifyRequest): FastifyError | Error {
+  if (!isOutageError(error)) return error;
+  request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
+  return new ServiceUnavailableError();
 }
 
 /** Map any error to the one outcome the client sees; unexpected errors are logged, never shown. */
@@ -43,19 +50,16 @@ export function outcomeForError(request: FastifyRequest, error: FastifyError | E
   if (isFastifyClientError(fastifyError)) {
     return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
   }
-  if (isDependencyOutage(error)) {
-    request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
-    return { action, status: 'error', statusCode: 503, message: OUTAGE_MESSAGE };
-  }
   request.log.error({ err: error }, 'unhandled error');
   return { action, status: 'error', statusCode: 500, message: GENERIC_MESSAGE };
 }
 
 export async function authErrorHandler(
-  error: FastifyError | Error,
+  thrown: FastifyError | Error,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const error = outageAs503(thrown, request);
   const outcome = outcomeForError(request, error);
   if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
   if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfter));

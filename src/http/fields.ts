@@ -1,4 +1,5 @@
 import { ValidationError } from '../core/errors.ts';
+import { parseMailbox } from './email-address.ts';
 
 export interface StringRule {
   required?: boolean;
@@ -10,8 +11,6 @@ export interface StringRule {
   patternMessage?: string;
   label?: string;
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function humanize(name: string): string {
   const text = name.replace(/_/g, ' ');
@@ -78,8 +77,11 @@ export class FieldReader {
   email(name: string, rule: { required?: boolean; label?: string } = {}): string | undefined {
     const label = rule.label ?? 'Email';
     const value = this.string(name, { required: rule.required, max: 191, label });
-    if (value !== undefined && !EMAIL.test(value)) this.fail(name, `${label} must be a valid email address.`);
-    return value;
+    if (value === undefined) return undefined;
+    const mailbox = parseMailbox(value);
+    // The text as typed stays for re-filled forms; a valid one comes back in its stored form.
+    if (mailbox === null) this.fail(name, `${label} must be a valid email address.`);
+    return mailbox ?? value;
   }
 
   /** true for true, 1, "1", "true", "on", "yes". */

@@ -34,6 +34,8 @@ export interface RateLimitStore {
   /** Read without counting. */
   peek(key: string): Promise<LimitState>;
   reset(key: string): Promise<void>;
+  /** Give back one hit (never below zero), for an attempt that turned out not to count. */
+  release(key: string): Promise<void>;
 }
 
 /** How many counted hits between two sweeps of ended windows. */
@@ -65,57 +67,52 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const key = storedLimitKey(rawKey);
     const now = this.clock.now().toISOString();
     const resetAt = isoAfter(this.clock, windowSeconds);
-    const state =
+    const row =
       this.dialect === 'mysql'
-        ? await this.hitMysql(key, now, resetAt, windowSeconds)
+        ? await this.hitMysql(key, now, resetAt)
         : await this.hitReturning(key, now, resetAt);
     await this.sweepNowAndThen(now);
-    return state;
+    return { count: row.count, retryAfter: this.secondsUntil(row.reset_at ?? resetAt) };
   }
 
   /**
-   * One atomic upsert that restarts an ended window or counts in the running one, and returns the
-   * result (SQLite and PostgreSQL: every SET expression reads the row as it was).
+   * One statement counts (contract 13, issue 13 item 10): the upsert restarts an ended window or
+   * adds one, and RETURNING gives this hit's own count, whatever runs concurrently (PostgreSQL,
+   * SQLite). Separate delete, upsert and read steps over-counted and could fail on a concurrent reset.
    */
-  private async hitReturning(key: string, now: string, resetAt: string): Promise<LimitState> {
-    const row = await this.db
+  private async hitReturning(key: string, now: string, resetAt: string) {
+    const ended = sql<boolean>`rate_limits.reset_at <= ${now}`;
+    return this.db
       .insertInto('rate_limits')
       .values({ key, count: 1, reset_at: resetAt })
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
-          count: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.count + 1 end`,
-          reset_at: sql<string>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
+          count: sql<number>`case when ${ended} then 1 else rate_limits.count + 1 end`,
+          reset_at: sql<string>`case when ${ended} then excluded.reset_at else rate_limits.reset_at end`,
         }),
       )
       .returning(['count', 'reset_at'])
       .executeTakeFirstOrThrow();
-    return { count: row.count, retryAfter: this.secondsUntil(row.reset_at) };
   }
 
   /**
-   * MySQL has no RETURNING: the new count comes back through LAST_INSERT_ID(expr) in the OK
-   * packet. MySQL applies SET assignments left to right, so `count` is computed while `reset_at`
-   * still holds the old value, and `reset_at` after it reads the old value too. A count of 1 is a
-   * window that starts now; only a running window needs its end read back.
+   * MySQL/MariaDB have no RETURNING on an upsert: the statement stores this hit's count in a session
+   * variable, read back on the same connection. (MySQL applies the assignments in order, so `count`
+   * is set before `reset_at`, whose condition still sees the old window end.)
    */
-  private async hitMysql(key: string, now: string, resetAt: string, windowSeconds: number) {
-    const result = await this.db
-      .insertInto('rate_limits')
-      .values({ key, count: 1, reset_at: resetAt })
-      .onDuplicateKeyUpdate({
-        count: sql<number>`last_insert_id(if(reset_at <= ${now}, 1, count + 1))`,
-        reset_at: sql<string>`if(reset_at <= ${now}, values(reset_at), reset_at)`,
-      })
-      .executeTakeFirstOrThrow();
-    // 1 affected row: inserted; 2: an existing row updated (MySQL's convention).
-    const count = Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
-    if (count === 1) return { count, retryAfter: windowSeconds };
-    const row = await this.db
-      .selectFrom('rate_limits')
-      .select('reset_at')
-      .where('key', '=', key)
-      .executeTakeFirstOrThrow();
-    return { count, retryAfter: this.secondsUntil(row.reset_at) };
+  private async hitMysql(key: string, now: string, resetAt: string) {
+    return this.db.connection().execute(async (conn) => {
+      await sql`insert into rate_limits (${sql.ref('key')}, count, reset_at)
+        values (${key}, (@citadel_hit := 1), ${resetAt})
+        on duplicate key update
+          count = (@citadel_hit := if(reset_at <= ${now}, 1, count + 1)),
+          reset_at = if(reset_at <= ${now}, values(reset_at), reset_at)`.execute(conn);
+      const result = await sql<{ count: number | string; reset_at: string | null }>`
+        select @citadel_hit as count,
+          (select reset_at from rate_limits where ${sql.ref('key')} = ${key}) as reset_at`.execute(conn);
+      const row = result.rows[0]!;
+      return { count: Number(row.count), reset_at: row.reset_at };
+    });
   }
 
   private hitsSinceSweep = 0;
@@ -130,6 +127,15 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async reset(rawKey: string): Promise<void> {
     await this.db.deleteFrom('rate_limits').where('key', '=', storedLimitKey(rawKey)).execute();
+  }
+
+  async release(rawKey: string): Promise<void> {
+    await this.db
+      .updateTable('rate_limits')
+      .set({ count: sql<number>`count - 1` })
+      .where('key', '=', storedLimitKey(rawKey))
+      .where('count', '>', 0)
+      .execute();
   }
 }
 
@@ -164,6 +170,15 @@ export class RedisRateLimitStore implements RateLimitStore {
   async reset(key: string): Promise<void> {
     await this.redis.del(this.prefix + key);
   }
+
+  async release(key: string): Promise<void> {
+    // One step, so two releases cannot both see 1 and go below zero.
+    await this.redis.eval(
+      "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0",
+      1,
+      this.prefix + key,
+    );
+  }
 }
 
 /** Limits expressed as rules over a store: `check` refuses once `max` is reached, `hit` counts. */
@@ -188,5 +203,9 @@ export class RateLimiter {
 
   async reset(key: string): Promise<void> {
     await this.store.reset(key);
+  }
+
+  async release(key: string): Promise<void> {
+    await this.store.release(key);
   }
 }

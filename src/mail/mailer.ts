@@ -33,7 +33,8 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+    // An address object, never a string: nodemailer parses strings as lists with display names.
+    await this.transport.sendMail({ from: this.from, ...message, to: { name: '', address: message.to } });
   }
 
   close(): void {

@@ -19,7 +19,14 @@ export interface TestApp {
   client(): TestClient;
   /** A user with password TEST_PASSWORD (or the one given), active unless told otherwise. */
   createUser(
-    input?: Partial<{ username: string; email: string; password: string | null; active: boolean }>,
+    input?: Partial<{
+      username: string;
+      email: string;
+      password: string | null;
+      active: boolean;
+      /** The account has proved its address (email_verified_at set). */
+      emailVerified: boolean;
+    }>,
   ): Promise<UserRecord>;
   /** A client signed in as `user` through POST /login. */
   signIn(user: UserRecord, password?: string): Promise<TestClient>;
@@ -72,12 +79,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       userCounter += 1;
       const n = `${process.pid}${userCounter}`;
       const password = input.password === undefined ? TEST_PASSWORD : input.password;
-      return server.services.users.create({
+      const user = await server.services.users.create({
         username: input.username ?? `user${n}`,
         email: input.email ?? `user${n}@example.com`,
         passwordHash: password === null ? null : await server.services.passwords.hash(password),
         active: input.active ?? true,
       });
+      if (!input.emailVerified) return user;
+      await server.services.users.markEmailVerified(user.id);
+      return (await server.services.users.findById(user.id))!;
     },
     async signIn(user, password = TEST_PASSWORD) {
       const client = testApp.client();

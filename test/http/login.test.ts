@@ -230,7 +230,10 @@ describe('POST /login, GET /me, logout', () => {
     // Another long identifier with the same beginning has its own counter.
     const sibling = 'a'.repeat(178) + 'b@example.com';
     expect((await t.client().post('/login', { email: sibling, password: 'bad-password' })).status).toBe(401);
-    expect((await t.client().post('/forgot-password', { email: long })).status).toBe(200);
+    // A mailbox of the same length (local part at most 64 characters, RFC 5321) for the send limits.
+    const longMailbox = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(50)}.example.com`;
+    expect(longMailbox.length).toBe(191);
+    expect((await t.client().post('/forgot-password', { email: longMailbox })).status).toBe(200);
   });
 
   it('rehashes a password made with other Argon2 parameters at sign-in', async () => {

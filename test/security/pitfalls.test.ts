@@ -307,7 +307,11 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('sign-in looks up only email and username: ids, subjects, tokens and patterns with the right password fail', async () => {
-    const user = await t.createUser({ email: 'lookup.target@example.com', username: 'lookuptarget' });
+    const user = await t.createUser({
+      email: 'lookup.target@example.com',
+      username: 'lookuptarget',
+      emailVerified: true,
+    });
     // A social identity linked to the account (verified, same email).
     const linked = await socialSignIn(mock, t.client(), {
       sub: 'subject-lookup-4242',

@@ -121,7 +121,7 @@ describe('plain OAuth 2.0 providers (explicit endpoints, no discovery)', () => {
   });
 
   it('links on the verified primary email, never on an unverified one or the public /user email', async () => {
-    const owner = await t.createUser({ email: 'owner@example.com' });
+    const owner = await t.createUser({ email: 'owner@example.com', emailVerified: true });
     github.user = { id: 5001, login: 'squatter', email: 'owner@example.com' };
     github.emails = [{ email: 'owner@example.com', primary: true, verified: false }];
     const squat = await signIn('github');

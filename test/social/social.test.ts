@@ -226,7 +226,11 @@ describe('social sign-in against a real OpenID Connect provider', () => {
   });
 
   it('links a provider-verified email to the existing account', async () => {
-    const existing = await t.createUser({ email: 'linkme@example.com', username: 'link me' });
+    const existing = await t.createUser({
+      email: 'linkme@example.com',
+      username: 'link me',
+      emailVerified: true,
+    });
     const before = await countUsers(t);
     const response = await socialSignIn(mock, t.client(), {
       sub: 'subject-link',
@@ -327,7 +331,7 @@ describe('social sign-in with AUTH_LOGIN_ACTIONS=email_2fa', () => {
   });
 
   it('enters the pipeline instead of signing in', async () => {
-    const user = await t.createUser({ email: 'pipeline@example.com' });
+    const user = await t.createUser({ email: 'pipeline@example.com', emailVerified: true });
     const client = t.client();
     const response = await socialSignIn(mock, client, {
       sub: 'subject-pipeline',

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DERIVE_DEPTH, MAX_EMBEDDED_ROWS } from '../derive-limits.ts';
 import type { ApiConfig, ColumnConfig, RelationConfig, ResourceConfig, Verb, WriteVerb } from '../types.ts';
 import { toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
 import {
@@ -379,7 +380,9 @@ function listParameters(resource: ResourceConfig): unknown[] {
     parameters.push({
       name: 'derive',
       in: 'query',
-      description: `Comma-separated relations to embed: ${relations.map((r) => `\`${r}\``).join(', ')}; dotted paths embed deeper (for example \`${relations[0]}.x\`) where each level allows it.`,
+      description: `Comma-separated relations to embed: ${relations.map((r) => `\`${r}\``).join(', ')}; dotted paths embed deeper (for example \`${relations[0]}.x\`) where each level allows it, at most ${resource.maxDeriveDepth ?? DEFAULT_MAX_DERIVE_DEPTH} levels. A response embeds at most ${MAX_EMBEDDED_ROWS} related rows in all (a row shared by several parents counts once per parent); above either limit the answer is 400.`,
+      'x-max-depth': resource.maxDeriveDepth ?? DEFAULT_MAX_DERIVE_DEPTH,
+      'x-max-embedded-rows': MAX_EMBEDDED_ROWS,
       schema: { type: 'string' },
     });
   }

@@ -1,6 +1,7 @@
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
+import { FailureBudget } from '../failure-budget.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -19,7 +20,7 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
   const id = identifier.trim().toLowerCase();
   return {
     pair: `login:pair:${ip}:${id}`,
-    account: user ? `login:account:user:${user.id}` : `login:account:${id}`,
+    account: user ? `user:${user.id}` : `id:${id}`,
   };
 }
 
@@ -36,26 +37,34 @@ export async function verifyPasswordLogin(
   const { limits } = services.config;
   const user = await services.users.findByLogin(input.identifier);
   const keys = limitKeys(input.identifier, input.ip, user);
-  await services.rateLimiter.check(keys.account, limits.loginFailuresPerAccount);
-  // Count the attempt before the password is checked: guesses sent all at once must not pass a
-  // read-only check together (a correct one among them would then succeed past the limit).
+  // Count the attempt before the password is checked, on both counters: guesses sent all at once
+  // must not pass a read-only check together (a correct one among them would then succeed past the
+  // limit).
   const pair = await services.rateLimiter.hit(keys.pair, limits.loginFailureWindow);
   if (pair.count > limits.loginFailuresPerIdentifierIp) throw new TooManyRequestsError(pair.retryAfter);
+  const account = new FailureBudget(
+    services,
+    'login:account',
+    limits.loginFailuresPerAccount,
+    limits.loginAccountWindow,
+  );
+  await account.begin(keys.account);
 
   const ok = user?.password_hash
     ? await services.passwords.verify(user.password_hash, input.password)
     : await services.passwords.verifyDummy(input.password);
 
-  if (!user || !ok) {
-    await services.rateLimiter.hit(keys.account, limits.loginAccountWindow);
-    throw new InvalidCredentialsError();
-  }
+  if (!user || !ok) throw new InvalidCredentialsError();
+  await account.notAFailure(keys.account);
 
   // A success clears what this identifier and address spent, so typos before it do not linger.
   await services.rateLimiter.reset(keys.pair);
   assertMaySignIn(services, user);
   if (services.passwords.needsRehash(user.password_hash!)) {
-    await services.users.setPasswordHash(user.id, await services.passwords.hash(input.password));
+    const rehashed = await services.passwords.hash(input.password);
+    await services.users.setPasswordHash(user.id, rehashed);
+    // The pending context is stamped from the stored hash (credential-stamp.ts): give it the new one.
+    return { ...user, password_hash: rehashed };
   }
   return user;
 }

@@ -2,6 +2,7 @@ import { claimSingleUseToken } from '../core/single-use-tokens.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 
 /**
  * Password-reset tokens: 32 random bytes, stored as SHA-256, single use, `resetTokenTtl` long.
@@ -13,24 +14,27 @@ export async function sendPasswordReset(services: CitadelServices, email: string
   const { db, clock, config } = services;
   const token = randomToken(32);
   const now = clock.now();
-  await db.transaction().execute(async (tx) => {
-    await tx
-      .updateTable('password_reset_tokens')
-      .set({ used_at: now.toISOString() })
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is', null)
-      .execute();
-    await tx
-      .insertInto('password_reset_tokens')
-      .values({
-        user_id: user.id,
-        token_hash: sha256Hex(token),
-        expires_at: new Date(now.getTime() + config.limits.resetTokenTtl * 1000).toISOString(),
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
-  });
+  // Parallel requests for one user invalidate each other's tokens: a deadlock victim runs again.
+  await retryOnDeadlock(() =>
+    db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('password_reset_tokens')
+        .set({ used_at: now.toISOString() })
+        .where('user_id', '=', user.id)
+        .where('used_at', 'is', null)
+        .execute();
+      await tx
+        .insertInto('password_reset_tokens')
+        .values({
+          user_id: user.id,
+          token_hash: sha256Hex(token),
+          expires_at: new Date(now.getTime() + config.limits.resetTokenTtl * 1000).toISOString(),
+          used_at: null,
+          created_at: now.toISOString(),
+        })
+        .execute();
+    }),
+  );
   const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   const minutes = Math.round(config.limits.resetTokenTtl / 60);
   await services.mailer.send(

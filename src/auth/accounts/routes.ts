@@ -239,6 +239,8 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       if (userId === null) throw new ValidationError({ token: 'This reset link is invalid or has expired.' });
 
       await services.users.setPasswordHash(userId, await services.passwords.hash(password!));
+      // The reset link was read in the account's mailbox.
+      await services.users.markEmailVerified(userId);
       // A reset ends every session and remember-me token of the account, this browser's included.
       await services.sessions.destroyForUser(userId);
       await services.remember.revokeAllForUser(userId);

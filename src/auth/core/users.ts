@@ -77,6 +77,12 @@ export class UserService {
       .execute();
   }
 
+  /** The account just proved it receives mail at its address. */
+  async markEmailVerified(id: number): Promise<void> {
+    const now = this.clock.now().toISOString();
+    await this.db.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).execute();
+  }
+
   async setActive(id: number, active: boolean): Promise<void> {
     await this.db
       .updateTable('users')

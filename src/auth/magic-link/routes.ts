@@ -63,6 +63,8 @@ export async function magicLinkRoutes(app: FastifyInstance): Promise<void> {
     const user = typeof token === 'string' ? await consumeMagicLink(services, token) : undefined;
     if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
     assertMaySignIn(services, user);
+    // The link was read in the account's mailbox.
+    await services.users.markEmailVerified(user.id);
     const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
     return respondToSignIn(
       request,

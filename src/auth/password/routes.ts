@@ -4,12 +4,15 @@ import { respond } from '../../http/respond.ts';
 import { requireSessionUser } from '../core/caller.ts';
 import { setRememberCookie } from '../core/sessions.ts';
 import { requireSudo } from '../sudo/guard.ts';
+import { sudoFactorsFor } from '../sudo/eligible.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
 import { setPasswordPage } from './pages.ts';
 
 /**
  * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user
- * who has one replaces it only in sudo mode, and then every other session of the account ends.
+ * who has one replaces it only in sudo mode. A first password needs sudo too when the user has any
+ * factor (contract 13): otherwise whoever holds the session could set one and use it as a sudo proof.
+ * Either way every other session of the account ends.
  * Session callers only: a bearer token never changes a password.
  */
 export async function passwordRoutes(app: FastifyInstance): Promise<void> {
@@ -36,21 +39,19 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     const services = request.server;
     const user = requireSessionUser(request);
     const replacing = user.password_hash !== null;
-    if (replacing) await requireSudo(request, reply);
+    if (replacing || (await sudoFactorsFor(request, user)).length > 0) await requireSudo(request, reply);
 
     const fields = new FieldReader(request.body);
     const password = readNewPassword(fields, services.config.limits);
     fields.throwIfInvalid();
     await services.users.setPasswordHash(user.id, await services.passwords.hash(password!));
 
-    if (replacing) {
-      // Whoever else held a session or a remember-me cookie of this account is out; this browser
-      // stays signed in, under a fresh session id.
-      await services.sessions.destroyForUser(user.id, request.session.idHash ?? undefined);
-      await services.remember.revokeAllForUser(user.id);
-      setRememberCookie(request, reply, null);
-      request.session.regenerate();
-    }
+    // Whoever else held a session or a remember-me cookie of this account is out; this browser
+    // stays signed in, under a fresh session id.
+    await services.sessions.destroyForUser(user.id, request.session.idHash ?? undefined);
+    await services.remember.revokeAllForUser(user.id);
+    setRememberCookie(request, reply, null);
+    request.session.regenerate();
     return respond(request, reply, {
       action: 'password.set',
       status: 'success',

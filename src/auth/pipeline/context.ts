@@ -26,6 +26,8 @@ export interface PendingContext {
   state: Record<string, Record<string, unknown>>;
   /** Failed proofs so far (all actions of this context together), as last counted. */
   failures: number;
+  /** credentialStamp() of the user when the sign-in began; a password change voids the context. */
+  credentialStamp: string;
   /** ISO timestamp; the context is void from then on. */
   expiresAt: string;
 }

@@ -128,6 +128,8 @@ export const email2faAction = emailCodeAction({
   label: 'Enter the code we emailed you',
   subject: 'Your sign-in code',
   intro: (ctx) => `Use this code to finish signing in to the account ${ctx.user.username}.`,
+  // The code was read in the account's mailbox.
+  complete: (ctx) => ctx.services.users.markEmailVerified(ctx.user.id),
 });
 
 /**
@@ -142,5 +144,6 @@ export const emailActivationAction = emailCodeAction({
   isPendingFor: (ctx) => ctx.user.active !== 1,
   async complete(ctx) {
     await ctx.services.users.setActive(ctx.user.id, true);
+    await ctx.services.users.markEmailVerified(ctx.user.id);
   },
 });

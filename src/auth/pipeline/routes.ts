@@ -9,6 +9,7 @@ import { maskEmail, readPending, savePending, wipePending, type PendingContext }
 import { actionContext, proceed, requireCurrentStep } from './runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
@@ -75,16 +76,21 @@ export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
           : {};
       const attempts = new ProofAttempts(services, pending);
       if (!(await attempts.begin())) return refuse(request, reply, pending, true);
+      await beginSecondFactorAttempt(services, user);
       let passed: boolean;
       try {
         passed = await action.handle(ctx, body);
       } catch (error) {
-        if (error instanceof ValidationError) await attempts.malformed();
+        if (error instanceof ValidationError) {
+          await attempts.malformed();
+          await proofNotWrong(services, user.id);
+        }
         throw error;
       } finally {
         savePending(request.session, pending);
       }
-      if (!passed) {
+      if (passed) await proofNotWrong(services, user.id);
+      else {
         pending.failures = await attempts.failures();
         return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
       }

@@ -7,6 +7,8 @@ import { randomToken } from '../../core/crypto.ts';
 import { sweepClaims } from './claims.ts';
 import { canBeActivated } from '../accounts/login.ts';
 import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
+import { credentialStamp } from './credential-stamp.ts';
+import { safeEqual } from '../../core/crypto.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
 
 export interface BeginSignInOptions {
@@ -77,6 +79,7 @@ export async function beginSignIn(
     completed: [],
     state: {},
     failures: 0,
+    credentialStamp: credentialStamp(services, user),
     expiresAt: new Date(
       services.clock.now().getTime() + services.config.limits.pendingActionTtl * 1000,
     ).toISOString(),
@@ -142,10 +145,14 @@ export async function requireCurrentStep(request: FastifyRequest): Promise<Curre
   const expired = pending.expiresAt <= services.clock.now().toISOString();
   const user = expired ? undefined : await services.users.findById(pending.userId);
   const action = services.actions.get(pending.current);
-  if (!user || !action) {
+  const credentialsChanged =
+    user !== undefined && !safeEqual(String(pending.credentialStamp ?? ''), credentialStamp(services, user));
+  if (!user || !action || credentialsChanged) {
     wipePending(request.session);
     throw new AuthenticationRequiredError(
-      expired ? 'This sign-in attempt has expired. Please sign in again.' : 'Please sign in first.',
+      expired || credentialsChanged
+        ? 'This sign-in attempt has expired. Please sign in again.'
+        : 'Please sign in first.',
     );
   }
   return { pending, user, action, ctx: actionContext(request, user, pending, action.id) };

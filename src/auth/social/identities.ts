@@ -2,6 +2,7 @@ import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { SocialProfile } from './providers.ts';
 import { baseUsername, usernameCandidates } from './username.ts';
+import { parseMailbox } from '../../http/email-address.ts';
 
 /** The domain of stand-in addresses: `.invalid` is reserved (RFC 2606), so nothing is ever mailed. */
 export const PLACEHOLDER_EMAIL_DOMAIN = 'social.invalid';
@@ -16,7 +17,9 @@ export interface SocialUser {
 /**
  * The account for a provider identity:
  * 1. a known (provider, subject) signs in its user;
- * 2. else a provider-verified email equal to an account's email links the identity to that account;
+ * 2. else a provider-verified email equal to an account's email links the identity to that account,
+ *    but only when that account has proved the address itself (`email_verified_at`): anyone can
+ *    register someone else's address, and linking would hand the victim's identity to that account;
  * 3. else a new active account without a password. Its email is the provider's only when verified
  *    (and then free, or step 2 would have linked). An unverified address is never given to the new
  *    account: it could belong to someone else, who would then find it taken, and whose password reset
@@ -46,7 +49,9 @@ async function resolve(
 ): Promise<SocialUser> {
   const { db, clock, users } = services;
   const now = clock.now().toISOString();
-  const email = profile.email && profile.email.length <= 191 ? profile.email.toLowerCase() : null;
+  // A provider's address is held to the same rule as a typed one: one plain mailbox, else none.
+  const mailbox = profile.email ? parseMailbox(profile.email) : null;
+  const email = mailbox && mailbox.length <= 191 ? mailbox : null;
 
   const identity = await db
     .selectFrom('oauth_identities')
@@ -66,19 +71,24 @@ async function resolve(
   }
 
   const verifiedEmail = profile.emailVerified ? email : null;
+  let addressTaken = false;
   if (verifiedEmail) {
     const existing = await users.findByEmail(verifiedEmail);
-    if (existing) {
+    if (existing?.email_verified_at) {
       await insertIdentity(services, provider, profile.subject, email, existing.id, now);
       return { user: existing, outcome: 'linked' };
     }
+    // An unproved account holds the address: leave it untouched, give the identity its own account.
+    addressTaken = existing !== undefined;
   }
 
+  const ownEmail = verifiedEmail && !addressTaken ? verifiedEmail : null;
   const user = await createUser(
     services,
     profile,
-    verifiedEmail ?? placeholderEmail(services, provider, profile.subject),
+    ownEmail ?? placeholderEmail(services, provider, profile.subject),
   );
+  if (ownEmail) await users.markEmailVerified(user.id);
   await insertIdentity(services, provider, profile.subject, email, user.id, now);
   return { user, outcome: 'created' };
 }

@@ -9,6 +9,7 @@ import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -82,9 +83,11 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const { sudoMaxFailures, sudoFailureWindow } = config.limits;
       const limitKey = `sudo:${user.id}`;
       await rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+      await beginSecondFactorAttempt(request.server, user);
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
+      await proofNotWrong(request.server, user.id);
       await rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';

@@ -2,6 +2,7 @@ import type { CitadelMigration } from './types.ts';
 import { coreMigration } from './0000_core.ts';
 import { exactKeysMigration } from './0001_exact_keys.ts';
 import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
+import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
@@ -10,4 +11,5 @@ export const coreMigrations: CitadelMigration[] = [
   exactKeysMigration,
   rateLimitSweepMigration,
   exactFeatureKeysMigration,
+  emailVerifiedAtMigration,
 ];

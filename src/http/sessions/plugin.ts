@@ -55,8 +55,9 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       await session.save(sessions, expiresAt);
       reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
     } else if (session.isDirty || stale) {
-      await session.save(sessions, expiresAt);
-      reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
+      if (await session.save(sessions, expiresAt))
+        reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
+      else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
     }
     return payload;
   });

@@ -19,8 +19,10 @@ export class Session {
   private _userId: number | null;
   private dirty = false;
   private destroyed = false;
-  /** Whether the current id has a stored row (it came from the store, or was saved). */
+  /** The id in `rawId` has a row in the store (loaded with one, or saved): save updates it. */
   private stored: boolean;
+  /** clear() or setUser() ran: what is saved no longer depends on the row it was loaded from. */
+  private restarted = false;
 
   constructor(
     rawId: string | null,
@@ -32,6 +34,7 @@ export class Session {
     this.stored = rawId !== null;
     this._userId = userId;
     this.data = data;
+    this.stored = rawId !== null;
   }
 
   get userId(): number | null {
@@ -75,6 +78,7 @@ export class Session {
   /** Sign a user in (or out, with null): always with a fresh id. */
   setUser(userId: number | null): void {
     this._userId = userId;
+    this.restarted = true;
     this.regenerate();
   }
 
@@ -91,6 +95,7 @@ export class Session {
   clear(): void {
     this.data = {};
     this._userId = null;
+    this.restarted = true;
     this.regenerate();
   }
 
@@ -115,24 +120,35 @@ export class Session {
     return this.destroyed;
   }
 
-  /** Persist: writes the new row, removes the one a regenerate() replaced. */
-  async save(store: SessionStore, expiresAt: string): Promise<void> {
+  /**
+   * Persist: removes the row a regenerate() replaced, then updates the stored row or inserts the new
+   * id. False when nothing was written because the session was ended meanwhile (by sign-out, a
+   * reset or a revocation on another request): its state, user id included, must not come back.
+   */
+  async save(store: SessionStore, expiresAt: string): Promise<boolean> {
     if (this.previousIdHash) {
-      await store.destroy(this.previousIdHash);
+      const existed = await store.destroy(this.previousIdHash);
       this.previousIdHash = null;
+      // A rotation of a session that is gone would carry its state over to a new id.
+      if (!existed && !this.restarted) this.destroyed = true;
     }
     if (this.destroyed) {
-      if (this.rawId) await store.destroy(sha256Hex(this.rawId));
-      return;
+      if (this.rawId && this.stored) await store.destroy(sha256Hex(this.rawId));
+      return false;
     }
     if (!this.rawId) this.rawId = randomToken(32);
-    await store.save(
-      sha256Hex(this.rawId),
-      { userId: this._userId, data: this.data, expiresAt },
-      !this.stored,
-    );
-    this.stored = true;
+    const record = { userId: this._userId, data: this.data, expiresAt };
+    if (this.stored) {
+      if (!(await store.update(sha256Hex(this.rawId), record))) {
+        this.destroyed = true;
+        return false;
+      }
+    } else {
+      await store.insert(sha256Hex(this.rawId), record);
+      this.stored = true;
+    }
     this.loadedAt.expiresAt = expiresAt;
     this.dirty = false;
+    return true;
   }
 }

@@ -11,12 +11,19 @@ export interface StoredSession {
   expiresAt: string;
 }
 
-/** Server-side session storage, keyed by the SHA-256 of the cookie value. */
+/**
+ * Server-side session storage, keyed by the SHA-256 of the cookie value. Writes never "update, else
+ * insert": a session deleted while a request on it was in flight (sign-out, reset, revoke) must stay
+ * deleted (contract 13), so an existing session is only updated and a new id only inserted.
+ */
 export interface SessionStore {
   load(idHash: string): Promise<StoredSession | null>;
-  /** `isNew`: the id was never stored (a fresh random id), so there is no row to update. */
-  save(idHash: string, session: StoredSession, isNew?: boolean): Promise<void>;
-  destroy(idHash: string): Promise<void>;
+  /** Store a session under a new id (never replaces one). */
+  insert(idHash: string, session: StoredSession): Promise<void>;
+  /** Update a stored session; false (and nothing written) when it no longer exists. */
+  update(idHash: string, session: StoredSession): Promise<boolean>;
+  /** Remove a session; true when it existed. */
+  destroy(idHash: string): Promise<boolean>;
   /** Ends every session of a user (password reset, password change), optionally sparing one. */
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
 }
@@ -41,24 +48,21 @@ export class DatabaseSessionStore implements SessionStore {
     return { userId: row.user_id, data: JSON.parse(row.data) as SessionData, expiresAt: row.expires_at };
   }
 
-  async save(idHash: string, session: StoredSession, isNew = false): Promise<void> {
-    const values = {
+  private values(session: StoredSession) {
+    return {
       user_id: session.userId,
       data: JSON.stringify(session.data),
       expires_at: session.expiresAt,
       updated_at: this.clock.now().toISOString(),
     };
-    // Update first: the common case is an existing session. Insert when nothing was updated.
-    const updated = isNew
-      ? undefined
-      : await this.db.updateTable('sessions').set(values).where('id', '=', idHash).executeTakeFirst();
-    if (!updated || Number(updated.numUpdatedRows) === 0) {
-      await this.db
-        .insertInto('sessions')
-        .values({ id: idHash, ...values })
-        .execute();
-    }
-    // Opportunistic cleanup of expired rows, about once per 200 writes.
+  }
+
+  async insert(idHash: string, session: StoredSession): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({ id: idHash, ...this.values(session) })
+      .execute();
+    // Opportunistic cleanup of expired rows, about once per 200 new sessions.
     if (Math.random() < 0.005) {
       await this.db
         .deleteFrom('sessions')
@@ -67,8 +71,18 @@ export class DatabaseSessionStore implements SessionStore {
     }
   }
 
-  async destroy(idHash: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id', '=', idHash).execute();
+  async update(idHash: string, session: StoredSession): Promise<boolean> {
+    const updated = await this.db
+      .updateTable('sessions')
+      .set(this.values(session))
+      .where('id', '=', idHash)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  async destroy(idHash: string): Promise<boolean> {
+    const deleted = await this.db.deleteFrom('sessions').where('id', '=', idHash).executeTakeFirst();
+    return Number(deleted.numDeletedRows) > 0;
   }
 
   async destroyForUser(userId: number, exceptIdHash?: string): Promise<void> {
@@ -105,23 +119,43 @@ export class RedisSessionStore implements SessionStore {
     return stored;
   }
 
-  async save(idHash: string, session: StoredSession): Promise<void> {
+  /** SET with NX (insert) or XX (update): Redis decides atomically whether the key exists. */
+  private async write(idHash: string, session: StoredSession, mode: 'NX' | 'XX'): Promise<boolean> {
     const ttlMs = Math.max(1000, new Date(session.expiresAt).getTime() - this.clock.now().getTime());
-    const multi = this.redis.multi().set(this.key(idHash), JSON.stringify(session), 'PX', ttlMs);
+    const value = JSON.stringify(session);
+    const key = this.key(idHash);
+    const written =
+      mode === 'NX'
+        ? await this.redis.set(key, value, 'PX', ttlMs, 'NX')
+        : await this.redis.set(key, value, 'PX', ttlMs, 'XX');
+    if (written !== 'OK') return false;
     if (session.userId !== null) {
-      multi.sadd(this.userKey(session.userId), idHash).pexpire(this.userKey(session.userId), ttlMs * 2);
+      await this.redis
+        .multi()
+        .sadd(this.userKey(session.userId), idHash)
+        .pexpire(this.userKey(session.userId), ttlMs * 2)
+        .exec();
     }
-    await multi.exec();
+    return true;
   }
 
-  async destroy(idHash: string): Promise<void> {
+  async insert(idHash: string, session: StoredSession): Promise<void> {
+    if (!(await this.write(idHash, session, 'NX'))) throw new Error('session id collision');
+  }
+
+  async update(idHash: string, session: StoredSession): Promise<boolean> {
+    return this.write(idHash, session, 'XX');
+  }
+
+  async destroy(idHash: string): Promise<boolean> {
     const raw = await this.redis.get(this.key(idHash));
     const multi = this.redis.multi().del(this.key(idHash));
     if (raw) {
       const { userId } = JSON.parse(raw) as StoredSession;
       if (userId !== null) multi.srem(this.userKey(userId), idHash);
     }
-    await multi.exec();
+    const results = (await multi.exec()) ?? [];
+    return Number(results[0]?.[1] ?? 0) > 0;
   }
 
   async destroyForUser(userId: number, exceptIdHash?: string): Promise<void> {

@@ -1,0 +1,44 @@
+import type { CitadelServices } from '../http/fastify-types.ts';
+import { TooManyRequestsError } from '../core/errors.ts';
+
+/**
+ * "At most N failures per window" that holds under parallel requests: every attempt is counted
+ * atomically before its secret is checked, and an attempt that turns out not to be a failure (a
+ * success, a malformed submission, a refusal) is given back. While attempts are in flight the
+ * count is an over-estimate (refusing early, never late). A read-only check followed by a count
+ * after the failure would let a burst all pass the check together.
+ */
+export class FailureBudget {
+  constructor(
+    private readonly services: CitadelServices,
+    private readonly name: string,
+    private readonly maxFailures: number,
+    private readonly windowSeconds: number,
+  ) {}
+
+  private key(subject: string): string {
+    return `${this.name}:${subject}`;
+  }
+
+  /**
+   * Count one attempt; throws 429 when the subject has no failure left in its window (`onRefused`
+   * runs first, with a key naming this window). A refused attempt checks nothing and is not a failure.
+   */
+  async begin(subject: string, onRefused?: (windowKey: string) => Promise<void>): Promise<void> {
+    const { rateLimiter, clock } = this.services;
+    const key = this.key(subject);
+    const state = await rateLimiter.hit(key, this.windowSeconds);
+    if (state.count > this.maxFailures) {
+      await rateLimiter.release(key);
+      // The window's end (to the minute) tells this window from the next one.
+      const windowEnd = Math.round((clock.now().getTime() / 1000 + state.retryAfter) / 60);
+      await onRefused?.(`${key}:locked:${windowEnd}`);
+      throw new TooManyRequestsError(state.retryAfter);
+    }
+  }
+
+  /** The attempt begun for `subject` succeeded or checked no secret: it is not a failure. */
+  async notAFailure(subject: string): Promise<void> {
+    await this.services.rateLimiter.release(this.key(subject));
+  }
+}

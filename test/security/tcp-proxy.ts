@@ -1,0 +1,53 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy the test controls, in front of a real database: `cut()` drops every connection and
+ * refuses new ones (what a restart looks like from the client), `restore()` lets them through again.
+ */
+export class TcpProxy {
+  private server = net.createServer((socket) => this.accept(socket));
+  private sockets = new Set<net.Socket>();
+  private down = false;
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this;
+  }
+
+  private accept(client: net.Socket): void {
+    if (this.down) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(this.targetPort, this.targetHost);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  }
+
+  cut(): void {
+    this.down = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.down = false;
+  }
+
+  async stop(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
