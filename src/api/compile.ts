@@ -1,12 +1,14 @@
 import type { TObject } from '@sinclair/typebox';
-import { sql, type AliasedRawBuilder } from 'kysely';
+import type { AliasedRawBuilder } from 'kysely';
 import { ConfigError } from '../config/errors.ts';
+import type { Dialect } from '../db/url.ts';
+import { readExpression } from './column-types.ts';
 import { validateApi } from './define.ts';
 import { PayloadValidator } from './validation.ts';
 import type { ApiConfig, ColumnType, ResourceConfig, ResourceHooks, Verb, WriteVerb } from './types.ts';
 
-/** How a stored value becomes a JSON value. */
-export type OutputKind = 'plain' | 'id' | 'boolean' | 'number';
+/** How a stored value becomes a JSON value: an obfuscated id, as it is, or by its column type. */
+export type OutputKind = 'plain' | 'id' | ColumnType;
 
 export interface OutputField {
   key: string;
@@ -88,25 +90,21 @@ export interface CompiledResource {
  */
 export type Selection = AliasedRawBuilder<unknown, string>[];
 
-function selection(table: string | null, columns: readonly string[]): Selection {
+function selection(
+  dialect: Dialect,
+  table: string | null,
+  columns: readonly string[],
+  types: ReadonlyMap<string, ColumnType> = new Map(),
+): Selection {
   // Without an alias the SQL stays short (the database parses every statement it is given).
-  return columns.map(
-    (column) =>
-      sql.ref(table === null ? column : `${table}.${column}`) as unknown as AliasedRawBuilder<
-        unknown,
-        string
-      >,
-  );
+  return columns.map((column) => readExpression(dialect, table, column, types.get(column)));
 }
 
 const ALL_VERBS: Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
 const TEXT_TYPES: ReadonlySet<ColumnType> = new Set(['string', 'text']);
 
 function outputKind(type: ColumnType, obfuscated: boolean): OutputKind {
-  if (obfuscated) return 'id';
-  if (type === 'boolean') return 'boolean';
-  if (type === 'integer' || type === 'number') return 'number';
-  return 'plain';
+  return obfuscated ? 'id' : type;
 }
 
 /** `-created_at,title` → terms; a string is the reason it is malformed. */
@@ -120,7 +118,7 @@ export function parseSort(text: string): SortTerm[] | string {
   return terms;
 }
 
-function compileOne(config: ResourceConfig): CompiledResource {
+function compileOne(config: ResourceConfig, dialect: Dialect): CompiledResource {
   const name = config.name;
   const table = config.table ?? name;
   const primaryKey = config.primaryKey ?? 'id';
@@ -137,6 +135,7 @@ function compileOne(config: ResourceConfig): CompiledResource {
     throw new ConfigError(`resource "${name}": defaultSort "${config.defaultSort}" must name columns`);
   }
 
+  const columnTypes = new Map(columnEntries.map(([key, column]) => [key, column.type]));
   const validators: Partial<Record<WriteVerb, PayloadValidator>> = {};
   const hasManyNames = Object.entries(config.relations ?? {})
     .filter(
@@ -174,9 +173,9 @@ function compileOne(config: ResourceConfig): CompiledResource {
     table,
     primaryKey,
     columns: new Set(Object.keys(config.columns)),
-    columnTypes: new Map(columnEntries.map(([key, column]) => [key, column.type])),
-    select: selection(table, Object.keys(config.columns)),
-    plainSelect: selection(null, Object.keys(config.columns)),
+    columnTypes,
+    select: selection(dialect, table, Object.keys(config.columns), columnTypes),
+    plainSelect: selection(dialect, null, Object.keys(config.columns), columnTypes),
     output,
     obfuscated,
     pkObfuscated: obfuscated.has(primaryKey),
@@ -215,9 +214,11 @@ function compileOne(config: ResourceConfig): CompiledResource {
  * Validate the whole API configuration and precompute every resource: nothing about the
  * configuration is derived again per request.
  */
-export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
+export function compileApi(api: ApiConfig, dialect: Dialect): Map<string, CompiledResource> {
   validateApi(api);
-  const compiled = new Map(api.resources.map((resource) => [resource.name, compileOne(resource)]));
+  const compiled = new Map(
+    api.resources.map((resource) => [resource.name, compileOne(resource, dialect)]),
+  );
   for (const resource of compiled.values()) {
     const relations = new Map<string, CompiledRelation>();
     const nestedWritable = new Set<string>();
@@ -245,8 +246,8 @@ export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
         target = {
           table,
           resource: null,
-          select: selection(table, [...new Set([...columns, targetKey])]),
-          plainSelect: selection(null, [...new Set([...columns, targetKey])]),
+          select: selection(dialect, table, [...new Set([...columns, targetKey])]),
+          plainSelect: selection(dialect, null, [...new Set([...columns, targetKey])]),
           output: columns.map((key) => ({ key, kind: obfuscated.has(key) ? 'id' : 'plain' })),
         };
       }

@@ -117,7 +117,7 @@ function registerResource(
  */
 export async function resourceApi(app: FastifyInstance, options: { api: ApiConfig }): Promise<void> {
   const { api } = options;
-  const compiled = compileApi(api);
+  const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
   const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
 

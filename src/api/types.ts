@@ -8,8 +8,22 @@ import type { TokenRecord } from '../auth/tokens/service.ts';
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type WriteVerb = 'post' | 'put' | 'patch';
 
-/** A stored column's type: drives default sort/search, the OpenAPI schema and value coercion. */
-export type ColumnType = 'integer' | 'number' | 'string' | 'text' | 'boolean' | 'datetime';
+/**
+ * A stored column's type: drives default sort/search, the OpenAPI schema and value conversion.
+ * `bigint` and `decimal` travel as JSON strings, `boolean` is stored 0/1, `date` is `YYYY-MM-DD`,
+ * `json` holds any JSON value as text (see docs/resource-api.md for the SQL type of each).
+ */
+export type ColumnType =
+  | 'integer'
+  | 'bigint'
+  | 'number'
+  | 'decimal'
+  | 'string'
+  | 'text'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'json';
 
 export interface ColumnConfig {
   type: ColumnType;
@@ -20,6 +34,9 @@ export interface ColumnConfig {
   hidden?: boolean;
   /** Set by the engine from the clock: `created` on insert, `updated` on insert and every update. */
   timestamp?: 'created' | 'updated';
+  /** decimal only: total digits and digits after the point (default 30 and 10), as in DECIMAL(p, s). */
+  precision?: number;
+  scale?: number;
   description?: string;
 }
 

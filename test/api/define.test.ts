@@ -96,7 +96,7 @@ describe('defineResource and createApi: start-up validation', () => {
       formClass: { post: Type.Object({ id: Type.Integer(), name: Type.String() }) },
     };
     const api = createApi({ apiName: 'x', resources: [resource] }).publish({ version: 'v1' });
-    expect(configError(() => compileApi(api))).toContain('formClass.post accepts "id"');
+    expect(configError(() => compileApi(api, 'sqlite'))).toContain('formClass.post accepts "id"');
   });
 
   it('publish() chains, with default docs routes', () => {

@@ -218,7 +218,7 @@ describe('single reads of a resource without hooks: compiled once, executed with
   it('keeps one compiled statement per resource and database, and none for hooked resources', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test tables are not in the core schema
     const db = t.services.db as any;
-    const compiled = compileApi(gadgetApi);
+    const compiled = compileApi(gadgetApi, t.services.dialect);
     const first = itemStatement(compiled.get('gadgets')!, db);
     expect(first?.parameters).toHaveLength(1);
     expect(first?.sql).toMatch(/where/i);
