@@ -1,4 +1,6 @@
-import { createQueryId, sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
+import { createQueryId, sql, type CompiledQuery, type KyselyPlugin, type RawBuilder } from 'kysely';
+import { SQLITE_UNICODE_LOWER } from '../db/open.ts';
+import type { Dialect } from '../db/url.ts';
 import type { CompiledResource, Selection } from './compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from './context.ts';
 import { LIKE_ESCAPE, type DeriveNode, type ListPlan } from './query.ts';
@@ -45,13 +47,27 @@ export function scopedQuery(scope: RequestScope, resource: CompiledResource, db:
   return beforeQuery(scope, resource, db.selectFrom(resource.table) as ResourceQuery, db);
 }
 
-function withSearch(query: ResourceQuery, resource: CompiledResource, pattern: string | null): ResourceQuery {
+/**
+ * `column` lower-cased for every Unicode letter: SQLite's lower() folds ASCII only, so it gets a
+ * function of our own; PostgreSQL (UTF-8 database with a UTF-8 ctype) and MySQL fold Unicode.
+ */
+function unicodeLower(dialect: Dialect, column: RawBuilder<unknown>) {
+  return dialect === 'sqlite' ? sql`${sql.raw(SQLITE_UNICODE_LOWER)}(${column})` : sql`lower(${column})`;
+}
+
+function withSearch(
+  scope: RequestScope,
+  query: ResourceQuery,
+  resource: CompiledResource,
+  pattern: string | null,
+): ResourceQuery {
   if (pattern === null) return query;
+  const dialect = scope.request.server.citadel.dialect;
   return query.where((eb) =>
     eb.or(
       resource.searchable.map(
         (column) =>
-          sql<boolean>`lower(${sql.ref(`${resource.table}.${column}`)}) like ${pattern} escape ${ESCAPE_CLAUSE}`,
+          sql<boolean>`${unicodeLower(dialect, sql.ref(`${resource.table}.${column}`))} like ${pattern} escape ${ESCAPE_CLAUSE}`,
       ),
     ),
   );
@@ -59,7 +75,7 @@ function withSearch(query: ResourceQuery, resource: CompiledResource, pattern: s
 
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
-  let base = withSearch(await scopedQuery(scope, resource), resource, plan.pattern);
+  let base = withSearch(scope, await scopedQuery(scope, resource), resource, plan.pattern);
   for (const filter of plan.filters)
     base = base.where(`${resource.table}.${filter.column}`, '=', filter.value);
   let rowsQuery = base.select(selectList(base, resource));
