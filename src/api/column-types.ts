@@ -118,7 +118,8 @@ export function readExpression(
   type: ColumnType | undefined,
 ): AliasedRawBuilder<unknown, string> {
   const ref = sql.ref(table === null ? column : `${table}.${column}`);
-  if (type === undefined || !READ_AS_TEXT.has(type)) return ref as unknown as AliasedRawBuilder<unknown, string>;
+  if (type === undefined || !READ_AS_TEXT.has(type))
+    return ref as unknown as AliasedRawBuilder<unknown, string>;
   const text = dialect === 'mysql' ? sql`cast(${ref} as char)` : sql`cast(${ref} as text)`;
   return text.as(column);
 }

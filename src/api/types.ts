@@ -14,16 +14,7 @@ export type WriteVerb = 'post' | 'put' | 'patch';
  * `json` holds any JSON value as text (see docs/resource-api.md for the SQL type of each).
  */
 export type ColumnType =
-  | 'integer'
-  | 'bigint'
-  | 'number'
-  | 'decimal'
-  | 'string'
-  | 'text'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'json';
+  'integer' | 'bigint' | 'number' | 'decimal' | 'string' | 'text' | 'boolean' | 'date' | 'datetime' | 'json';
 
 export interface ColumnConfig {
   type: ColumnType;
@@ -58,6 +49,15 @@ export interface RelationConfig {
   columns?: string[];
   /** Columns of a non-resource target to obfuscate. */
   obfuscatedFields?: string[];
+  /** Types of a non-resource target's columns (default `string`), for conversion and the document. */
+  columnTypes?: Record<string, ColumnType>;
+}
+
+/** A field a hook adds to records (afterQuery / afterSave): declared so the document shows it. */
+export interface ComputedField {
+  type: ColumnType;
+  nullable?: boolean;
+  description?: string;
 }
 
 export interface HookContext {
@@ -95,6 +95,8 @@ export interface ResourceConfig {
   /** Versions the resource is published in; absent means every version. */
   version?: string | string[];
   columns: Record<string, ColumnConfig>;
+  /** Fields hooks add to every record, for the OpenAPI document (the engine sends them as the hook set them). */
+  computedFields?: Record<string, ComputedField>;
   relations?: Record<string, RelationConfig>;
   /** Relation names a client may `derive` and write nested. */
   allowedRelations?: string[];

@@ -41,10 +41,18 @@ const specimen = {
   str: fc.string({ unit: 'grapheme', maxLength: 40 }),
   txt: fc.string({ unit: 'grapheme', maxLength: 300 }),
   day: fc
-    .date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+    .date({
+      min: new Date('1000-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    })
     .map((date) => date.toISOString().slice(0, 10)),
   at: fc
-    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+    .date({
+      min: new Date('1970-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T00:00:00Z'),
+      noInvalidDate: true,
+    })
     .map((date) => date.toISOString()),
   doc: fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown),
   note: fc.option(fc.string({ unit: 'grapheme', maxLength: 40 }), { nil: null }),
@@ -109,7 +117,10 @@ describe(`column types round-trip on ${testDialect()}`, () => {
   });
 
   it('round-trips nested children of every type', async () => {
-    const created = await client.post('/api/v1/specimens', { ...sample, parts: [sample, { ...sample, flag: false }] });
+    const created = await client.post('/api/v1/specimens', {
+      ...sample,
+      parts: [sample, { ...sample, flag: false }],
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.parts).toHaveLength(2);
     expect(created.body.data.parts[1]).toMatchObject({ ...expected(sample), flag: false });
@@ -139,7 +150,10 @@ describe(`column types round-trip on ${testDialect()}`, () => {
       expect(response.status, `${field}=${JSON.stringify(value)}`).toBe(422);
       expect(response.body.invalid_params).toEqual([{ name: field, reason: expect.any(String) }]);
     }
-    const nested = await client.post('/api/v1/specimens', { ...sample, parts: [sample, { ...sample, day: '2025-02-29' }] });
+    const nested = await client.post('/api/v1/specimens', {
+      ...sample,
+      parts: [sample, { ...sample, day: '2025-02-29' }],
+    });
     expect(nested.status).toBe(422);
     expect(nested.body.invalid_params).toEqual([{ name: 'parts[1].day', reason: expect.any(String) }]);
   });
@@ -147,23 +161,32 @@ describe(`column types round-trip on ${testDialect()}`, () => {
   it('property: POST, GET, PUT, PATCH and nested POST give back what was sent', async () => {
     runs.roundTrip = 0;
     await fc.assert(
-      fc.asyncProperty(record, record, fc.record(specimen, { requiredKeys: [] }), async (first, second, patch) => {
-        runs.roundTrip! += 1;
-        const created = await client.post('/api/v1/specimens', { ...first, parts: [second] });
-        expect(created.status).toBe(201);
-        const id = created.body.data.id as number;
-        expect(created.body.data).toEqual({ id, ...expected(first), parts: [{ id: expect.any(Number), specimen_id: id, ...expected(second) }] });
-        const read = await client.get(`/api/v1/specimens/${id}?derive=parts`);
-        expect(read.body.data).toEqual(created.body.data);
-        const replaced = await client.put(`/api/v1/specimens/${id}`, second);
-        expect(replaced.status).toBe(200);
-        expect(replaced.body.data).toEqual({ id, ...expected(second) });
-        const patched = await client.patch(`/api/v1/specimens/${id}`, patch);
-        expect(patched.status).toBe(200);
-        expect(patched.body.data).toEqual({ id, ...expected({ ...second, ...patch }) });
-        const again = await client.get(`/api/v1/specimens/${id}`);
-        expect(again.body.data).toEqual(patched.body.data);
-      }),
+      fc.asyncProperty(
+        record,
+        record,
+        fc.record(specimen, { requiredKeys: [] }),
+        async (first, second, patch) => {
+          runs.roundTrip! += 1;
+          const created = await client.post('/api/v1/specimens', { ...first, parts: [second] });
+          expect(created.status).toBe(201);
+          const id = created.body.data.id as number;
+          expect(created.body.data).toEqual({
+            id,
+            ...expected(first),
+            parts: [{ id: expect.any(Number), specimen_id: id, ...expected(second) }],
+          });
+          const read = await client.get(`/api/v1/specimens/${id}?derive=parts`);
+          expect(read.body.data).toEqual(created.body.data);
+          const replaced = await client.put(`/api/v1/specimens/${id}`, second);
+          expect(replaced.status).toBe(200);
+          expect(replaced.body.data).toEqual({ id, ...expected(second) });
+          const patched = await client.patch(`/api/v1/specimens/${id}`, patch);
+          expect(patched.status).toBe(200);
+          expect(patched.body.data).toEqual({ id, ...expected({ ...second, ...patch }) });
+          const again = await client.get(`/api/v1/specimens/${id}`);
+          expect(again.body.data).toEqual(patched.body.data);
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(runs.roundTrip).toBeGreaterThanOrEqual(RUNS);

@@ -27,7 +27,9 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
     const uiUrl = joinPath(base, version, publication.docs?.uiRoute ?? DEFAULT_DOCS_UI_ROUTE);
     const assetsUrl = `${uiUrl}/assets`;
     // Built (and checked) at start-up: a configuration the generator cannot describe fails early.
-    const body = JSON.stringify(buildOpenApiDocument(api, version));
+    const body = JSON.stringify(
+      buildOpenApiDocument(api, version, (app.citadel as typeof app.citadel | undefined)?.dialect),
+    );
     const page = docsPage({ title: api.apiName, version, documentUrl, assetsUrl }).toString();
 
     app.get(documentUrl, async (_request, reply) => {
