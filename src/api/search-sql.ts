@@ -15,7 +15,8 @@ export function likePattern(text: string, anchored: 'contains' | 'starts' = 'con
 /**
  * `column` lower-cased for every Unicode letter, LIKE a pattern from likePattern(): the one place
  * that decides how case-insensitive matching is written. SQLite's lower() folds ASCII only, so it
- * gets a function of our own (src/db/open.ts); PostgreSQL (UTF-8 ctype) and MySQL fold Unicode.
+ * gets a function of our own (src/db/open.ts); PostgreSQL (UTF-8 ctype) and MySQL (utf8mb4) fold
+ * Unicode. Accents always count: `elan` does not find `élan` on any dialect.
  */
 export function caseInsensitiveLike(
   dialect: Dialect,
@@ -23,6 +24,11 @@ export function caseInsensitiveLike(
   pattern: string,
 ): RawBuilder<boolean> {
   const lowered =
-    dialect === 'sqlite' ? sql`${sql.raw(SQLITE_UNICODE_LOWER)}(${column})` : sql`lower(${column})`;
+    dialect === 'sqlite'
+      ? sql`${sql.raw(SQLITE_UNICODE_LOWER)}(${column})`
+      : dialect === 'mysql'
+        ? // A _ci collation would also match other accents (`elan` finding `élan`): compare code points.
+          sql`lower(${column}) collate utf8mb4_bin`
+        : sql`lower(${column})`;
   return sql<boolean>`${lowered} like ${pattern} escape ${ESCAPE_CLAUSE}`;
 }
