@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startApiApp } from './helpers.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { testDialect } from '../helpers/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
@@ -48,7 +49,7 @@ describe(`list filters on ${testDialect()}`, () => {
   let t: TestApp;
   let client: TestClient;
   beforeAll(async () => {
-    t = await startTestApp({ api: specimenApi, migrations: specimenMigrations });
+    t = await startApiApp(specimenApi, specimenMigrations);
     client = t.client();
     const created = await client.post('/api/v1/specimens', rows);
     expect(created.status).toBe(201);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { startApiApp } from './helpers.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { testDialect } from '../helpers/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
@@ -82,7 +83,7 @@ describe(`column types round-trip on ${testDialect()}`, () => {
   let t: TestApp;
   let client: TestClient;
   beforeAll(async () => {
-    t = await startTestApp({ api: specimenApi, migrations: specimenMigrations });
+    t = await startApiApp(specimenApi, specimenMigrations);
     client = t.client();
   });
   afterAll(async () => {

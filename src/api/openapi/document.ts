@@ -7,7 +7,7 @@ import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write.ts';
 import type { ApiConfig, ColumnType, Verb, WriteVerb } from '../types.ts';
 import type { PayloadValidator } from '../validation.ts';
 import { orNull, toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
-import { listParameters, itemParameters } from './parameters.ts';
+import { filterComponent, filterTreeSchema, itemParameters, listParameters } from './parameters.ts';
 
 /** Thrown for a version the API does not publish (the CLI prints its message as one line). */
 export class UnknownApiVersionError extends Error {
@@ -268,12 +268,35 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };
 
+/** Hooks may throw an HttpError with a status of their choice (contract section 5). */
+const HOOK_ERROR = {
+  name: 'HookError',
+  description: 'A status chosen by a resource hook, as problem details.',
+};
+
 function errorResponses(codes: number[]): Record<string, unknown> {
   return Object.fromEntries(
     [...new Set(codes)]
       .sort((a, b) => a - b)
       .map((code) => [String(code), ref('responses', ERROR_RESPONSES[code]!.name)]),
   );
+}
+
+/** The resources (and verbs) a POST may also touch: nested children created, parents read or created. */
+function relatedWrites(resource: CompiledResource, seen: Set<CompiledResource>): [CompiledResource, Verb][] {
+  if (seen.has(resource)) return [];
+  seen.add(resource);
+  const found: [CompiledResource, Verb][] = [];
+  for (const name of resource.allowed) {
+    const relation = resource.relations.get(name)!;
+    const target = relation.target.resource;
+    if (!target) continue;
+    if (relation.type === 'hasMany' && resource.nestedWritable.has(name)) found.push([target, 'post']);
+    else if (relation.type === 'belongsTo') found.push([target, 'get'], [target, 'post']);
+    else continue;
+    found.push(...relatedWrites(target, seen));
+  }
+  return found;
 }
 
 function operation(
@@ -288,6 +311,9 @@ function operation(
 ) {
   const ability = resource.abilities[verb];
   const required = resource.requiredAuth.has(verb);
+  // Nested children and parent objects bring their own resource's authentication (write.ts).
+  const related = verb === 'post' ? relatedWrites(resource, new Set()) : [];
+  const forbidden = required || related.some(([target, v]) => target.requiredAuth.has(v));
   const note = required
     ? `Requires a caller: a session, or a bearer token with the ability \`${ability}\` (or \`${resource.name}:*\`, or \`*\`). No caller → 401; a token without the ability → 403.`
     : 'No authentication required; a caller, when present, is known to the hooks.';
@@ -297,7 +323,11 @@ function operation(
     summary,
     description: `${details}\n\n${note}`,
     ...extra,
-    responses: { ...responses, ...errorResponses([...codes, 401, ...(required ? [403] : []), 500]) },
+    responses: {
+      ...responses,
+      ...errorResponses([...codes, 401, ...(forbidden ? [403] : []), 500]),
+      default: ref('responses', 'HookError'),
+    },
     security: required
       ? [{ bearerAuth: [] }, { cookieAuth: [] }]
       : [{}, { bearerAuth: [] }, { cookieAuth: [] }],
@@ -345,7 +375,7 @@ function pathsOf(resource: CompiledResource) {
           'A page of records.',
         ),
       },
-      { parameters: listParameters(resource) },
+      { parameters: listParameters(resource, component) },
     );
     item.get = operation(
       resource,
@@ -485,6 +515,10 @@ function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, 
   for (const resource of resources) {
     const component = componentName(resource.name);
     schemas[component] = recordSchema(resource, published, true);
+    if (resource.filterable.size > 0) {
+      const name = filterComponent(component);
+      schemas[name] = filterTreeSchema(resource, `#/components/schemas/${name}`);
+    }
     for (const verb of ['post', 'put', 'patch'] as const) {
       if (!resource.served.has(verb)) continue;
       schemas[`${component}${VERB_TITLE[verb]}`] = inputSchema(
@@ -515,7 +549,7 @@ function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, 
     components: {
       schemas,
       responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([, { name, description }]) => [
+        [...Object.values(ERROR_RESPONSES), HOOK_ERROR].map(({ name, description }) => [
           name,
           { description, content: { [PROBLEM]: { schema: ref('schemas', 'Problem') } } },
         ]),

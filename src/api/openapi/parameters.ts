@@ -48,6 +48,16 @@ function deriveParameter(resource: CompiledResource): unknown[] {
   ];
 }
 
+/** One value of an `in` list, per column type (the list parser splits at commas). */
+const LIST_ITEM: Partial<Record<string, string>> = {
+  integer: '-?[0-9]+',
+  bigint: '-?[0-9]+',
+  number: '-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?',
+  decimal: '-?[0-9]+(\\.[0-9]+)?',
+  boolean: '(true|false)',
+  date: '[0-9]{4}-[0-9]{2}-[0-9]{2}',
+};
+
 /** The value schema of one operator on one column, as a query string carries it. */
 function operatorValue(resource: CompiledResource, column: string, op: string): OpenApiSchema {
   if (op === 'null') return { type: 'string', enum: ['true', 'false'] };
@@ -55,8 +65,16 @@ function operatorValue(resource: CompiledResource, column: string, op: string): 
   const base = resource.obfuscated.has(column)
     ? { type: 'string' }
     : typeSchema(resource.columnTypes.get(column)!);
-  if (op === 'in' || op === 'nin')
-    return { type: 'string', description: `Comma-separated values (at most ${MAX_FILTER_LIST}).` };
+  if (op === 'in' || op === 'nin') {
+    const item = resource.obfuscated.has(column)
+      ? '[^,]+'
+      : (LIST_ITEM[resource.columnTypes.get(column)!] ?? '[^,]*');
+    return {
+      type: 'string',
+      pattern: `^${item}(,${item})*$`,
+      description: `Comma-separated values (at most ${MAX_FILTER_LIST}), each as in \`eq\`.`,
+    };
+  }
   // A query string carries text: numbers and booleans as their JSON spelling.
   return base.type === 'boolean' ? { type: 'string', enum: ['true', 'false'] } : base;
 }
@@ -75,8 +93,13 @@ const OPERATOR_MEANING: Record<string, string> = {
   null: 'is null (`true`) or not (`false`):',
 };
 
-/** A JSON schema of the filter tree of the `filter` parameter (JSON form). */
-function filterTreeSchema(resource: CompiledResource): OpenApiSchema {
+/** The component name of a resource's filter tree schema. */
+export function filterComponent(component: string): string {
+  return `${component}Filter`;
+}
+
+/** A JSON schema of the filter tree of the `filter` parameter (JSON form), refering to itself by `self`. */
+export function filterTreeSchema(resource: CompiledResource, self: string): OpenApiSchema {
   const fields: Record<string, OpenApiSchema> = {};
   for (const column of resource.filterable) {
     const ops: Record<string, OpenApiSchema> = {};
@@ -91,7 +114,7 @@ function filterTreeSchema(resource: CompiledResource): OpenApiSchema {
     }
     fields[column] = { type: 'object', properties: ops, additionalProperties: false, minProperties: 1 };
   }
-  const group = { type: 'array', minItems: 1, items: { $ref: '#' } };
+  const group = { type: 'array', minItems: 1, items: { $ref: self } };
   return {
     type: 'object',
     properties: { ...fields, and: group, or: group },
@@ -100,7 +123,7 @@ function filterTreeSchema(resource: CompiledResource): OpenApiSchema {
   };
 }
 
-function filterParameters(resource: CompiledResource): unknown[] {
+function filterParameters(resource: CompiledResource, component: string): unknown[] {
   if (resource.filterable.size === 0) return [];
   const parameters: unknown[] = [];
   for (const column of resource.filterable) {
@@ -124,12 +147,14 @@ function filterParameters(resource: CompiledResource): unknown[] {
     name: 'filter',
     in: 'query',
     description: `A filter tree as JSON: \`{"field": {"op": value}, "or": [{…}, {…}], "and": [{…}]}\`; every key of an object must hold. The bracket form takes the same tree: \`filter[or][0][field][op]=value\`, \`filter[and][1][or][0][field][op]=value\`. Groups nest at most ${MAX_FILTER_DEPTH} deep, with at most ${MAX_FILTER_CONDITIONS} conditions in all. Filterable: ${[...resource.filterable].map((c) => `\`${c}\` (${operatorsFor(resource, c).join(', ')})`).join('; ')}. An unknown field or operator, or a value of the wrong type → 400 naming it.`,
-    content: { 'application/json': { schema: filterTreeSchema(resource) } },
+    content: {
+      'application/json': { schema: { $ref: `#/components/schemas/${filterComponent(component)}` } },
+    },
   });
   return parameters;
 }
 
-export function listParameters(resource: CompiledResource): unknown[] {
+export function listParameters(resource: CompiledResource, component: string): unknown[] {
   const sortable = [...resource.sortable];
   const parameters: unknown[] = [
     {
@@ -162,7 +187,7 @@ export function listParameters(resource: CompiledResource): unknown[] {
       schema: { type: 'string', maxLength: 200 },
     });
   }
-  parameters.push(...filterParameters(resource), ...deriveParameter(resource));
+  parameters.push(...filterParameters(resource, component), ...deriveParameter(resource));
   return parameters;
 }
 
