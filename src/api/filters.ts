@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.ts';
+import { BadRequestError } from '../core/errors.ts';
 import type { Dialect } from '../db/url.ts';
 import { columnValueProblem, toStorage } from './column-types.ts';
 import type { CompiledResource } from './compile.ts';
@@ -244,7 +244,8 @@ export function parseFilters(
     } catch {
       bad('filter', 'is not valid JSON');
     }
-    children.push(parser.group(tree, 'filter', 0));
+    // `{}` asks for nothing (the documentation page sends it when the field is left as it is).
+    if (!isPlainObject(tree) || Object.keys(tree).length > 0) children.push(parser.group(tree, 'filter', 0));
   }
   if (children.length === 0) return null;
   return children.length === 1 ? children[0]! : { kind: 'and', children };

@@ -61,7 +61,7 @@ function registerResource(
 
   scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
     const context = begin('get', request);
-    const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.citadel.dialect);
+    const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
     const { records, pagination } = await listRecords(context, resource, plan);
     return reply.send({
       status: 'success',

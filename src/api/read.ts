@@ -61,7 +61,7 @@ function withSearch(
   pattern: string | null,
 ): ResourceQuery {
   if (pattern === null) return query;
-  const dialect = scope.request.server.citadel.dialect;
+  const dialect = scope.request.server.dialect;
   return query.where((eb) =>
     eb.or(
       resource.searchable.map((column) =>
@@ -108,7 +108,7 @@ function filterExpression(
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
   let base = withSearch(scope, await scopedQuery(scope, resource), resource, plan.pattern);
-  const dialect = scope.request.server.citadel.dialect;
+  const dialect = scope.request.server.dialect;
   const filter = plan.filter;
   if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
   let rowsQuery = base.select(selectList(base, resource));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
 
 /** Hidden columns (posts.author_id) cannot be sorted, searched or filtered by (contract section 11). */

@@ -1,11 +1,11 @@
 import { SESSION_COOKIE } from '../../http/sessions/plugin.ts';
 import type { Dialect } from '../../db/url.ts';
-import { DECIMAL_DEFAULTS } from '../column-types.ts';
 import { compileApi, publishedIn, type CompiledRelation, type CompiledResource } from '../compile.ts';
 import { problemTitle } from '../problem.ts';
 import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write.ts';
-import type { ApiConfig, ColumnType, Verb, WriteVerb } from '../types.ts';
+import type { ApiConfig, Verb, WriteVerb } from '../types.ts';
 import type { PayloadValidator } from '../validation.ts';
+import { SQID, typeSchema } from './column-schema.ts';
 import { orNull, toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
 import { filterComponent, filterTreeSchema, itemParameters, listParameters } from './parameters.ts';
 
@@ -32,48 +32,6 @@ export function componentName(resourceName: string): string {
     .map((part) => part[0]!.toUpperCase() + part.slice(1))
     .join('');
   return name || 'Resource';
-}
-
-/** An obfuscated key as the client sees it: never an integer (contract section 5). */
-export const SQID: OpenApiSchema = {
-  type: 'string',
-  description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
-  examples: ['Uk4ae9Xb'],
-};
-
-/** The JSON form of a column type (contract section 11), as src/api/column-types.ts checks it. */
-export function typeSchema(type: ColumnType | 'plain', precision?: number, scale?: number): OpenApiSchema {
-  switch (type) {
-    case 'integer':
-      return { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
-    case 'bigint':
-      return {
-        type: 'string',
-        pattern: '^-?(0|[1-9][0-9]{0,18})$',
-        description: 'A 64-bit integer, as a string (JSON numbers are exact only up to 2^53).',
-      };
-    case 'number':
-      return { type: 'number' };
-    case 'decimal': {
-      const p = precision ?? DECIMAL_DEFAULTS.precision;
-      const s = scale ?? DECIMAL_DEFAULTS.scale;
-      return {
-        type: 'string',
-        pattern: '^-?[0-9]+(\\.[0-9]+)?$',
-        description: `An exact decimal as a string, at most ${p - s} digits before the point and ${s} after; sent without trailing zeros.`,
-      };
-    }
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return { description: 'Any JSON value.' };
-    default:
-      return { type: 'string' };
-  }
 }
 
 function columnSchema(resource: CompiledResource, name: string): OpenApiSchema {

@@ -2,7 +2,7 @@ import type { CompiledResource } from '../compile.ts';
 import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_LIST, operatorsFor } from '../filters.ts';
 import { MAX_DERIVE_DEPTH } from '../query.ts';
 import type { OpenApiSchema } from './json-schema.ts';
-import { typeSchema } from './document.ts';
+import { typeSchema } from './column-schema.ts';
 
 /**
  * The query parameters of list and single reads, from the compiled resource the engine checks
@@ -148,7 +148,16 @@ function filterParameters(resource: CompiledResource, component: string): unknow
     in: 'query',
     description: `A filter tree as JSON: \`{"field": {"op": value}, "or": [{…}, {…}], "and": [{…}]}\`; every key of an object must hold. The bracket form takes the same tree: \`filter[or][0][field][op]=value\`, \`filter[and][1][or][0][field][op]=value\`. Groups nest at most ${MAX_FILTER_DEPTH} deep, with at most ${MAX_FILTER_CONDITIONS} conditions in all. Filterable: ${[...resource.filterable].map((c) => `\`${c}\` (${operatorsFor(resource, c).join(', ')})`).join('; ')}. An unknown field or operator, or a value of the wrong type → 400 naming it.`,
     content: {
-      'application/json': { schema: { $ref: `#/components/schemas/${filterComponent(component)}` } },
+      'application/json': {
+        // "No filter" first and as the example: the documentation page sends it as it is.
+        schema: {
+          oneOf: [
+            { type: 'object', maxProperties: 0, description: 'No filter.' },
+            { $ref: `#/components/schemas/${filterComponent(component)}` },
+          ],
+        },
+        example: {},
+      },
     },
   });
   return parameters;
