@@ -1,12 +1,22 @@
 import type { TObject } from '@sinclair/typebox';
-import { sql, type AliasedRawBuilder } from 'kysely';
+import type { AliasedRawBuilder } from 'kysely';
 import { ConfigError } from '../config/errors.ts';
-import { validateApi } from './define.ts';
+import type { Dialect } from '../db/url.ts';
+import { readExpression } from './column-types.ts';
+import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, LIST_PARAMETERS, validateApi, VERBS } from './define.ts';
 import { PayloadValidator } from './validation.ts';
-import type { ApiConfig, ColumnType, ResourceConfig, ResourceHooks, Verb, WriteVerb } from './types.ts';
+import type {
+  ApiConfig,
+  ColumnType,
+  RelationConfig,
+  ResourceConfig,
+  ResourceHooks,
+  Verb,
+  WriteVerb,
+} from './types.ts';
 
-/** How a stored value becomes a JSON value. */
-export type OutputKind = 'plain' | 'id' | 'boolean' | 'number';
+/** How a stored value becomes a JSON value: an obfuscated id, as it is, or by its column type. */
+export type OutputKind = 'plain' | 'id' | ColumnType;
 
 export interface OutputField {
   key: string;
@@ -30,6 +40,7 @@ export interface RelationTarget {
 }
 
 export interface CompiledRelation {
+  config: RelationConfig;
   name: string;
   type: 'hasMany' | 'belongsTo';
   /** hasMany: the column of the child pointing at us; belongsTo: our column pointing at the target. */
@@ -68,6 +79,8 @@ export interface CompiledResource {
   defaultSort: SortTerm[];
   requiredAuth: ReadonlySet<Verb>;
   exposed: ReadonlySet<Verb>;
+  /** Verbs with a route that does more than 405: exposed, and for writes bound to a validator. */
+  served: ReadonlySet<Verb>;
   validators: Partial<Record<WriteVerb, PayloadValidator>>;
   /** Relation names a client may derive and write nested. */
   allowed: readonly string[];
@@ -88,39 +101,34 @@ export interface CompiledResource {
  */
 export type Selection = AliasedRawBuilder<unknown, string>[];
 
-function selection(table: string | null, columns: readonly string[]): Selection {
+function selection(
+  dialect: Dialect,
+  table: string | null,
+  columns: readonly string[],
+  types: ReadonlyMap<string, ColumnType> = new Map(),
+): Selection {
   // Without an alias the SQL stays short (the database parses every statement it is given).
-  return columns.map(
-    (column) =>
-      sql.ref(table === null ? column : `${table}.${column}`) as unknown as AliasedRawBuilder<
-        unknown,
-        string
-      >,
-  );
+  return columns.map((column) => readExpression(dialect, table, column, types.get(column)));
 }
 
-const ALL_VERBS: Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
 const TEXT_TYPES: ReadonlySet<ColumnType> = new Set(['string', 'text']);
 
 function outputKind(type: ColumnType, obfuscated: boolean): OutputKind {
-  if (obfuscated) return 'id';
-  if (type === 'boolean') return 'boolean';
-  if (type === 'integer' || type === 'number') return 'number';
-  return 'plain';
+  return obfuscated ? 'id' : type;
 }
 
 /** `-created_at,title` → terms; a string is the reason it is malformed. */
 export function parseSort(text: string): SortTerm[] | string {
   const terms: SortTerm[] = [];
   for (const part of text.split(',')) {
-    const field = part.trim().replace(/^-/, '');
+    const field = part.replace(/^-/, '');
     if (!field) return 'has an empty field';
-    terms.push({ column: field, desc: part.trim().startsWith('-') });
+    terms.push({ column: field, desc: part.startsWith('-') });
   }
   return terms;
 }
 
-function compileOne(config: ResourceConfig): CompiledResource {
+function compileOne(config: ResourceConfig, dialect: Dialect): CompiledResource {
   const name = config.name;
   const table = config.table ?? name;
   const primaryKey = config.primaryKey ?? 'id';
@@ -129,7 +137,8 @@ function compileOne(config: ResourceConfig): CompiledResource {
   const output = columnEntries
     .filter(([, column]) => !column.hidden)
     .map(([key, column]) => ({ key, kind: outputKind(column.type, obfuscated.has(key)) }));
-  const sortable = new Set(config.sortable ?? Object.keys(config.columns));
+  // Hidden columns are never sortable: the order would reveal their values.
+  const sortable = new Set(config.sortable ?? output.map((field) => field.key));
   const defaultSort = config.defaultSort
     ? parseSort(config.defaultSort)
     : [{ column: primaryKey, desc: false }];
@@ -137,6 +146,7 @@ function compileOne(config: ResourceConfig): CompiledResource {
     throw new ConfigError(`resource "${name}": defaultSort "${config.defaultSort}" must name columns`);
   }
 
+  const columnTypes = new Map(columnEntries.map(([key, column]) => [key, column.type]));
   const validators: Partial<Record<WriteVerb, PayloadValidator>> = {};
   const hasManyNames = Object.entries(config.relations ?? {})
     .filter(
@@ -162,6 +172,7 @@ function compileOne(config: ResourceConfig): CompiledResource {
     validators[verb] = new PayloadValidator(schema, hasManyNames);
   }
 
+  const exposed = new Set(config.exposedMethods ?? VERBS);
   // Validators keep read-only columns out of payloads; hooks may still set them (an owner id).
   // The engine alone sets the timestamps and never writes the primary key.
   const writable = new Set(
@@ -174,9 +185,9 @@ function compileOne(config: ResourceConfig): CompiledResource {
     table,
     primaryKey,
     columns: new Set(Object.keys(config.columns)),
-    columnTypes: new Map(columnEntries.map(([key, column]) => [key, column.type])),
-    select: selection(table, Object.keys(config.columns)),
-    plainSelect: selection(null, Object.keys(config.columns)),
+    columnTypes,
+    select: selection(dialect, table, Object.keys(config.columns), columnTypes),
+    plainSelect: selection(dialect, null, Object.keys(config.columns), columnTypes),
     output,
     obfuscated,
     pkObfuscated: obfuscated.has(primaryKey),
@@ -185,12 +196,15 @@ function compileOne(config: ResourceConfig): CompiledResource {
       config.searchable ??
       columnEntries.filter(([, column]) => TEXT_TYPES.has(column.type) && !column.hidden).map(([key]) => key),
     filterable: new Set(config.filterable ?? []),
-    listParameters: new Set(['page', 'limit', 'sort', 'search', 'derive', ...(config.filterable ?? [])]),
-    maxLimit: config.maxLimit ?? 100,
-    defaultLimit: Math.min(config.defaultLimit ?? 20, config.maxLimit ?? 100),
+    listParameters: new Set([...LIST_PARAMETERS, ...(config.filterable ?? [])]),
+    maxLimit: config.maxLimit ?? DEFAULT_MAX_LIMIT,
+    defaultLimit: Math.min(config.defaultLimit ?? DEFAULT_LIMIT, config.maxLimit ?? DEFAULT_MAX_LIMIT),
     defaultSort,
     requiredAuth: new Set(config.requiredAuth ?? []),
-    exposed: new Set(config.exposedMethods ?? ALL_VERBS),
+    exposed,
+    served: new Set(
+      [...exposed].filter((verb) => verb === 'get' || verb === 'delete' || validators[verb] !== undefined),
+    ),
     validators,
     allowed: config.allowedRelations ?? [],
     relations: new Map(),
@@ -212,12 +226,28 @@ function compileOne(config: ResourceConfig): CompiledResource {
 }
 
 /**
- * Validate the whole API configuration and precompute every resource: nothing about the
- * configuration is derived again per request.
+ * Validate the whole API configuration and precompute every resource, once per configuration and
+ * dialect: nothing about the configuration is derived again per request.
  */
-export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
+export function compileApi(api: ApiConfig, dialect: Dialect): Map<string, CompiledResource> {
+  let perDialect = compiledApis.get(api);
+  if (!perDialect) compiledApis.set(api, (perDialect = new Map()));
+  let compiled = perDialect.get(dialect);
+  if (!compiled) perDialect.set(dialect, (compiled = compileAll(api, dialect)));
+  return compiled;
+}
+
+/** Whether a resource is published in a version (absent `version`: every version). */
+export function publishedIn(resource: ResourceConfig, version: string): boolean {
+  return resource.version === undefined || [resource.version].flat().includes(version);
+}
+
+// The engine and the OpenAPI document read the same compiled resources.
+const compiledApis = new WeakMap<ApiConfig, Map<Dialect, Map<string, CompiledResource>>>();
+
+function compileAll(api: ApiConfig, dialect: Dialect): Map<string, CompiledResource> {
   validateApi(api);
-  const compiled = new Map(api.resources.map((resource) => [resource.name, compileOne(resource)]));
+  const compiled = new Map(api.resources.map((resource) => [resource.name, compileOne(resource, dialect)]));
   for (const resource of compiled.values()) {
     const relations = new Map<string, CompiledRelation>();
     const nestedWritable = new Set<string>();
@@ -242,12 +272,16 @@ export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
         targetKey = relation.targetKey ?? 'id';
         const columns = relation.columns!;
         const obfuscated = new Set(relation.obfuscatedFields ?? []);
+        const types = new Map(Object.entries(relation.columnTypes ?? {}));
         target = {
           table,
           resource: null,
-          select: selection(table, [...new Set([...columns, targetKey])]),
-          plainSelect: selection(null, [...new Set([...columns, targetKey])]),
-          output: columns.map((key) => ({ key, kind: obfuscated.has(key) ? 'id' : 'plain' })),
+          select: selection(dialect, table, [...new Set([...columns, targetKey])], types),
+          plainSelect: selection(dialect, null, [...new Set([...columns, targetKey])], types),
+          output: columns.map((key) => ({
+            key,
+            kind: obfuscated.has(key) ? 'id' : (types.get(key) ?? 'plain'),
+          })),
         };
       }
       let nestedValidator: PayloadValidator | null = null;
@@ -262,6 +296,7 @@ export function compileApi(api: ApiConfig): Map<string, CompiledResource> {
         }
       }
       relations.set(relationName, {
+        config: relation,
         name: relationName,
         type: relation.type,
         foreignKey: relation.foreignKey,

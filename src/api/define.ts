@@ -1,7 +1,13 @@
 import { ConfigError } from '../config/errors.ts';
 import type { ApiConfig, PublishOptions, ResourceConfig, Verb } from './types.ts';
 
-const VERBS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
+/** Every verb of the resource API, in document order. */
+export const VERBS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
+/** Records per page when a resource declares no `defaultLimit` / `maxLimit`. */
+export const DEFAULT_LIMIT = 20;
+export const DEFAULT_MAX_LIMIT = 100;
+/** Query parameters of a list read besides the filters (a filterable column may not take these names). */
+export const LIST_PARAMETERS: readonly string[] = ['page', 'limit', 'sort', 'search', 'derive', 'filter'];
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,30}$/;
@@ -48,7 +54,17 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
   checkColumnList(resource, 'searchable', resource.searchable);
   checkColumnList(resource, 'filterable', resource.filterable);
   for (const column of resource.filterable ?? []) {
-    if (['page', 'limit', 'sort', 'search', 'derive'].includes(column))
+    if (resource.columns[column]!.type === 'json')
+      fail(name, `filterable column "${column}" is json, which filters cannot compare`);
+  }
+  // A hidden column must not be inferable from an order, a match or a filter.
+  for (const option of ['sortable', 'searchable', 'filterable'] as const) {
+    for (const column of resource[option] ?? []) {
+      if (resource.columns[column]!.hidden) fail(name, `${option} names "${column}", which is hidden`);
+    }
+  }
+  for (const column of resource.filterable ?? []) {
+    if (LIST_PARAMETERS.includes(column))
       fail(name, `filterable column "${column}" clashes with a query parameter`);
   }
   for (const field of resource.obfuscatedFields ?? []) {
@@ -69,7 +85,10 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
     if (value !== undefined && (!Number.isInteger(value) || value < 1))
       fail(name, `${option} must be a positive integer`);
   }
-  if ((resource.defaultLimit ?? 20) > (resource.maxLimit ?? 100) && resource.defaultLimit !== undefined) {
+  if (
+    (resource.defaultLimit ?? DEFAULT_LIMIT) > (resource.maxLimit ?? DEFAULT_MAX_LIMIT) &&
+    resource.defaultLimit !== undefined
+  ) {
     fail(name, 'defaultLimit is larger than maxLimit');
   }
   const relations = resource.relations ?? {};
@@ -102,6 +121,10 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
       for (const column of relation.columns) {
         if (!IDENTIFIER.test(column))
           fail(name, `relation "${relationName}" column "${column}" is not an identifier`);
+      }
+      for (const field of Object.keys(relation.columnTypes ?? {})) {
+        if (!relation.columns.includes(field))
+          fail(name, `relation "${relationName}" types "${field}", which it does not list in columns`);
       }
       for (const field of relation.obfuscatedFields ?? []) {
         if (!relation.columns.includes(field))

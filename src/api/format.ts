@@ -1,19 +1,21 @@
-import type { ApiRecord } from './types.ts';
+import { FROM_STORAGE } from './column-types.ts';
+import type { ApiRecord, ColumnType } from './types.ts';
 import type { CompiledResource, OutputField } from './compile.ts';
 import type { DeriveNode } from './query.ts';
 import type { IdCodec } from './sqids.ts';
 
 type Converter = (value: unknown, codec: IdCodec) => unknown;
 
-const CONVERTERS: Record<OutputField['kind'], Converter> = {
+const CONVERTERS = {
   id: (value, codec) => (value === null || value === undefined ? null : codec.encode(value as number)),
-  boolean: (value) =>
-    value === null || value === undefined ? null : value === true || value === 1 || value === '1',
-  // pg returns bigint and numeric as strings, MySQL decimals too.
-  number: (value) =>
-    value === null || value === undefined ? null : typeof value === 'number' ? value : Number(value),
   plain: (value) => (value === undefined ? null : value),
-};
+  ...(Object.fromEntries(
+    Object.entries(FROM_STORAGE).map(([type, convert]) => [
+      type,
+      (value: unknown) => (value === null || value === undefined ? null : convert(value)),
+    ]),
+  ) as unknown as Record<ColumnType, Converter>),
+} satisfies Record<OutputField['kind'], Converter>;
 
 /** The visible columns of one row, converted: built once per field list, not per row. */
 type FieldFormatter = (row: ApiRecord, codec: IdCodec) => ApiRecord;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, NotFoundError } from '../core/errors.ts';
 import { authorize } from './authorize.ts';
-import { compileApi, type CompiledResource } from './compile.ts';
+import { compileApi, publishedIn, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';
 import { formatRecord } from './format.ts';
 import { problemErrorHandler, problemNotFound } from './problem.ts';
@@ -10,7 +10,7 @@ import { limitPayloadShape } from './request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
 import { findRecord, listRecords } from './read.ts';
 import { deploymentAlphabet, IdCodec } from './sqids.ts';
-import type { ApiConfig, ResourceConfig, Verb, WriteVerb } from './types.ts';
+import type { ApiConfig, Verb } from './types.ts';
 import { createRecords, deleteRecord, updateRecord } from './write.ts';
 
 class MethodNotAllowedError extends HttpError {
@@ -18,10 +18,6 @@ class MethodNotAllowedError extends HttpError {
   constructor(resource: string, verb: Verb, allow: string) {
     super(405, `${verb.toUpperCase()} is not available on ${resource}.`, { headers: { allow } });
   }
-}
-
-export function publishedIn(resource: ResourceConfig, version: string): boolean {
-  return resource.version === undefined || [resource.version].flat().includes(version);
 }
 
 function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {
@@ -46,9 +42,7 @@ function registerResource(
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
-  const available = (verb: Verb) =>
-    resource.exposed.has(verb) &&
-    (verb === 'get' || verb === 'delete' || resource.validators[verb as WriteVerb] !== undefined);
+  const available = (verb: Verb) => resource.served.has(verb);
   const allowCollection = ['get', 'post']
     .filter((v) => available(v as Verb))
     .map((v) => v.toUpperCase())
@@ -68,7 +62,7 @@ function registerResource(
 
   scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
     const context = begin('get', request);
-    const plan = parseListQuery(resource, request.query as QueryInput, codec);
+    const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
     const { records, pagination } = await listRecords(context, resource, plan);
     return reply.send({
       status: 'success',
@@ -118,7 +112,7 @@ function registerResource(
  */
 export async function resourceApi(app: FastifyInstance, options: { api: ApiConfig }): Promise<void> {
   const { api } = options;
-  const compiled = compileApi(api);
+  const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
   const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
 

@@ -15,6 +15,14 @@ export interface ProblemDetails {
   invalid_params?: InvalidParam[];
 }
 
+// RFC 9110 renamed these; Node's STATUS_CODES still has the RFC 7231 names.
+const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+
+/** The `title` of a problem with this status (RFC 9110 reason phrases). */
+export function problemTitle(status: number): string {
+  return RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
+}
+
 const GENERIC_DETAIL = 'Something went wrong. Please try again later.';
 
 /** The request path without its query string (which may carry search text). */
@@ -33,7 +41,7 @@ export function sendProblem(
 ) {
   const body: ProblemDetails = {
     type: 'about:blank',
-    title: STATUS_CODES[status] ?? 'Error',
+    title: problemTitle(status),
     status,
     detail,
     instance: instanceOf(request),

@@ -1,5 +1,8 @@
 import { BadRequestError } from '../core/errors.ts';
 import { parseSort, type CompiledRelation, type CompiledResource, type SortTerm } from './compile.ts';
+import type { Dialect } from '../db/url.ts';
+import { isFilterParameter, parseFilters, type FilterNode } from './filters.ts';
+import { likePattern } from './search-sql.ts';
 import type { IdCodec } from './sqids.ts';
 import { checkDeriveDepth } from './derive-limits.ts';
 
@@ -9,13 +12,9 @@ export interface DeriveNode {
   children: DeriveNode[];
 }
 
-export interface Filter {
-  column: string;
-  value: string | number;
-}
-
 export interface ListPlan {
-  filters: Filter[];
+  /** Every filter of the query as one checked tree, or null. */
+  filter: FilterNode | null;
   page: number;
   limit: number;
   sort: SortTerm[];
@@ -28,8 +27,6 @@ export type QueryInput = Record<string, string | string[] | undefined>;
 
 const ITEM_PARAMETERS = new Set(['derive']);
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
-/** The escape character of every LIKE the engine writes (one that needs no quoting on any dialect). */
-export const LIKE_ESCAPE = '!';
 
 function bad(name: string, reason: string): never {
   throw new BadRequestError(`The query parameter "${name}" ${reason}.`, {
@@ -43,9 +40,9 @@ function single(query: QueryInput, name: string): string | undefined {
   return value;
 }
 
-function checkKnown(query: QueryInput, allowed: ReadonlySet<string>): void {
+function checkKnown(query: QueryInput, allowed: ReadonlySet<string>, filters = false): void {
   for (const name of Object.keys(query)) {
-    if (!allowed.has(name))
+    if (!allowed.has(name) && !(filters && isFilterParameter(name)))
       bad(name, `is not a parameter of this operation (parameters: ${[...allowed].join(', ')})`);
   }
 }
@@ -58,22 +55,16 @@ function positive(query: QueryInput, name: string, fallback: number): number {
   return Math.min(Number(text), Number.MAX_SAFE_INTEGER);
 }
 
-/** `%`, `_` and the escape character itself match literally. */
-export function likePattern(search: string): string {
-  const escaped = search.toLowerCase().replace(/[!%_]/g, (c) => LIKE_ESCAPE + c);
-  return `%${escaped}%`;
-}
-
 /** `comments.author,author` → a tree, every level checked against that level's allowedRelations. */
 export function parseDerive(resource: CompiledResource, text: string | undefined): DeriveNode[] {
   if (text === undefined || text === '') return [];
   const roots: DeriveNode[] = [];
-  for (const rawPath of text.split(',')) {
-    const path = rawPath.trim();
+  for (const path of text.split(',')) {
     if (!path) bad('derive', 'has an empty relation name');
+    const names = path.split('.');
     let level: CompiledResource | null = resource;
     let nodes = roots;
-    for (const name of path.split('.')) {
+    for (const name of names) {
       if (!level) bad('derive', `cannot go deeper than "${path.slice(0, path.lastIndexOf(name) - 1)}"`);
       if (!level.allowed.includes(name)) {
         const allowed = level.allowed.length ? level.allowed.join(', ') : 'none';
@@ -92,35 +83,15 @@ export function parseDerive(resource: CompiledResource, text: string | undefined
   return roots;
 }
 
-const INTEGER = /^-?[0-9]{1,15}$/;
-
-/** Equality filters on filterable columns; obfuscated columns take their public id. */
-function parseFilters(resource: CompiledResource, query: QueryInput, codec: IdCodec): Filter[] {
-  const filters: Filter[] = [];
-  for (const column of resource.filterable) {
-    const text = single(query, column);
-    if (text === undefined) continue;
-    let value: string | number = text;
-    if (resource.obfuscated.has(column)) {
-      const id = codec.decode(text);
-      if (id === null) bad(column, 'is not a valid id');
-      value = id;
-    } else if (resource.columnTypes.get(column) === 'integer') {
-      if (!INTEGER.test(text)) bad(column, 'must be an integer');
-      value = Number(text);
-    } else if (resource.columnTypes.get(column) === 'boolean') {
-      if (text !== 'true' && text !== 'false') bad(column, 'must be true or false');
-      value = text === 'true' ? 1 : 0;
-    }
-    filters.push({ column, value });
-  }
-  return filters;
-}
-
 /** Parse and check a list query against the resource: the result is safe to turn into SQL. */
-export function parseListQuery(resource: CompiledResource, query: QueryInput, codec: IdCodec): ListPlan {
-  checkKnown(query, resource.listParameters);
-  const filters = parseFilters(resource, query, codec);
+export function parseListQuery(
+  resource: CompiledResource,
+  query: QueryInput,
+  codec: IdCodec,
+  dialect: Dialect,
+): ListPlan {
+  checkKnown(query, resource.listParameters, resource.filterable.size > 0);
+  const filter = parseFilters(resource, query, codec, dialect);
   const page = positive(query, 'page', 1);
   // A limit above maxLimit is lowered (and reported in pagination.limit), not refused.
   const limit = Math.min(positive(query, 'limit', resource.defaultLimit), resource.maxLimit);
@@ -152,7 +123,7 @@ export function parseListQuery(resource: CompiledResource, query: QueryInput, co
   if (search && resource.searchable.length === 0)
     bad('search', `is not available: ${resource.name} has no searchable fields`);
 
-  return { filters, page, limit, sort, pattern, derive: parseDerive(resource, single(query, 'derive')) };
+  return { filter, page, limit, sort, pattern, derive: parseDerive(resource, single(query, 'derive')) };
 }
 
 /** Single reads take only `derive`. */

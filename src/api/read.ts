@@ -1,11 +1,20 @@
-import { createQueryId, sql, type CompiledQuery, type KyselyPlugin } from 'kysely';
+import {
+  createQueryId,
+  sql,
+  type CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type KyselyPlugin,
+  type SqlBool,
+} from 'kysely';
 import type { CompiledResource, Selection } from './compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from './context.ts';
-import { LIKE_ESCAPE, type DeriveNode, type ListPlan } from './query.ts';
+import type { DeriveNode, ListPlan } from './query.ts';
+import { caseInsensitiveLike, likePattern } from './search-sql.ts';
+import type { FilterNode } from './filters.ts';
+import type { Dialect } from '../db/url.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
-
-const ESCAPE_CLAUSE = sql.raw(`'${LIKE_ESCAPE}'`);
 
 export interface Pagination {
   page: number;
@@ -46,23 +55,63 @@ export function scopedQuery(scope: RequestScope, resource: CompiledResource, db:
   return beforeQuery(scope, resource, db.selectFrom(resource.table) as ResourceQuery, db);
 }
 
-function withSearch(query: ResourceQuery, resource: CompiledResource, pattern: string | null): ResourceQuery {
+function withSearch(
+  scope: RequestScope,
+  query: ResourceQuery,
+  resource: CompiledResource,
+  pattern: string | null,
+): ResourceQuery {
   if (pattern === null) return query;
+  const dialect = scope.request.server.dialect;
   return query.where((eb) =>
     eb.or(
-      resource.searchable.map(
-        (column) =>
-          sql<boolean>`lower(${sql.ref(`${resource.table}.${column}`)}) like ${pattern} escape ${ESCAPE_CLAUSE}`,
+      resource.searchable.map((column) =>
+        caseInsensitiveLike(dialect, sql.ref(`${resource.table}.${column}`), pattern),
       ),
     ),
   );
 }
 
+const COMPARISONS = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  in: 'in',
+  nin: 'not in',
+} as const;
+
+/** A checked filter tree as SQL: every value a bound parameter, every column a configured one. */
+function filterExpression(
+  eb: ExpressionBuilder<any, any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- application tables
+  resource: CompiledResource,
+  node: FilterNode,
+  dialect: Dialect,
+): Expression<SqlBool> {
+  if (node.kind !== 'condition') {
+    const parts = node.children.map((child) => filterExpression(eb, resource, child, dialect));
+    return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
+  }
+  const column = `${resource.table}.${node.column}`;
+  switch (node.op) {
+    case 'null':
+      return eb(column, node.value ? 'is' : 'is not', null);
+    case 'contains':
+    case 'starts':
+      return caseInsensitiveLike(dialect, sql.ref(column), likePattern(node.value as string, node.op));
+    default:
+      return eb(column, COMPARISONS[node.op], node.value);
+  }
+}
+
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
-  let base = withSearch(await scopedQuery(scope, resource), resource, plan.pattern);
-  for (const filter of plan.filters)
-    base = base.where(`${resource.table}.${filter.column}`, '=', filter.value);
+  let base = withSearch(scope, await scopedQuery(scope, resource), resource, plan.pattern);
+  const dialect = scope.request.server.dialect;
+  const filter = plan.filter;
+  if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
   let rowsQuery = base.select(selectList(base, resource));
   for (const term of plan.sort)
     rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');

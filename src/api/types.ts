@@ -8,8 +8,13 @@ import type { TokenRecord } from '../auth/tokens/service.ts';
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type WriteVerb = 'post' | 'put' | 'patch';
 
-/** A stored column's type: drives default sort/search, the OpenAPI schema and value coercion. */
-export type ColumnType = 'integer' | 'number' | 'string' | 'text' | 'boolean' | 'datetime';
+/**
+ * A stored column's type: drives default sort/search, the OpenAPI schema and value conversion.
+ * `bigint` and `decimal` travel as JSON strings, `boolean` is stored 0/1, `date` is `YYYY-MM-DD`,
+ * `json` holds any JSON value as text (see docs/resource-api.md for the SQL type of each).
+ */
+export type ColumnType =
+  'integer' | 'bigint' | 'number' | 'decimal' | 'string' | 'text' | 'boolean' | 'date' | 'datetime' | 'json';
 
 export interface ColumnConfig {
   type: ColumnType;
@@ -20,6 +25,9 @@ export interface ColumnConfig {
   hidden?: boolean;
   /** Set by the engine from the clock: `created` on insert, `updated` on insert and every update. */
   timestamp?: 'created' | 'updated';
+  /** decimal only: total digits and digits after the point (default 30 and 10), as in DECIMAL(p, s). */
+  precision?: number;
+  scale?: number;
   description?: string;
 }
 
@@ -41,6 +49,15 @@ export interface RelationConfig {
   columns?: string[];
   /** Columns of a non-resource target to obfuscate. */
   obfuscatedFields?: string[];
+  /** Types of a non-resource target's columns (default `string`), for conversion and the document. */
+  columnTypes?: Record<string, ColumnType>;
+}
+
+/** A field a hook adds to records (afterQuery / afterSave): declared so the document shows it. */
+export interface ComputedField {
+  type: ColumnType;
+  nullable?: boolean;
+  description?: string;
 }
 
 export interface HookContext {
@@ -78,6 +95,8 @@ export interface ResourceConfig {
   /** Versions the resource is published in; absent means every version. */
   version?: string | string[];
   columns: Record<string, ColumnConfig>;
+  /** Fields hooks add to every record, for the OpenAPI document (the engine sends them as the hook set them). */
+  computedFields?: Record<string, ComputedField>;
   relations?: Record<string, RelationConfig>;
   /** Relation names a client may `derive` and write nested. */
   allowedRelations?: string[];

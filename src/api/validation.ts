@@ -43,6 +43,8 @@ for (const [name, check] of Object.entries(FORMATS))
 export class PayloadValidator {
   private readonly check: TypeCheck<TSchema>;
   readonly properties: ReadonlySet<string>;
+  /** The schema this validator checks (closed, without the omitted properties): the document shows it. */
+  readonly closed: TObject;
   private readonly variants = new Map<string, PayloadValidator>();
 
   constructor(
@@ -56,6 +58,7 @@ export class PayloadValidator {
     const closed = { ...schema, properties, required, additionalProperties: false } as TObject;
     if (required.length === 0) delete (closed as { required?: string[] }).required;
     this.check = TypeCompiler.Compile(closed);
+    this.closed = closed;
     this.properties = new Set(Object.keys(properties));
   }
 

@@ -82,7 +82,7 @@ export async function insertRow(
     compiled = { ...compiled, parameters: columns.map((column) => values[column]) };
   } else {
     const insert = trx.insertInto(resource.table).values(values);
-    compiled = returning ? insert.returning([...resource.columns]).compile() : insert.compile();
+    compiled = returning ? insert.returning(resource.plainSelect).compile() : insert.compile();
     // Reuse it only when its parameters are exactly the values in column order (always the case
     // for plain values; anything Kysely turned into SQL instead is compiled again each time).
     const reusable =

@@ -2,6 +2,7 @@ import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
+import { columnValueProblem, toStorage } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
 import type { DeriveNode } from './query.ts';
@@ -189,6 +190,7 @@ function prepareItem(
   }
   const invalid = validator.errors(data, prefix);
   errors.push(...invalid);
+  errors.push(...typeErrors(resource, data, prefix, invalid));
   for (const field of resource.obfuscated) {
     if (!validator.properties.has(field) || !(field in data) || data[field] === null) continue;
     if (invalid.length > 0 && invalid.some((error) => error.name === join(prefix, field))) continue;
@@ -197,6 +199,29 @@ function prepareItem(
     else data[field] = decoded;
   }
   return { data, parents, children };
+}
+
+/**
+ * Values the validator let through that do not fit their column's type (a bigint that is not a
+ * string of digits, an impossible date, …): the engine's own check, whatever the validator says.
+ */
+function typeErrors(
+  resource: CompiledResource,
+  data: ApiRecord,
+  prefix: string,
+  invalid: readonly InvalidParam[],
+): InvalidParam[] {
+  const errors: InvalidParam[] = [];
+  for (const key in data) {
+    const column = resource.config.columns[key];
+    const value = data[key];
+    if (!column || resource.obfuscated.has(key) || value === null || value === undefined) continue;
+    const name = join(prefix, key);
+    if (invalid.some((error) => error.name === name)) continue;
+    const problem = columnValueProblem(column, value);
+    if (problem) errors.push({ name, reason: problem });
+  }
+  return errors;
 }
 
 function throwIfInvalid(errors: InvalidParam[]): void {
@@ -251,10 +276,15 @@ function stamp(values: ApiRecord, columns: readonly string[], now: string): void
   for (const column of columns) values[column] = now;
 }
 
-function pickWritable(resource: CompiledResource, data: ApiRecord): ApiRecord {
+/** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
+function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
   const values: ApiRecord = {};
+  const dialect = scope.request.server.dialect;
   // Only configured columns reach SQL, whatever a hook returned.
-  for (const key in data) if (resource.writable.has(key) && data[key] !== undefined) values[key] = data[key];
+  for (const key in data) {
+    if (!resource.writable.has(key) || data[key] === undefined) continue;
+    values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
+  }
   return values;
 }
 
@@ -339,7 +369,7 @@ class CreateRun {
     });
     const context = this.context(resource);
     const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(resource, data);
+    const values = pickWritable(this.scope, resource, data);
     stamp(values, resource.createdStamps, this.now);
     const inserted = await insertRow(this.trx, resource, values);
     const row = inserted.row ?? (await readRow(this.trx, resource, inserted.id));
@@ -419,7 +449,7 @@ export async function updateRecord(
     await assertInScope(scope, resource, id, trx);
     const context = hookContext(scope, resource, trx);
     const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(resource, data);
+    const values = pickWritable(scope, resource, data);
     if (Object.keys(values).length > 0) {
       stamp(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();

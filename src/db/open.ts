@@ -32,6 +32,9 @@ export interface OpenDatabaseOptions {
 
 const STATEMENT_CACHE_SIZE = 256;
 
+/** A lower() for every Unicode letter, registered on each SQLite connection. */
+export const SQLITE_UNICODE_LOWER = 'unicode_lower';
+
 /**
  * better-sqlite3 prepares every statement Kysely sends (parse and plan each time): keep the most
  * recently used ones by SQL text. Safe because Kysely runs one statement at a time on its single
@@ -69,6 +72,10 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // SQLite's own lower() folds ASCII only: searches compare Unicode lower case (`élan` finds `Élan`).
+    sqlite.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.toLowerCase() : value,
+    );
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       log,

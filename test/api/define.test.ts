@@ -42,6 +42,26 @@ describe('defineResource and createApi: start-up validation', () => {
     ['a sortable field that is not a column', { sortable: ['rank'] }, 'sortable names "rank"'],
     ['a searchable field that is not a column', { searchable: ['bio'] }, 'searchable names "bio"'],
     ['a primary key that is not a column', { primaryKey: 'uuid' }, 'primary key "uuid"'],
+    [
+      'a sortable hidden column',
+      { columns: { ...base().columns, secret: { type: 'string', hidden: true } }, sortable: ['secret'] },
+      'sortable names "secret", which is hidden',
+    ],
+    [
+      'a searchable hidden column',
+      { columns: { ...base().columns, secret: { type: 'string', hidden: true } }, searchable: ['secret'] },
+      'searchable names "secret", which is hidden',
+    ],
+    [
+      'a filterable hidden column',
+      { columns: { ...base().columns, secret: { type: 'string', hidden: true } }, filterable: ['secret'] },
+      'filterable names "secret", which is hidden',
+    ],
+    [
+      'a filterable json column',
+      { columns: { ...base().columns, doc: { type: 'json' } }, filterable: ['doc'] },
+      'json',
+    ],
     ['an unknown verb', { requiredAuth: ['GET' as never] }, 'requiredAuth has "GET"'],
     ['a bad maxLimit', { maxLimit: 0 }, 'maxLimit'],
     [
@@ -96,7 +116,7 @@ describe('defineResource and createApi: start-up validation', () => {
       formClass: { post: Type.Object({ id: Type.Integer(), name: Type.String() }) },
     };
     const api = createApi({ apiName: 'x', resources: [resource] }).publish({ version: 'v1' });
-    expect(configError(() => compileApi(api))).toContain('formClass.post accepts "id"');
+    expect(configError(() => compileApi(api, 'sqlite'))).toContain('formClass.post accepts "id"');
   });
 
   it('publish() chains, with default docs routes', () => {

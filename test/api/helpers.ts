@@ -4,12 +4,49 @@ import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
+import type { ApiConfig } from '../../src/api/types.ts';
+import type { CitadelMigration } from '../../src/index.ts';
+import { OpenApiResponseChecker } from './support/openapi-responses.ts';
 
-export interface BlogApp extends TestApp {
+export interface BlogApp extends ApiApp {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the blog's tables are not in the core schema
   db: Kysely<any>;
   /** Statements seen since the last `resetQueries()` (when started with `countQueries`). */
   queries: string[];
+}
+
+export interface ApiApp extends TestApp {
+  /** Every response of the resource API is checked against the OpenAPI document of its version. */
+  responses: OpenApiResponseChecker;
+}
+
+/**
+ * A test app serving `api`, whose every resource API response is checked against the OpenAPI
+ * document: `close()` fails (and with it the test file) when one did not match.
+ */
+export async function startApiApp(
+  api: ApiConfig,
+  migrations: CitadelMigration[],
+  options: TestAppOptions = {},
+): Promise<ApiApp> {
+  const checker = new OpenApiResponseChecker(api);
+  const { routes, ...rest } = options;
+  const t = await startTestApp({
+    api,
+    migrations,
+    ...rest,
+    routes: async (app) => {
+      checker.install(app);
+      await routes?.(app);
+    },
+  });
+  const close = t.close.bind(t);
+  t.close = async () => {
+    await close();
+    if (checker.violations.length > 0)
+      throw new Error(`responses that do not match the OpenAPI document:\n${checker.violations.join('\n')}`);
+  };
+  return Object.assign(t, { responses: checker });
 }
 
 /** The demo blog API on a fresh database of the run's dialect. */
@@ -19,7 +56,7 @@ export async function startBlogApp(
   const { countQueries, ...rest } = options;
   const queries: string[] = [];
   const database = countQueries ? { onQuery: (sql: string) => queries.push(sql) } : undefined;
-  const t = await startTestApp({ api: blogApi, migrations: blogMigrations, ...rest, database });
+  const t = await startApiApp(blogApi, blogMigrations, { ...rest, database });
   return Object.assign(t, { db: t.services.db as Kysely<any>, queries }); // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 

@@ -277,6 +277,8 @@ describe('resource API list reads', () => {
         { title: 'Only in the body', body: 'the Needle is here' },
         { title: 'Bang! here', body: 'plain' },
         { title: 'Bang here', body: 'plain' },
+        { title: 'Élan vital', body: 'plain' },
+        { title: 'ÇA ÉTÉ ΣΟΦΊΑ', body: 'plain' },
       ]);
     });
     afterAll(async () => app?.close());
@@ -292,6 +294,12 @@ describe('resource API list reads', () => {
       expect(await titles('MIXED')).toEqual(['MiXeD CaSe Title']);
       expect(await titles('needle')).toEqual(['Only in the body']);
       expect(await titles('discount')).toEqual(['Discount 100% off', 'Discount 1000 off']);
+    });
+
+    it('folds the case of Unicode letters on every dialect', async () => {
+      expect(await titles('élan')).toEqual(['Élan vital']);
+      expect(await titles('ÉLAN')).toEqual(['Élan vital']);
+      expect(await titles('ça été σοφία')).toEqual(['ÇA ÉTÉ ΣΟΦΊΑ']);
     });
 
     it('treats % and _ literally (and the escape character too)', async () => {

@@ -111,12 +111,12 @@ function integerTypedFields(node: unknown, fields: Set<string>, found: string[] 
 
 describe('buildOpenApiDocument (own configuration)', () => {
   for (const version of ['v1', 'v2']) {
-    it(`produces a valid OpenAPI 3.0 document for ${version}`, async () => {
+    it(`produces a valid OpenAPI 3.1 document for ${version}`, async () => {
       const document = copy(buildOpenApiDocument(library(), version));
       const result = await validate(document as unknown as Parameters<typeof validate>[0]);
       if (!result.valid) throw new Error(compileErrors(result));
       expect(result.valid).toBe(true);
-      expect(document.openapi).toBe('3.0.3');
+      expect(document.openapi).toBe('3.1.0');
       expect(document.info).toMatchObject({ title: 'Library API', version });
       expect(document.servers).toEqual([{ url: `/api/${version}` }]);
     });
@@ -174,7 +174,7 @@ describe('buildOpenApiDocument (own configuration)', () => {
     expect(integerTypedFields(v2.components.schemas.ShelfNotes, new Set(['id']))).toHaveLength(1);
   });
 
-  it('converts TypeBox validators to OpenAPI 3.0 schemas', () => {
+  it('converts TypeBox validators to OpenAPI 3.1 (JSON Schema 2020-12) schemas', () => {
     const schemas = copy(buildOpenApiDocument(library(), 'v1')).components.schemas;
     const create = schemas.BooksCreate as {
       properties: Record<string, Record<string, unknown>>;
@@ -184,16 +184,16 @@ describe('buildOpenApiDocument (own configuration)', () => {
     expect(create.additionalProperties).toBe(false);
     expect(create.required).toEqual(['title', 'summary', 'price']);
     expect(create.properties.title).toEqual({ type: 'string', minLength: 3, maxLength: 200 });
-    expect(create.properties.summary).toEqual({ type: 'string', nullable: true });
-    expect(create.properties.price).toEqual({ type: 'number', minimum: 0, exclusiveMinimum: true });
+    expect(create.properties.summary).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(create.properties.price).toEqual({ type: 'number', exclusiveMinimum: 0 });
     expect(create.properties.format).toEqual({
       anyOf: [
-        { type: 'string', enum: ['paper'] },
-        { type: 'string', enum: ['ebook'] },
+        { type: 'string', const: 'paper' },
+        { type: 'string', const: 'ebook' },
       ],
     });
-    expect(create.properties.tags).toEqual({ type: 'array', items: { type: 'string' }, example: ['a'] });
-    expect(create.properties.pair!.items).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+    expect(create.properties.tags).toEqual({ type: 'array', items: { type: 'string' }, examples: [['a']] });
+    expect(create.properties.pair!.prefixItems).toEqual([{ type: 'string' }, { type: 'integer' }]);
     // Nested children: the child's create validator, its foreign key supplied by the parent.
     const reviews = create.properties.reviews as {
       type: string;
@@ -201,13 +201,14 @@ describe('buildOpenApiDocument (own configuration)', () => {
     };
     expect(reviews.type).toBe('array');
     expect(reviews.items.required).toEqual(['body']);
-    expect(reviews.items.properties.book_id).toMatchObject({ type: 'string' });
+    // The engine sets it from the parent and refuses it in the payload: not declared.
+    expect(reviews.items.properties.book_id).toBeUndefined();
     // Hidden columns never appear.
     expect(JSON.stringify(schemas)).not.toContain('secret_note');
     const record = schemas.Books as { properties: Record<string, Record<string, unknown>> };
-    expect(record.properties.summary).toEqual({ type: 'string', nullable: true });
+    expect(record.properties.summary).toEqual({ type: ['string', 'null'] });
     expect(record.properties.created_at).toEqual({ type: 'string', format: 'date-time', readOnly: true });
-    expect(record.properties.owner).toMatchObject({ nullable: true });
+    expect(record.properties.owner).toMatchObject({ oneOf: [expect.any(Object), { type: 'null' }] });
   });
 
   it('describes list parameters, the pagination envelope and problem responses', () => {
@@ -219,7 +220,7 @@ describe('buildOpenApiDocument (own configuration)', () => {
     expect(list.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
     expect(list.parameters[1]!.description).toContain('lowered to 50');
     expect(list.parameters[4]!.description).toContain('`reviews`, `owner`');
-    expect(Object.keys(list.responses)).toEqual(['200', '400', '500']);
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '500', 'default']);
     const reviewsList = document.paths['/reviews']!.get as { parameters: { name: string }[] };
     expect(reviewsList.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
     const pagination = document.components.schemas.Pagination as { required: string[] };
@@ -245,12 +246,23 @@ describe('buildOpenApiDocument (own configuration)', () => {
       responses: Record<string, unknown>;
       requestBody: unknown;
     };
-    expect(Object.keys(create.responses)).toEqual(['201', '400', '401', '403', '409', '413', '422', '500']);
+    expect(Object.keys(create.responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '409',
+      '413',
+      '415',
+      '422',
+      '500',
+      'default',
+    ]);
     expect(JSON.stringify(create.requestBody)).toContain('"maxItems":1000');
     const responses = (
       document.components as unknown as { responses: Record<string, { content: Record<string, unknown> }> }
     ).responses;
-    expect(Object.keys(responses.ValidationFailed!.content)).toEqual(['application/problem+json']);
+    expect(Object.keys(responses.UnprocessableContent!.content)).toEqual(['application/problem+json']);
   });
 
   it('states security and the required ability per operation', () => {
@@ -269,7 +281,11 @@ describe('buildOpenApiDocument (own configuration)', () => {
     const open = document.paths['/reviews']!.post!;
     expect(open['x-required-ability']).toBeUndefined();
     expect(open.security).toEqual([{}, { bearerAuth: [] }, { cookieAuth: [] }]);
-    expect(Object.keys(open.responses as object)).not.toContain('401');
+    // A bearer token that is not valid is a 401 on every operation.
+    expect(Object.keys(open.responses as object)).toContain('401');
+    // …and 403 where a nested parent may be created: a book needs books:create.
+    expect(Object.keys(open.responses as object)).toContain('403');
+    expect(Object.keys(document.paths['/reviews']!.get!.responses as object)).not.toContain('403');
   });
 
   it('caches one document per configuration and version, and rejects unknown versions', () => {

@@ -5,8 +5,8 @@ import { compileApi } from '../../src/api/compile.ts';
 import { itemStatement } from '../../src/api/read.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { insertComments, insertPosts, publicId, startApiApp, startBlogApp, type BlogApp } from './helpers.ts';
 
 describe('demo comment visibility (correlated EXISTS on the post key)', () => {
   let t: BlogApp;
@@ -150,7 +150,7 @@ describe('single reads of a resource without hooks: compiled once, executed with
   let t: TestApp;
   const rawIds: number[] = [];
   beforeAll(async () => {
-    t = await startTestApp({ api: gadgetApi, migrations: [gadgetsMigration] });
+    t = await startApiApp(gadgetApi, [gadgetsMigration]);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test tables are not in the core schema
     const db = t.services.db as any;
     for (let i = 1; i <= 5; i++) {
@@ -218,7 +218,7 @@ describe('single reads of a resource without hooks: compiled once, executed with
   it('keeps one compiled statement per resource and database, and none for hooked resources', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test tables are not in the core schema
     const db = t.services.db as any;
-    const compiled = compileApi(gadgetApi);
+    const compiled = compileApi(gadgetApi, t.services.dialect);
     const first = itemStatement(compiled.get('gadgets')!, db);
     expect(first?.parameters).toHaveLength(1);
     expect(first?.sql).toMatch(/where/i);

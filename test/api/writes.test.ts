@@ -4,8 +4,8 @@ import { idColumn } from '../../src/db/columns.ts';
 import { createApi, defineResource, HttpError, type CitadelMigration } from '../../src/index.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { countRows, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { countRows, insertPosts, publicId, startApiApp, startBlogApp, type BlogApp } from './helpers.ts';
 
 const post = (title: string) => ({ title, body: `Body of ${title}` });
 
@@ -364,12 +364,12 @@ describe('resource API writes: hooks and constraints', () => {
       ).n,
     );
   beforeAll(async () => {
-    t = await startTestApp({
-      api: createApi({ apiName: 'Notes', resources: [notes, noteItems, treeNodes, ghosts] }).publish({
+    t = await startApiApp(
+      createApi({ apiName: 'Notes', resources: [notes, noteItems, treeNodes, ghosts] }).publish({
         version: 'v1',
       }),
-      migrations: [notesMigration],
-    });
+      [notesMigration],
+    );
     client = t.client();
   });
   afterAll(async () => t?.close());

@@ -26,6 +26,9 @@ export const posts = defineResource({
     created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
     updated_at: { type: 'datetime', readOnly: true, timestamp: 'updated' },
   },
+  computedFields: {
+    excerpt: { type: 'string', description: `The first ${EXCERPT_LENGTH} characters of the body.` },
+  },
   relations: {
     comments: { type: 'hasMany', resource: 'comments', foreignKey: 'post_id' },
     author: {
@@ -33,6 +36,7 @@ export const posts = defineResource({
       table: 'users',
       foreignKey: 'author_id',
       columns: ['id', 'username'],
+      columnTypes: { username: 'string' },
       obfuscatedFields: ['id'],
     },
   },

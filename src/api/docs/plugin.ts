@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../types.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
+import type { Dialect } from '../../db/url.ts';
 import { ASSETS, loadAsset } from './assets.ts';
 import { docsPage } from './page.ts';
 
@@ -27,7 +28,7 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
     const uiUrl = joinPath(base, version, publication.docs?.uiRoute ?? DEFAULT_DOCS_UI_ROUTE);
     const assetsUrl = `${uiUrl}/assets`;
     // Built (and checked) at start-up: a configuration the generator cannot describe fails early.
-    const body = JSON.stringify(buildOpenApiDocument(api, version));
+    const body = JSON.stringify(buildOpenApiDocument(api, version, (app as { dialect?: Dialect }).dialect));
     const page = docsPage({ title: api.apiName, version, documentUrl, assetsUrl }).toString();
 
     app.get(documentUrl, async (_request, reply) => {

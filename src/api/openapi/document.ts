@@ -1,19 +1,13 @@
-import { DEFAULT_MAX_DERIVE_DEPTH, MAX_EMBEDDED_ROWS } from '../derive-limits.ts';
-import type { ApiConfig, ColumnConfig, RelationConfig, ResourceConfig, Verb, WriteVerb } from '../types.ts';
-import { toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
-import {
-  abilityFor,
-  componentName,
-  isObfuscated,
-  primaryKeyOf,
-  requiresAuth,
-  resourcesOf,
-  searchableOf,
-  servedVerbs,
-  sortableOf,
-  validatorOf,
-  visibleColumns,
-} from './resources.ts';
+import { SESSION_COOKIE } from '../../http/sessions/plugin.ts';
+import type { Dialect } from '../../db/url.ts';
+import { compileApi, publishedIn, type CompiledRelation, type CompiledResource } from '../compile.ts';
+import { problemTitle } from '../problem.ts';
+import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write.ts';
+import type { ApiConfig, Verb, WriteVerb } from '../types.ts';
+import type { PayloadValidator } from '../validation.ts';
+import { SQID, typeSchema } from './column-schema.ts';
+import { orNull, toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
+import { filterComponent, filterTreeSchema, itemParameters, listParameters } from './parameters.ts';
 
 /** Thrown for a version the API does not publish (the CLI prints its message as one line). */
 export class UnknownApiVersionError extends Error {
@@ -23,216 +17,166 @@ export class UnknownApiVersionError extends Error {
   }
 }
 
-/** Largest bulk array the engine accepts (contract section 5: 413 above). */
-export const MAX_BULK_ITEMS = 1000;
-const SESSION_COOKIE = 'citadel_session';
 const PROBLEM = 'application/problem+json';
 const JSON_TYPE = 'application/json';
 
-const ref = (kind: 'schemas' | 'responses' | 'parameters', name: string) => ({
+const ref = (kind: 'schemas' | 'responses', name: string) => ({
   $ref: `#/components/${kind}/${name}`,
 });
 
-/** An obfuscated key as the client sees it: never an integer (contract section 5). */
-const SQID: OpenApiSchema = {
-  type: 'string',
-  description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
-  example: 'Uk',
-};
+/** `blog-posts` → `BlogPosts`: a component name OpenAPI accepts. */
+export function componentName(resourceName: string): string {
+  const name = resourceName
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
+  return name || 'Resource';
+}
 
-function columnSchema(resource: ResourceConfig, name: string, column: ColumnConfig): OpenApiSchema {
-  if (isObfuscated(resource, name)) {
-    return {
-      ...SQID,
-      ...(column.description ? { description: `${column.description} (obfuscated key)` } : {}),
-      ...(column.nullable ? { nullable: true } : {}),
-      ...(column.readOnly ? { readOnly: true } : {}),
-    };
-  }
-  const schema: OpenApiSchema = (() => {
-    switch (column.type) {
-      case 'integer':
-        return { type: 'integer' };
-      case 'number':
-        return { type: 'number' };
-      case 'boolean':
-        return { type: 'boolean' };
-      case 'datetime':
-        return { type: 'string', format: 'date-time' };
-      default:
-        return { type: 'string' };
-    }
-  })();
-  if (column.nullable) schema.nullable = true;
-  if (column.readOnly) schema.readOnly = true;
-  if (column.description) schema.description = column.description;
+function columnSchema(resource: CompiledResource, name: string): OpenApiSchema {
+  const column = resource.config.columns[name]!;
+  let schema: OpenApiSchema = resource.obfuscated.has(name)
+    ? { ...SQID }
+    : typeSchema(column.type, column.precision, column.scale);
+  if (column.description)
+    schema.description = `${column.description}${resource.obfuscated.has(name) ? ' (obfuscated key)' : ''}`;
+  if (column.nullable) schema = orNull(schema);
+  if (column.readOnly || column.timestamp || name === resource.primaryKey) schema.readOnly = true;
   return schema;
 }
 
-/** A record as responses carry it: its visible columns (plus derived relations when published). */
+/** The other side of a relation: its component when published in this version, else inline. */
+function relatedSchema(relation: CompiledRelation, published: ReadonlySet<string>): OpenApiSchema {
+  const target = relation.target.resource;
+  if (target && published.has(target.name)) return ref('schemas', componentName(target.name));
+  if (target) return recordSchema(target, published, false);
+  // A plain table (for example `users` as a post's author): the listed columns only.
+  const properties: Record<string, OpenApiSchema> = {};
+  for (const field of relation.target.output) {
+    properties[field.key] = field.kind === 'id' ? { ...SQID } : typeSchema(field.kind);
+  }
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/**
+ * A record as responses carry it: its visible columns, the fields hooks add, and the relations a
+ * client may derive. With `fields=` only the primary key is sure to be there.
+ */
 function recordSchema(
-  resource: ResourceConfig,
-  byName: Map<string, ResourceConfig>,
-  published: Set<string>,
+  resource: CompiledResource,
+  published: ReadonlySet<string>,
   withRelations: boolean,
 ): OpenApiSchema {
   const properties: Record<string, OpenApiSchema> = {};
-  const columns = visibleColumns(resource);
-  for (const [name, column] of columns) properties[name] = columnSchema(resource, name, column);
+  for (const field of resource.output) properties[field.key] = columnSchema(resource, field.key);
+  for (const [name, field] of Object.entries(resource.config.computedFields ?? {})) {
+    let schema = typeSchema(field.type);
+    if (field.description) schema.description = field.description;
+    if (field.nullable) schema = orNull(schema);
+    properties[name] = { ...schema, readOnly: true };
+  }
   if (withRelations) {
-    for (const relationName of resource.allowedRelations ?? []) {
-      const relation = resource.relations?.[relationName];
-      if (!relation) continue;
-      const target = relatedSchema(relation, byName, published);
-      properties[relationName] =
+    for (const name of resource.allowed) {
+      const relation = resource.relations.get(name)!;
+      const target = relatedSchema(relation, published);
+      const description = `Embedded when requested with \`derive=${name}\`.`;
+      properties[name] =
         relation.type === 'hasMany'
-          ? {
-              type: 'array',
-              items: target,
-              description: `Embedded when requested with \`derive=${relationName}\`.`,
-            }
-          : {
-              allOf: [target],
-              nullable: true,
-              description: `Embedded when requested with \`derive=${relationName}\`.`,
-            };
+          ? { type: 'array', items: target, description }
+          : { oneOf: [target, { type: 'null' }], description };
     }
   }
   return {
     type: 'object',
-    ...(resource.description ? { description: resource.description } : {}),
+    ...(resource.config.description ? { description: resource.config.description } : {}),
     properties,
-    required: columns.map(([name]) => name),
+    required: [resource.primaryKey],
   };
 }
 
-/** The other side of a relation: a component when published in this version, else inline. */
-function relatedSchema(
-  relation: RelationConfig,
-  byName: Map<string, ResourceConfig>,
-  published: Set<string>,
-): OpenApiSchema {
-  const target = relation.resource ? byName.get(relation.resource) : undefined;
-  if (target && published.has(target.name)) return ref('schemas', componentName(target.name));
-  if (target) return recordSchema(target, byName, published, false);
-  // A plain table (for example `users` as a post's author): only the listed columns, obfuscated ones as strings.
-  const properties: Record<string, OpenApiSchema> = {};
-  for (const column of relation.columns ?? []) {
-    properties[column] = relation.obfuscatedFields?.includes(column)
-      ? { ...SQID }
-      : { description: `Column \`${column}\` of \`${relation.table ?? 'the related table'}\`.` };
-  }
-  return { type: 'object', properties };
-}
-
-/** The validator of a write verb, as OpenAPI, with obfuscated keys as strings. */
+/** A validator as the document shows it: obfuscated keys as strings, nested relations added. */
 function inputSchema(
-  resource: ResourceConfig,
+  resource: CompiledResource,
+  validator: PayloadValidator,
   verb: WriteVerb,
-  byName: Map<string, ResourceConfig>,
-  nested: { dropRequired?: string; depth?: number } = {},
-): OpenApiSchema | undefined {
-  const validator = validatorOf(resource, verb);
-  if (!validator) return undefined;
-  const schema = toOpenApiSchema(validator);
+  depth: number,
+  fixedKey: string | null,
+): OpenApiSchema {
+  const schema = toOpenApiSchema(validator.closed);
   const properties = (schema.properties ?? {}) as Record<string, OpenApiSchema>;
-  for (const field of resource.obfuscatedFields ?? []) {
+  for (const field of resource.obfuscated) {
     const property = properties[field];
     if (!property) continue;
-    properties[field] = {
-      ...SQID,
-      ...(property.nullable ? { nullable: true } : {}),
-      ...(typeof property.description === 'string'
-        ? { description: `${property.description} (obfuscated key)` }
-        : {}),
-    };
+    const nullable =
+      Array.isArray(property.anyOf) || (Array.isArray(property.type) && property.type.includes('null'));
+    properties[field] = nullable ? orNull({ ...SQID }) : { ...SQID };
   }
-  if (nested.dropRequired && Array.isArray(schema.required)) {
-    schema.required = (schema.required as string[]).filter((name) => name !== nested.dropRequired);
-    if ((schema.required as string[]).length === 0) delete schema.required;
-  }
-  // Children written in the same transaction, under their relation names.
-  if (verb === 'post' && !nested.dropRequired) {
-    for (const relationName of resource.allowedRelations ?? []) {
-      const relation = resource.relations?.[relationName];
-      const child =
-        relation?.type === 'hasMany' && relation.resource ? byName.get(relation.resource) : undefined;
-      if (!relation || !child) continue;
-      const childSchema = inputSchema(child, 'post', byName, {
-        dropRequired: relation.foreignKey,
-        depth: (nested.depth ?? 0) + 1,
-      });
-      if (!childSchema) continue;
-      properties[relationName] = {
+  if (verb === 'post') {
+    // Children created with this record, validated by their own resource (foreign key from us).
+    for (const name of resource.nestedWritable) {
+      const relation = resource.relations.get(name)!;
+      if (depth >= MAX_NESTING_DEPTH) continue;
+      properties[name] = {
         type: 'array',
-        items: childSchema,
-        description: `Child records created with this one, all or nothing (\`${relation.foreignKey}\` comes from the parent).`,
+        maxItems: MAX_BULK_ITEMS,
+        items: inputSchema(
+          relation.target.resource!,
+          relation.nestedValidator!,
+          'post',
+          depth + 1,
+          relation.foreignKey,
+        ),
+        description: `Records of ${relation.target.resource!.name} created with this one, all or nothing (\`${relation.foreignKey}\` comes from this record).`,
       };
     }
-  }
-  // Parents under belongsTo relation names: a reference to an existing one, or a new one.
-  const parents = verb === 'post' ? parentInputs(resource, byName, nested) : [];
-  for (const parent of parents) properties[parent.name] = parent.schema;
-  schema.type = 'object';
-  schema.properties = properties;
-  if (parents.length > 0) {
-    // The foreign key is required only when its relation object is absent: say so, do not require it.
-    const filled = new Set(parents.map((parent) => parent.foreignKey));
-    if (Array.isArray(schema.required)) {
+    const parents = parentInputs(resource, depth, fixedKey);
+    for (const parent of parents) {
+      properties[parent.name] = parent.schema;
+      const key = properties[parent.foreignKey];
+      if (key) {
+        key.description = `${typeof key.description === 'string' ? `${key.description} ` : ''}Required unless \`${parent.name}\` is given; never both.`;
+      }
+    }
+    if (parents.length > 0 && Array.isArray(schema.required)) {
+      const filled = new Set(parents.map((parent) => parent.foreignKey));
       schema.required = (schema.required as string[]).filter((name) => !filled.has(name));
       if ((schema.required as string[]).length === 0) delete schema.required;
     }
-    for (const parent of parents) {
-      const key = properties[parent.foreignKey];
-      if (key)
-        properties[parent.foreignKey] = {
-          ...key,
-          description: `${typeof key.description === 'string' ? `${key.description} ` : ''}Required unless \`${parent.name}\` is given; never both.`,
-        };
-    }
   }
-  // Unknown fields are rejected by the engine (no mass assignment).
-  if (schema.additionalProperties === undefined) schema.additionalProperties = false;
+  schema.type = 'object';
+  schema.properties = properties;
+  schema.additionalProperties = false;
   return schema;
 }
 
-/** Deepest nesting the engine accepts (src/api/write.ts): the document stops there too. */
-const MAX_NESTING_DEPTH = 5;
-
 /**
- * The belongsTo objects a POST item may carry: `{<key>}` refers to an existing parent the caller
- * can see, any other object is a new parent validated by its resource's create validator.
+ * The belongsTo objects a POST item may carry (src/api/write.ts prepareParent): `{<key>}` refers
+ * to an existing parent the caller can see, any other object is a new parent created first.
  */
-function parentInputs(
-  resource: ResourceConfig,
-  byName: Map<string, ResourceConfig>,
-  nested: { dropRequired?: string; depth?: number },
-): { name: string; foreignKey: string; schema: OpenApiSchema }[] {
-  const depth = nested.depth ?? 0;
-  if (depth >= MAX_NESTING_DEPTH) return [];
+function parentInputs(resource: CompiledResource, depth: number, fixedKey: string | null) {
   const parents: { name: string; foreignKey: string; schema: OpenApiSchema }[] = [];
-  for (const name of resource.allowedRelations ?? []) {
-    const relation = resource.relations?.[name];
-    const target =
-      relation?.type === 'belongsTo' && relation.resource ? byName.get(relation.resource) : undefined;
-    // A nested child's foreign key comes from the parent it is nested in.
-    if (!relation || !target || relation.foreignKey === nested.dropRequired) continue;
-    const key = relation.targetKey ?? primaryKeyOf(target);
+  if (depth >= MAX_NESTING_DEPTH) return parents;
+  for (const name of resource.allowed) {
+    const relation = resource.relations.get(name)!;
+    const target = relation.target.resource;
+    if (relation.type !== 'belongsTo' || !target || relation.foreignKey === fixedKey) continue;
+    const key = relation.targetKey;
+    const keySchema = target.obfuscated.has(key) ? { ...SQID } : typeSchema(target.columnTypes.get(key)!);
     const reference: OpenApiSchema = {
       type: 'object',
       description: `An existing ${target.name} record the caller can see (else 422).`,
-      properties: { [key]: columnSchema(target, key, { ...target.columns[key]!, readOnly: false }) },
+      properties: { [key]: keySchema },
       required: [key],
       additionalProperties: false,
     };
-    const create =
-      servedVerbs(target).has('post') && inputSchema(target, 'post', byName, { depth: depth + 1 });
+    const create = target.served.has('post') ? target.validators.post : undefined;
     parents.push({
       name,
       foreignKey: relation.foreignKey,
       schema: create
         ? {
-            oneOf: [reference, create],
+            oneOf: [reference, inputSchema(target, create, 'post', depth + 1, null)],
             description: `The ${target.name} record this one belongs to, instead of \`${relation.foreignKey}\`: \`{"${key}": ...}\` refers to an existing one; any other object creates it first, in the same transaction (its own authentication and ability apply).`,
           }
         : {
@@ -249,8 +193,9 @@ const VERB_TITLE: Record<WriteVerb, string> = { post: 'Create', put: 'Replace', 
 function dataEnvelope(data: OpenApiSchema): OpenApiSchema {
   return {
     type: 'object',
-    properties: { status: { type: 'string', enum: ['success'] }, data },
+    properties: { status: { const: 'success' }, data },
     required: ['status', 'data'],
+    additionalProperties: false,
   };
 }
 
@@ -258,35 +203,62 @@ function json(schema: OpenApiSchema, description: string) {
   return { description, content: { [JSON_TYPE]: { schema } } };
 }
 
-function securityFor(resource: ResourceConfig, verb: Verb) {
-  const ability = abilityFor(resource, verb);
-  if (requiresAuth(resource, verb)) {
-    return {
-      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
-      'x-required-ability': ability,
-      note: `Requires a caller: a session, or a bearer token with the ability \`${ability}\` (or \`${resource.name}:*\`, or \`*\`). No caller → 401; a token without the ability → 403.`,
-    };
-  }
-  // Anonymous callers are allowed; a caller, when present, is known to the hooks.
-  return { security: [{}, { bearerAuth: [] }, { cookieAuth: [] }], note: 'No authentication required.' };
-}
+/** Problem responses by status: one component each. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'A query parameter the operation does not accept (named in `invalid_params`), or a body that is not JSON.',
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'No caller where one is required, or a bearer token that is not valid (on any operation).',
+  },
+  403: { name: 'Forbidden', description: 'The bearer token lacks the ability this operation requires.' },
+  404: { name: 'NotFound', description: 'No such record (or an id that is not a canonical key).' },
+  409: { name: 'Conflict', description: 'A unique or foreign-key constraint was violated.' },
+  413: {
+    name: 'ContentTooLarge',
+    description: `More than ${MAX_BULK_ITEMS} items in a bulk array or a nested relation, or a body too large.`,
+  },
+  415: { name: 'UnsupportedMediaType', description: 'The body must be JSON.' },
+  422: { name: 'UnprocessableContent', description: 'The payload failed validation; see `invalid_params`.' },
+  500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
+};
+
+/** Hooks may throw an HttpError with a status of their choice (contract section 5). */
+const HOOK_ERROR = {
+  name: 'HookError',
+  description: 'A status chosen by a resource hook, as problem details.',
+};
 
 function errorResponses(codes: number[]): Record<string, unknown> {
-  const names: Record<number, string> = {
-    400: 'BadRequest',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'NotFound',
-    409: 'Conflict',
-    413: 'PayloadTooLarge',
-    422: 'ValidationFailed',
-    500: 'InternalError',
-  };
-  return Object.fromEntries(codes.map((code) => [String(code), ref('responses', names[code]!)]));
+  return Object.fromEntries(
+    [...new Set(codes)]
+      .sort((a, b) => a - b)
+      .map((code) => [String(code), ref('responses', ERROR_RESPONSES[code]!.name)]),
+  );
+}
+
+/** The resources (and verbs) a POST may also touch: nested children created, parents read or created. */
+function relatedWrites(resource: CompiledResource, seen: Set<CompiledResource>): [CompiledResource, Verb][] {
+  if (seen.has(resource)) return [];
+  seen.add(resource);
+  const found: [CompiledResource, Verb][] = [];
+  for (const name of resource.allowed) {
+    const relation = resource.relations.get(name)!;
+    const target = relation.target.resource;
+    if (!target) continue;
+    if (relation.type === 'hasMany' && resource.nestedWritable.has(name)) found.push([target, 'post']);
+    else if (relation.type === 'belongsTo') found.push([target, 'get'], [target, 'post']);
+    else continue;
+    found.push(...relatedWrites(target, seen));
+  }
+  return found;
 }
 
 function operation(
-  resource: ResourceConfig,
+  resource: CompiledResource,
   verb: Verb,
   id: string,
   summary: string,
@@ -295,117 +267,47 @@ function operation(
   responses: Record<string, unknown>,
   extra: Record<string, unknown> = {},
 ) {
-  const { security, note, ...ability } = securityFor(resource, verb);
-  const authCodes = requiresAuth(resource, verb) ? [401, 403] : [];
+  const ability = resource.abilities[verb];
+  const required = resource.requiredAuth.has(verb);
+  // Nested children and parent objects bring their own resource's authentication (write.ts).
+  const related = verb === 'post' ? relatedWrites(resource, new Set()) : [];
+  const forbidden = required || related.some(([target, v]) => target.requiredAuth.has(v));
+  const note = required
+    ? `Requires a caller: a session, or a bearer token with the ability \`${ability}\` (or \`${resource.name}:*\`, or \`*\`). No caller → 401; a token without the ability → 403.`
+    : 'No authentication required; a caller, when present, is known to the hooks.';
   return {
     tags: [resource.name],
     operationId: id,
     summary,
     description: `${details}\n\n${note}`,
     ...extra,
-    responses: { ...responses, ...errorResponses([...codes, ...authCodes, 500].sort((a, b) => a - b)) },
-    security,
-    ...ability,
+    responses: {
+      ...responses,
+      ...errorResponses([...codes, 401, ...(forbidden ? [403] : []), 500]),
+      default: ref('responses', 'HookError'),
+    },
+    security: required
+      ? [{ bearerAuth: [] }, { cookieAuth: [] }]
+      : [{}, { bearerAuth: [] }, { cookieAuth: [] }],
+    ...(required ? { 'x-required-ability': ability } : {}),
   };
 }
 
-/** Equality filters (`?status=published`): one query parameter per `filterable` column. */
-function filterParameters(resource: ResourceConfig): unknown[] {
-  return (resource.filterable ?? []).map((name) => {
-    const column = resource.columns[name]!;
-    const schema: OpenApiSchema = isObfuscated(resource, name)
-      ? { type: 'string' }
-      : column.type === 'integer'
-        ? { type: 'integer' }
-        : column.type === 'number'
-          ? { type: 'number' }
-          : column.type === 'boolean'
-            ? { type: 'boolean' }
-            : column.type === 'datetime'
-              ? { type: 'string', format: 'date-time' }
-              : { type: 'string' };
-    const what = isObfuscated(resource, name)
-      ? 'the public (obfuscated) id; anything else → 400'
-      : column.type === 'integer'
-        ? 'an integer; anything else → 400'
-        : column.type === 'boolean'
-          ? '`true` or `false`; anything else → 400'
-          : 'the exact stored value';
-    return {
-      name,
-      in: 'query',
-      description: `Only records whose \`${name}\` equals this value: ${what}.${column.description ? ` ${column.description}` : ''}`,
-      schema,
-    };
-  });
-}
-
-function listParameters(resource: ResourceConfig): unknown[] {
-  const maxLimit = resource.maxLimit ?? 100;
-  const defaultLimit = Math.min(resource.defaultLimit ?? 20, maxLimit);
-  const sortable = sortableOf(resource);
-  const searchable = searchableOf(resource);
-  const relations = resource.allowedRelations ?? [];
-  const parameters: unknown[] = [
-    {
-      name: 'page',
-      in: 'query',
-      description: 'Page number, from 1.',
-      schema: { type: 'integer', minimum: 1, default: 1 },
-    },
-    {
-      name: 'limit',
-      in: 'query',
-      description: `Records per page. Above ${maxLimit} it is lowered to ${maxLimit} (reported in \`pagination.limit\`).`,
-      schema: { type: 'integer', minimum: 1, default: defaultLimit },
-    },
-    {
-      name: 'sort',
-      in: 'query',
-      description: `Comma-separated fields, \`-\` for descending; ties are broken by the primary key. Sortable: ${sortable.map((f) => `\`${f}\``).join(', ') || 'none'}.`,
-      schema: { type: 'string' },
-      ...(sortable[0] ? { example: `-${sortable[0]}` } : {}),
-    },
-  ];
-  if (searchable.length > 0) {
-    parameters.push({
-      name: 'search',
-      in: 'query',
-      description: `Case-insensitive substring over ${searchable.map((f) => `\`${f}\``).join(', ')}; \`%\` and \`_\` match literally.`,
-      schema: { type: 'string' },
-    });
-  }
-  parameters.push(...filterParameters(resource));
-  if (relations.length > 0) {
-    parameters.push({
-      name: 'derive',
-      in: 'query',
-      description: `Comma-separated relations to embed: ${relations.map((r) => `\`${r}\``).join(', ')}; dotted paths embed deeper (for example \`${relations[0]}.x\`) where each level allows it, at most ${resource.maxDeriveDepth ?? DEFAULT_MAX_DERIVE_DEPTH} levels. A response embeds at most ${MAX_EMBEDDED_ROWS} related rows in all (a row shared by several parents counts once per parent); above either limit the answer is 400.`,
-      'x-max-depth': resource.maxDeriveDepth ?? DEFAULT_MAX_DERIVE_DEPTH,
-      'x-max-embedded-rows': MAX_EMBEDDED_ROWS,
-      schema: { type: 'string' },
-    });
-  }
-  return parameters;
-}
-
-function deriveParameterOnly(resource: ResourceConfig): unknown[] {
-  return listParameters(resource).filter((p) => (p as { name: string }).name === 'derive');
-}
-
-function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknown>> {
-  const verbs = servedVerbs(resource);
+function pathsOf(resource: CompiledResource) {
+  const verbs = resource.served;
   const component = componentName(resource.name);
   const record = ref('schemas', component);
   const collection: Record<string, unknown> = {};
   const item: Record<string, unknown> = {};
-  const key = primaryKeyOf(resource);
+  const keySchema = resource.pkObfuscated
+    ? { type: 'string' }
+    : typeSchema(resource.columnTypes.get(resource.primaryKey)!);
   const idParameter = {
     name: 'id',
     in: 'path',
     required: true,
-    description: `The record's \`${key}\`.`,
-    schema: isObfuscated(resource, key) ? { type: 'string' } : { type: 'integer' },
+    description: `The record's \`${resource.primaryKey}\`.`,
+    schema: keySchema,
   };
 
   if (verbs.has('get')) {
@@ -421,16 +323,17 @@ function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknow
           {
             type: 'object',
             properties: {
-              status: { type: 'string', enum: ['success'] },
+              status: { const: 'success' },
               data: { type: 'array', items: record },
               pagination: ref('schemas', 'Pagination'),
             },
             required: ['status', 'data', 'pagination'],
+            additionalProperties: false,
           },
           'A page of records.',
         ),
       },
-      { parameters: listParameters(resource) },
+      { parameters: listParameters(resource, component) },
     );
     item.get = operation(
       resource,
@@ -442,7 +345,7 @@ function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknow
       {
         200: json(dataEnvelope(record), 'The record.'),
       },
-      { parameters: deriveParameterOnly(resource) },
+      { parameters: itemParameters(resource) },
     );
   }
   if (verbs.has('post')) {
@@ -453,7 +356,7 @@ function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknow
       `create${component}`,
       `Create ${resource.name}`,
       `An object creates one record; an array (at most ${MAX_BULK_ITEMS} items) creates them all in one transaction, or none.`,
-      [400, 409, 413, 422],
+      [400, 409, 413, 415, 422],
       {
         201: json(
           dataEnvelope({ oneOf: [record, { type: 'array', items: record }] }),
@@ -482,10 +385,8 @@ function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknow
       `${verb === 'put' ? 'replace' : 'update'}${component}`,
       `${VERB_TITLE[verb]} one of ${resource.name}`,
       verb === 'put' ? 'Replaces every writable field.' : 'Changes only the fields given.',
-      [400, 404, 409, 422],
-      {
-        200: json(dataEnvelope(record), 'The saved record.'),
-      },
+      [400, 404, 409, 413, 415, 422],
+      { 200: json(dataEnvelope(record), 'The saved record.') },
       {
         requestBody: {
           required: true,
@@ -504,7 +405,7 @@ function pathsOf(resource: ResourceConfig): Record<string, Record<string, unknow
       [400, 404, 409],
       {
         200: json(
-          dataEnvelope({ type: 'object', properties: { id: idParameter.schema }, required: ['id'] }),
+          dataEnvelope({ type: 'object', properties: { id: keySchema }, required: ['id'] }),
           'The key of the deleted record.',
         ),
       },
@@ -520,84 +421,93 @@ const PROBLEM_SCHEMA: OpenApiSchema = {
   type: 'object',
   description: 'RFC 9457 problem details.',
   properties: {
-    type: { type: 'string', description: 'A URI reference naming the problem type.', example: 'about:blank' },
-    title: { type: 'string', example: 'Unprocessable Content' },
-    status: { type: 'integer', example: 422 },
+    type: {
+      type: 'string',
+      description: 'A URI reference naming the problem type.',
+      examples: ['about:blank'],
+    },
+    title: {
+      type: 'string',
+      description: 'The RFC 9110 reason phrase of the status.',
+      examples: [problemTitle(422)],
+    },
+    status: { type: 'integer', examples: [422] },
     detail: { type: 'string' },
     instance: { type: 'string', description: 'The request path.' },
     invalid_params: {
       type: 'array',
       description:
-        'Validation failures, one per field; `name` is a path into the payload such as `[1].title` or `comments[0].body`.',
+        'One entry per problem; `name` is a query parameter, or a path into the payload such as `[1].title` or `comments[0].body`.',
       items: {
         type: 'object',
-        properties: { name: { type: 'string', example: 'comments[0].body' }, reason: { type: 'string' } },
+        properties: { name: { type: 'string', examples: ['comments[0].body'] }, reason: { type: 'string' } },
         required: ['name', 'reason'],
+        additionalProperties: false,
       },
     },
   },
-  required: ['type', 'title', 'status'],
+  required: ['type', 'title', 'status', 'detail', 'instance'],
+  additionalProperties: false,
 };
 
-const ERROR_RESPONSES: Record<string, string> = {
-  BadRequest: 'Malformed request: bad query parameter (page, limit, sort, derive) or invalid JSON.',
-  Unauthorized: 'No caller: sign in or send a bearer token.',
-  Forbidden: 'The bearer token lacks the ability this operation requires.',
-  NotFound: 'No such record (or an id that is not a canonical key).',
-  Conflict: 'A unique or foreign-key constraint was violated.',
-  PayloadTooLarge: `More than ${MAX_BULK_ITEMS} items in a bulk array.`,
-  ValidationFailed: 'The payload failed validation; see `invalid_params`.',
-  InternalError: 'An unexpected error; details only in the server log.',
+const PAGINATION_SCHEMA: OpenApiSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1 },
+    limit: { type: 'integer', minimum: 1 },
+    total: { type: 'integer', minimum: 0 },
+    totalPages: { type: 'integer', minimum: 0 },
+    hasMore: { type: 'boolean' },
+    nextPage: { type: ['integer', 'null'] },
+    prevPage: { type: ['integer', 'null'] },
+  },
+  required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage'],
+  additionalProperties: false,
 };
 
-function build(api: ApiConfig, version: string): Record<string, unknown> {
-  const resources = resourcesOf(api, version);
-  const byName = new Map(api.resources.map((resource) => [resource.name, resource]));
+function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, version: string) {
+  const resources = [...compiled.values()].filter((resource) => publishedIn(resource.config, version));
   const published = new Set(resources.map((resource) => resource.name));
   const schemas: Record<string, OpenApiSchema> = {};
   const paths: Record<string, unknown> = {};
   for (const resource of resources) {
     const component = componentName(resource.name);
-    schemas[component] = recordSchema(resource, byName, published, true);
+    schemas[component] = recordSchema(resource, published, true);
+    if (resource.filterable.size > 0) {
+      const name = filterComponent(component);
+      schemas[name] = filterTreeSchema(resource, `#/components/schemas/${name}`);
+    }
     for (const verb of ['post', 'put', 'patch'] as const) {
-      if (!servedVerbs(resource).has(verb)) continue;
-      const input = inputSchema(resource, verb, byName);
-      if (input) schemas[`${component}${VERB_TITLE[verb]}`] = input;
+      if (!resource.served.has(verb)) continue;
+      schemas[`${component}${VERB_TITLE[verb]}`] = inputSchema(
+        resource,
+        resource.validators[verb]!,
+        verb,
+        0,
+        null,
+      );
     }
     Object.assign(paths, pathsOf(resource));
   }
-  schemas.Pagination = {
-    type: 'object',
-    properties: {
-      page: { type: 'integer' },
-      limit: { type: 'integer' },
-      total: { type: 'integer' },
-      totalPages: { type: 'integer' },
-      hasMore: { type: 'boolean' },
-      nextPage: { type: 'integer', nullable: true },
-      prevPage: { type: 'integer', nullable: true },
-    },
-    required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage'],
-  };
+  schemas.Pagination = PAGINATION_SCHEMA;
   schemas.Problem = PROBLEM_SCHEMA;
-  const base = (api.apiBaseUrl || '/api').replace(/\/+$/, '');
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: api.apiName,
       version,
       description: `The ${api.apiName} resource API, version ${version}. Errors are RFC 9457 problem details.`,
     },
-    servers: [{ url: `${base}/${version}` }],
+    servers: [{ url: `${api.apiBaseUrl}/${version}` }],
     tags: resources.map((resource) => ({
       name: resource.name,
-      ...(resource.description ? { description: resource.description } : {}),
+      ...(resource.config.description ? { description: resource.config.description } : {}),
     })),
     paths,
     components: {
       schemas,
       responses: Object.fromEntries(
-        Object.entries(ERROR_RESPONSES).map(([name, description]) => [
+        [...Object.values(ERROR_RESPONSES), HOOK_ERROR].map(({ name, description }) => [
           name,
           { description, content: { [PROBLEM]: { schema: ref('schemas', 'Problem') } } },
         ]),
@@ -619,7 +529,10 @@ function build(api: ApiConfig, version: string): Record<string, unknown> {
   };
 }
 
-const cache = new WeakMap<ApiConfig, Map<string, Readonly<Record<string, unknown>>>>();
+const cache = new WeakMap<
+  ReadonlyMap<string, CompiledResource>,
+  Map<string, Readonly<Record<string, unknown>>>
+>();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -630,15 +543,21 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * The OpenAPI 3.0.3 document of one published version, built once per configuration and version
- * (frozen: callers copy before changing it).
+ * The OpenAPI 3.1 document of one published version, built from the same compiled resources the
+ * engine serves (once per configuration and version; frozen: callers copy before changing it).
+ * The dialect only picks the compiled instance to share: the document is the same for every one.
  */
-export function buildOpenApiDocument(api: ApiConfig, version: string): Readonly<Record<string, unknown>> {
+export function buildOpenApiDocument(
+  api: ApiConfig,
+  version: string,
+  dialect: Dialect = 'sqlite',
+): Readonly<Record<string, unknown>> {
   const known = api.publications.map((publication) => publication.version);
   if (!known.includes(version)) throw new UnknownApiVersionError(version, known);
-  let perVersion = cache.get(api);
-  if (!perVersion) cache.set(api, (perVersion = new Map()));
+  const compiled = compileApi(api, dialect);
+  let perVersion = cache.get(compiled);
+  if (!perVersion) cache.set(compiled, (perVersion = new Map()));
   let document = perVersion.get(version);
-  if (!document) perVersion.set(version, (document = deepFreeze(build(api, version))));
+  if (!document) perVersion.set(version, (document = deepFreeze(build(compiled, api, version))));
   return document;
 }
