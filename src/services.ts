@@ -17,8 +17,18 @@ import { ActionRegistry } from './auth/pipeline/registry.ts';
 import type { UserRecord } from './auth/users.ts';
 import type { FastifyRequest } from 'fastify';
 
+/** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
+export interface SignedInInfo {
+  method: 'sign_in' | 'remember';
+  rememberSelector?: string;
+}
+
 /** Runs after a session is established for a user (any sign-in path); modules add to it. */
-export type SignedInListener = (request: FastifyRequest, user: UserRecord) => Promise<void> | void;
+export type SignedInListener = (
+  request: FastifyRequest,
+  user: UserRecord,
+  info: SignedInInfo,
+) => Promise<void> | void;
 
 /**
  * The small shared services every module uses. Modules keep their own tables to themselves and

@@ -7,12 +7,15 @@ import { pipelineModule } from './pipeline/routes.ts';
 import { magicLinkModule } from './magic-link/routes.ts';
 import { factorsModule } from './factors/routes.ts';
 import { sudoModule } from './sudo/routes.ts';
+import { accountActivity, accountCenterModule } from './account-center/routes.ts';
 
 /**
  * The auth capabilities, each a Fastify plugin that brings its routes, pages and actions.
  * Order matters only where a module registers an action another one lists.
  */
 export const authModules: FastifyPluginAsync[] = [
+  // First: its request hook (session last-seen) must cover every later module's routes.
+  accountActivity,
   accountsModule,
   tokensModule,
   socialModule,
@@ -21,4 +24,5 @@ export const authModules: FastifyPluginAsync[] = [
   magicLinkModule,
   factorsModule,
   sudoModule,
+  accountCenterModule,
 ];

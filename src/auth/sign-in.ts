@@ -26,9 +26,11 @@ export async function establishSession(
   // (possibly another account's), so no orphaned row can sign the browser back in later.
   const previous = request.cookies[REMEMBER_COOKIE];
   if (previous) await services.remember.revoke(previous);
-  if (options.remember) setRememberCookie(request, reply, await services.remember.issue(user.id));
+  const issued = options.remember ? await services.remember.issue(user.id) : undefined;
+  if (issued) setRememberCookie(request, reply, issued);
   else if (previous) setRememberCookie(request, reply, null);
-  for (const listener of services.signedInListeners) await listener(request, user);
+  const info = { method: 'sign_in' as const, rememberSelector: issued?.value.split(':')[0] };
+  for (const listener of services.signedInListeners) await listener(request, user, info);
 }
 
 /** Sign-out: the session, this device's remember-me token and every session-bound state end. */

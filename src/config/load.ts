@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError } from './errors.ts';
 import type { CitadelConfig, CitadelOptions, Limits, LogLevel, OAuthProviderConfig } from './types.ts';
 import { parseDatabaseUrl } from '../db/url.ts';
+import { accountCenterSettings } from '../auth/account-center/settings.ts';
 
 export const defaultLimits: Limits = {
   sessionIdleTtl: 2 * 60 * 60,
@@ -183,6 +184,7 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
   ) {
     throw new ConfigError('SQIDS_ALPHABET must hold at least 3 characters, each once');
   }
+  const accountCenter = accountCenterSettings(options, env);
   const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
 
   return {
@@ -213,6 +215,8 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
     api: options.api,
     migrations: options.migrations ?? [],
     seed: options.seed,
+    ...accountCenter,
+    onUserDeleted: options.onUserDeleted,
     secureCookies: parsedAppUrl.protocol === 'https:',
     trustProxy: options.trustProxy ?? env.TRUST_PROXY === '1',
   };

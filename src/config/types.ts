@@ -1,8 +1,16 @@
+import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
+import type { Database } from '../db/schema.ts';
 import type { PipelineAction } from '../auth/pipeline/types.ts';
 import type { ApiConfig } from '../api/types.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
 import type { CitadelServices } from '../services.ts';
+
+/** The application's part of an account deletion: remove or anonymise its own rows of the user. */
+export type UserDeletedHook = (
+  user: { id: number; username: string; email: string },
+  ctx: { db: Kysely<Database> },
+) => Promise<void> | void;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -80,6 +88,13 @@ export interface CitadelOptions {
   seed?: (services: CitadelServices) => Promise<void>;
   /** Source of time; tests pass a controllable clock. */
   clock?: Clock;
+  /** Account center (contract section 10): REQUIRE_TWO_FACTOR, NOTIFY_EVENTS, EVENT_RETENTION_DAYS. */
+  requireTwoFactor?: boolean;
+  /** Notification emails to send (ids in account-center/notify.ts); default all, [] none. */
+  notifyEvents?: string[];
+  eventRetentionDays?: number;
+  /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
+  onUserDeleted?: UserDeletedHook;
   /** Read the environment (process.env by default); pass {} to ignore it. */
   env?: Record<string, string | undefined>;
 }
@@ -108,6 +123,10 @@ export interface CitadelConfig {
   api?: ApiConfig;
   migrations: CitadelMigration[];
   seed?: (services: CitadelServices) => Promise<void>;
+  requireTwoFactor: boolean;
+  notifyEvents: string[];
+  eventRetentionDays: number;
+  onUserDeleted?: UserDeletedHook;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
   trustProxy: boolean;

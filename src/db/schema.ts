@@ -3,6 +3,7 @@ import type { SocialTables } from '../auth/social/tables.ts';
 import type { FactorTables } from '../auth/factors/tables.ts';
 import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
 import type { PipelineClaimTables } from '../auth/pipeline/claims.ts';
+import type { AccountCenterTables } from '../auth/account-center/tables.ts';
 
 /**
  * Table types of the core. Feature modules declare their own tables next to their code and add
@@ -80,4 +81,4 @@ export interface CoreTables {
 
 // Feature modules add their table interfaces to this list.
 export interface Database
-  extends CoreTables, MagicLinkTables, PipelineClaimTables, FactorTables, SocialTables {}
+  extends CoreTables, MagicLinkTables, PipelineClaimTables, FactorTables, SocialTables, AccountCenterTables {}

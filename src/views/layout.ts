@@ -103,3 +103,10 @@ export function form(
     ${csrfField(ctx)}${content}<button type="submit">${submit}</button>
   </form>`;
 }
+
+/** A timestamp as people read it ("2026-11-24 09:30 UTC"), machine-readable in `datetime`. */
+export function when(value: string | null | undefined, fallback: string): SafeHtml | string {
+  return value
+    ? html`<time datetime="${value}">${value.replace('T', ' ').slice(0, 16)} UTC</time>`
+    : fallback;
+}

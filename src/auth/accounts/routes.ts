@@ -23,7 +23,7 @@ import {
 } from '../../views/pages/accounts.ts';
 import { homePage } from '../../views/pages/home.ts';
 
-const USERNAME = /^[A-Za-z0-9 ]+$/;
+export const USERNAME = /^[A-Za-z0-9 ]+$/;
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 export async function accountsModule(app: FastifyInstance): Promise<void> {

@@ -6,6 +6,7 @@ import { socialMigration } from '../../auth/social/migration.ts';
 import { factorsMigration } from '../../auth/factors/migration.ts';
 import { magicLinkMigration } from '../../auth/magic-link/migration.ts';
 import { pipelineClaimsMigration } from '../../auth/pipeline/claims.ts';
+import { accountCenterMigration } from '../../auth/account-center/migration.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 
 /** Every migration of the project. Feature modules append theirs here. */
@@ -17,5 +18,6 @@ export const allMigrations: CitadelMigration[] = [
   pipelineClaimsMigration,
   factorsMigration,
   socialMigration,
+  accountCenterMigration,
   exactFeatureKeysMigration,
 ];

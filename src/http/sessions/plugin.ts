@@ -57,7 +57,8 @@ async function restoreFromRememberCookie(request: FastifyRequest, reply: Fastify
   request.session.clear();
   request.session.setUser(user.id);
   setRememberCookie(request, reply, restored.cookie);
-  for (const listener of services.signedInListeners) await listener(request, user);
+  const info = { method: 'remember' as const, rememberSelector: restored.cookie.value.split(':')[0] };
+  for (const listener of services.signedInListeners) await listener(request, user, info);
 }
 
 /**
