@@ -243,13 +243,11 @@ describe('email change', () => {
     ).pathname;
     expect((await t.client().get(path)).status).toBe(200);
     const token = new URL(reset).searchParams.get('token')!;
-    const used = await t
-      .client()
-      .post('/reset-password', {
-        token,
-        password: 'a brand new passphrase',
-        password_confirm: 'a brand new passphrase',
-      });
+    const used = await t.client().post('/reset-password', {
+      token,
+      password: 'a brand new passphrase',
+      password_confirm: 'a brand new passphrase',
+    });
     expect(used.status).toBe(422);
   });
 });

@@ -159,3 +159,20 @@ export async function sweepSecurityEvents(db: Kysely<Database>, clock: Clock, da
   const result = await db.deleteFrom('security_events').where('created_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Make a change and record its event in one transaction: both commit or neither does. `recordIf`
+ * skips the event when the change turned out to do nothing (for example an unknown token id).
+ */
+export async function changeWithEvent<T>(
+  services: { db: Kysely<Database>; clock: Clock },
+  event: Omit<SecurityEventInput, 'at'>,
+  change: (db: Kysely<Database>) => Promise<T>,
+  recordIf: (result: T) => boolean = () => true,
+): Promise<T> {
+  return services.db.transaction().execute(async (trx) => {
+    const result = await change(trx);
+    if (recordIf(result)) await recordSecurityEvent(trx, services.clock, event);
+    return result;
+  });
+}

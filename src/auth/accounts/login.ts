@@ -1,6 +1,7 @@
 import type { CitadelServices } from '../../services.ts';
 import type { UserRecord } from '../users.ts';
 import { HttpError, ForbiddenError, TooManyRequestsError } from '../../http/errors.ts';
+import { recordSecurityEvent } from '../account-center/events.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -31,7 +32,7 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
  */
 export async function verifyPasswordLogin(
   services: CitadelServices,
-  input: { identifier: string; password: string; ip: string },
+  input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
   const { limits } = services.config;
   const user = await services.users.findByLogin(input.identifier);
@@ -48,6 +49,18 @@ export async function verifyPasswordLogin(
 
   if (!user || !ok) {
     await services.rateLimiter.hit(keys.account, limits.loginAccountWindow);
+    // Only for a real account: unknown identifiers have nobody to show the event to.
+    // Not awaited: the answer for a known account must not take longer than for an unknown one.
+    if (user)
+      void recordSecurityEvent(services.db, services.clock, {
+        userId: user.id,
+        type: 'sign_in_failed',
+        ip: input.ip,
+        userAgent: input.userAgent ?? null,
+        detail: { method: 'password' },
+      }).catch((error: unknown) =>
+        services.logger.error({ err: { message: (error as Error).message } }, 'could not record an event'),
+      );
     throw new InvalidCredentialsError();
   }
 

@@ -11,10 +11,37 @@ import { settingsData } from './settings.ts';
 import { twoFactorAction } from './action.ts';
 import { passkeyAssets } from './assets.ts';
 import type { EnrollableFactor } from './types.ts';
+import type { UserRecord } from '../users.ts';
+import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** The event and the notification of an enrolled or removed factor. */
+async function recordFactorChange(
+  request: FastifyRequest,
+  user: UserRecord,
+  type: 'factor_enrolled' | 'factor_removed',
+  factorId: string,
+  label: string,
+): Promise<void> {
+  const services = request.server.citadel;
+  const origin = originOf(request);
+  await recordSecurityEvent(services.db, services.clock, {
+    userId: user.id,
+    type,
+    ...origin,
+    detail: { factor: factorId },
+  });
+  void notify(services, user, type, {
+    subject: label,
+    device: describeDevice(origin.userAgent),
+    ip: origin.ip,
+  });
 }
 
 function readFactor(request: FastifyRequest): EnrollableFactor {
@@ -89,6 +116,8 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
         );
       }
       await services.rateLimiter.reset(limitKey);
+      // The factor's own write has committed; its event follows at once (factors take no transaction).
+      await recordFactorChange(request, user, 'factor_enrolled', factor.id, factor.label);
       const codes = first ? await issueRecoveryCodes(services, user.id) : undefined;
       const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
       if (codes) data.recovery_codes = codes;
@@ -113,6 +142,7 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
       const factor = readFactor(request);
       if (!(await factor.unenroll(request, user, bodyOf(request))))
         throw new NotFoundError(`${factor.label} is not enrolled.`);
+      await recordFactorChange(request, user, 'factor_removed', factor.id, factor.label);
       // Without any factor left, two-factor is off and the recovery codes go with it.
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         await deleteRecoveryCodes(services, user.id);
@@ -135,6 +165,12 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
       const codes = await issueRecoveryCodes(services, user.id);
+      await recordSecurityEvent(services.db, services.clock, {
+        userId: user.id,
+        type: 'recovery_codes_regenerated',
+        ...originOf(request),
+        detail: { count: codes.length },
+      });
       return respond(request, reply, {
         action: 'two_factor.recovery_codes',
         status: 'success',

@@ -6,6 +6,9 @@ import { setRememberCookie } from '../../http/sessions/plugin.ts';
 import { requireSudo } from '../sudo/guard.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
 import { setPasswordPage } from '../../views/pages/set-password.ts';
+import { changeWithEvent, originOf } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
 
 /**
  * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user
@@ -34,7 +37,16 @@ export async function passwordModule(app: FastifyInstance): Promise<void> {
     const fields = new FieldReader(request.body);
     const password = readNewPassword(fields, services.config.limits);
     fields.throwIfInvalid();
-    await services.users.setPasswordHash(user.id, await services.passwords.hash(password!));
+    const hash = await services.passwords.hash(password!);
+    await changeWithEvent(
+      services,
+      { userId: user.id, type: 'password_changed', ...originOf(request), detail: { first: !replacing } },
+      (db) => services.users.setPasswordHash(user.id, hash, db),
+    );
+    void notify(services, user, 'password_changed', {
+      device: describeDevice(originOf(request).userAgent),
+      ip: request.ip,
+    });
 
     if (replacing) {
       // Whoever else held a session or a remember-me cookie of this account is out; this browser

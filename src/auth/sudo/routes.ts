@@ -9,6 +9,7 @@ import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
+import { originOf, recordSecurityEvent } from '../account-center/events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -89,6 +90,12 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
       }
       await services.rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
+      await recordSecurityEvent(services.db, services.clock, {
+        userId: user.id,
+        type: 'sudo_elevated',
+        ...originOf(request),
+        detail: { factor: factor.id },
+      });
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);
       return respond(request, reply, {
