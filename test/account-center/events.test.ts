@@ -130,11 +130,9 @@ describe('security events on every path', () => {
   it('a new device is announced by mail; a known one and the first sign-in are not', async () => {
     const user = await t.createUser();
     const signIn = (ua: string) =>
-      t
-        .client()
-        .post('/login', { email: user.email, password: TEST_PASSWORD }, 'json', {
-          headers: { 'user-agent': ua },
-        });
+      t.client().post('/login', { email: user.email, password: TEST_PASSWORD }, 'json', {
+        headers: { 'user-agent': ua },
+      });
     await signIn(FIREFOX_LINUX);
     await signIn(FIREFOX_LINUX);
     await signIn(SAFARI_IPHONE);

@@ -10,6 +10,7 @@ import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { twoFactorAction } from './action.ts';
 import { passkeyAssets } from './assets.ts';
+import { passkeyLoginRoutes } from './passkey-login.ts';
 import type { EnrollableFactor } from './types.ts';
 import type { UserRecord } from '../users.ts';
 import { originOf, recordSecurityEvent } from '../account-center/events.ts';
@@ -57,6 +58,7 @@ function readFactor(request: FastifyRequest): EnrollableFactor {
 export async function factorsModule(app: FastifyInstance): Promise<void> {
   app.citadel.actions.registerAutomatic(twoFactorAction);
   await passkeyAssets(app);
+  await passkeyLoginRoutes(app);
   const page = twoFactorPage;
 
   app.get('/two-factor', { config: { action: 'two_factor.index', page } }, async (request, reply) => {
