@@ -21,6 +21,7 @@ import {
   touchSession,
 } from './sessions.ts';
 import { recordSignIn } from './sign-in-events.ts';
+import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
 import { describeDevice } from './device.ts';
 import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
 
@@ -49,6 +50,9 @@ function positiveInteger(query: Record<string, unknown>, name: string, fallback:
 /** Account page, username and email change, account deletion, sessions and security events. */
 export async function accountCenterModule(app: FastifyInstance): Promise<void> {
   const services = app.citadel;
+  // After `two_factor` (factors module, registered earlier): a user with a factor proves it instead.
+  services.actions.registerAutomatic(twoFactorEnrollAction);
+  services.actions.registerAutomatic(recoveryCodesAction);
 
   // Retention: old events go at start and every few hours after (each process; the delete is idempotent).
   const sweep = () =>
