@@ -4,6 +4,7 @@ import type { SafeHtml } from '../views/html.ts';
 import type { Flash } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
+import { takeSavedInput } from './saved-input.ts';
 
 export type EnvelopeStatus = 'success' | 'info' | 'error';
 
@@ -84,7 +85,7 @@ export async function renderPage(
     flash: request.session.takeFlash(),
     user: caller && caller.via === 'session' ? toPublic(caller.user) : null,
     outcome,
-    input: outcome?.status === 'error' ? refillableInput(request) : {},
+    input: outcome?.status === 'error' ? refillableInput(request) : (takeSavedInput(request) ?? {}),
     errors: outcome?.errors ?? {},
   };
   const body = await page(ctx);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { FieldReader } from '../../http/fields.ts';
@@ -67,6 +68,15 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
+
+  // The pages' shared script (confirmations, copy buttons, focus after errors).
+  const uiScript = readFileSync(new URL('../../views/assets/ui.js', import.meta.url), 'utf8');
+  app.get('/assets/ui.js', async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(uiScript),
+  );
 
   app.get('/account', { config: { action: 'account.index', page: accountPage } }, async (request, reply) => {
     const user = requireSessionUser(request);

@@ -3,7 +3,9 @@ import { respond } from '../../http/respond.ts';
 import { requireSessionUser } from '../../http/caller.ts';
 import { NotFoundError, ValidationError } from '../../http/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
-import { requireSudo } from '../sudo/guard.ts';
+import { isSudoActive, requireSudo } from '../sudo/guard.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { totpFactor } from './totp.ts';
 import { twoFactorPage } from '../../views/pages/two-factor.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
@@ -63,6 +65,21 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.get('/two-factor', { config: { action: 'two_factor.index', page } }, async (request, reply) => {
     const user = requireSessionUser(request);
+    // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
+    const setup = (request.query as Record<string, unknown>).setup;
+    if (
+      setup === 'totp' &&
+      clientKind(request) === 'form' &&
+      (await isSudoActive(request)) &&
+      !(await enrolledFactorIds(request.server.citadel, user.id)).includes('totp')
+    ) {
+      return respond(request, reply, {
+        action: 'two_factor.enroll.start',
+        status: 'success',
+        data: await totpFactor.enrollStart(request, user, {}),
+        render: true,
+      });
+    }
     return respond(request, reply, {
       action: 'two_factor.index',
       status: 'success',

@@ -4,6 +4,7 @@ import { clientKind } from '../../http/negotiation.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
+import { saveInputForPage } from '../../http/saved-input.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: FastifyRequest): Promise<boolean> {
@@ -27,7 +28,11 @@ export async function requireSudo(request: FastifyRequest, _reply: FastifyReply)
   let redirectTo = '/sudo';
   if (clientKind(request) === 'form') {
     const next = safeNext(request.method === 'GET' ? request.url : refererPath(request));
-    if (next) redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
+    if (next) {
+      redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
+      // What was typed survives the detour: the page refills it once (never passwords or codes).
+      if (request.method === 'POST') saveInputForPage(request, next, caller.user.id);
+    }
   }
   throw new ForbiddenError('Please confirm your identity to continue.', {
     action: 'sudo.required',
