@@ -3,6 +3,8 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { TestClient } from '../helpers/client.ts';
 import { FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from './helpers.ts';
 import { elevate } from '../tokens/sudo-helper.ts';
+import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { randomInt } from 'node:crypto';
 
 async function signInWith(
   t: TestApp,
@@ -177,5 +179,54 @@ describe('sessions and devices', () => {
     expect(page.text).toContain('Safari on iOS');
     expect(page.text).toContain('This browser');
     expect(page.text).toMatch(/data-confirm="[^"]+"[^>]*>[\s\S]*?class="danger"/);
+  });
+});
+
+const redisUp = await redisAvailable();
+
+describe.skipIf(!redisUp)('sessions and devices with the Redis session store', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ redisUrl: REDIS_URL });
+  });
+  afterAll(async () => t?.close());
+
+  /** Redis is shared by every test file: a random, large user id keeps this file's keys its own. */
+  async function isolatedUser() {
+    const id = 1_000_000 + randomInt(1_000_000_000);
+    const now = t.clock.now().toISOString();
+    await t.services.db
+      .insertInto('users')
+      .values({
+        id,
+        username: `redis${id}`,
+        username_normalized: `redis${id}`,
+        email: `redis${id}@example.com`,
+        password_hash: await t.services.passwords.hash(TEST_PASSWORD),
+        active: 1,
+        created_at: now,
+        updated_at: now,
+      } as never)
+      .execute();
+    return (await t.services.users.findById(id))!;
+  }
+
+  it('lists, revokes one, revokes the others', async () => {
+    const user = await isolatedUser();
+    const me = await signInWith(t, user.email, FIREFOX_LINUX);
+    const phone = await signInWith(t, user.email, SAFARI_IPHONE, true);
+    const tablet = await signInWith(t, user.email, SAFARI_IPHONE);
+    const sessions = (await me.get('/sessions')).body.data.sessions as { id: string; current: boolean }[];
+    expect(sessions).toHaveLength(3);
+    const rows = await t.services.db.selectFrom('sessions').select('id').execute();
+    expect(rows).toHaveLength(0);
+    const phoneId = (await phone.get('/sessions')).body.data.sessions.find(
+      (s: { current: boolean }) => s.current,
+    ).id;
+    expect((await me.delete(`/sessions/${phoneId}`)).status).toBe(200);
+    expect((await phone.get('/me')).status).toBe(401);
+    expect((await me.post('/sessions/revoke-others')).body.data.revoked).toBe(1);
+    expect((await tablet.get('/me')).status).toBe(401);
+    expect((await me.get('/sessions')).body.data.sessions).toHaveLength(1);
   });
 });

@@ -76,7 +76,7 @@ export async function accountPage(ctx: PageContext): Promise<SafeHtml> {
       <section class="card" id="change-email">
         <h2>Change your email address</h2>
         <p class="hint">
-          We send a link to the new address; it changes when you open it. Your current address is told.
+          We send a link to the new address; it changes when you open it. We also tell your current address.
         </p>
         ${sudoHint(ctx, needsSudo, 'Changing your email', '/account')}
         ${form(
