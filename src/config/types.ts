@@ -1,16 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
-import type { Database } from '../db/schema.ts';
-import type { PipelineAction } from '../auth/pipeline/types.ts';
-import type { ApiConfig } from '../api/types.ts';
+import type { Clock } from '../core/clock.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
-import type { CitadelServices } from '../services.ts';
-
-/** The application's part of an account deletion: remove or anonymise its own rows of the user. */
-export type UserDeletedHook = (
-  user: { id: number; username: string; email: string },
-  ctx: { db: Kysely<Database> },
-) => Promise<void> | void;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -54,8 +43,16 @@ export interface Limits {
   tokenLastUsedInterval: number;
 }
 
+/**
+ * Settings that the capabilities add to the configuration by declaration merging (the pipeline's
+ * `actions`, the resource `api`, `plugins`, `seed`, ...). The core does not read them: they pass
+ * from the options to the resolved configuration unchanged.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ExtensionSettings {}
+
 /** What `createServer()` accepts: every field optional, environment variables fill the rest. */
-export interface CitadelOptions {
+export interface CitadelOptions extends ExtensionSettings {
   port?: number;
   host?: string;
   appUrl?: string;
@@ -78,29 +75,18 @@ export interface CitadelOptions {
   /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy?: boolean;
   limits?: Partial<Limits>;
-  /** Custom post-sign-in actions, by id. */
-  actions?: PipelineAction[];
-  /** The resource API: resources and where they are published. */
-  api?: ApiConfig;
-  /** The application's own migrations (its tables), applied after the core ones. */
+  /** The application's own migrations (its tables), applied after Citadel's own. */
   migrations?: CitadelMigration[];
-  /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
-  seed?: (services: CitadelServices) => Promise<void>;
   /** Source of time; tests pass a controllable clock. */
   clock?: Clock;
-  /** Account center (contract section 10): REQUIRE_TWO_FACTOR, NOTIFY_EVENTS, EVENT_RETENTION_DAYS. */
-  requireTwoFactor?: boolean;
-  /** Notification emails to send (ids in account-center/notify.ts); default all, [] none. */
-  notifyEvents?: string[];
-  eventRetentionDays?: number;
-  /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
-  onUserDeleted?: UserDeletedHook;
   /** Read the environment (process.env by default); pass {} to ignore it. */
   env?: Record<string, string | undefined>;
 }
 
 /** The resolved configuration every module reads. */
-export interface CitadelConfig {
+export interface CitadelConfig extends ExtensionSettings {
+  /** The environment the configuration was read from: plugins read their own variables here. */
+  env: Record<string, string | undefined>;
   port: number;
   host: string;
   appUrl: string;
@@ -119,14 +105,7 @@ export interface CitadelConfig {
   dataDir: string;
   production: boolean;
   limits: Limits;
-  actions: PipelineAction[];
-  api?: ApiConfig;
   migrations: CitadelMigration[];
-  seed?: (services: CitadelServices) => Promise<void>;
-  requireTwoFactor: boolean;
-  notifyEvents: string[];
-  eventRetentionDays: number;
-  onUserDeleted?: UserDeletedHook;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
   trustProxy: boolean;

@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicUser } from '../auth/users.ts';
-import type { SafeHtml } from '../views/html.ts';
+import { publicUser, type PublicUser } from './caller.ts';
+import type { SafeHtml } from './html.ts';
 import type { Flash } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
-import { takeSavedInput } from './saved-input.ts';
 
 export type EnvelopeStatus = 'success' | 'info' | 'error';
 
@@ -25,9 +24,11 @@ export interface Outcome {
   render?: boolean;
 }
 
-/** What a page template gets. */
-export interface PageContext {
-  request: FastifyRequest;
+/**
+ * What a page template gets: plain data, never the request, so a page is a pure function of it.
+ * `props` holds what the route loaded for the page (its `pageProps` route option).
+ */
+export interface PageContext<P = unknown> {
   csrf: string;
   flash?: Flash;
   user: PublicUser | null;
@@ -35,9 +36,13 @@ export interface PageContext {
   /** The submitted fields, for re-filling a form after an error (never passwords). */
   input: Record<string, string>;
   errors: Record<string, string>;
+  /** The parsed query string. */
+  query: Record<string, unknown>;
+  props: P;
 }
 
-export type PageRenderer = (ctx: PageContext) => SafeHtml | Promise<SafeHtml>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a renderer of any props fits a route
+export type PageRenderer<P = any> = (ctx: PageContext<P>) => SafeHtml | Promise<SafeHtml>;
 
 /** Auth answers carry users, CSRF tokens and one-time secrets: no browser or proxy may keep them. */
 const NO_STORE = 'no-store';
@@ -79,14 +84,17 @@ export async function renderPage(
   outcome?: Outcome,
 ): Promise<FastifyReply> {
   const caller = request.caller;
+  const loadProps = request.routeOptions.config.pageProps;
+  const query = request.query;
   const ctx: PageContext = {
-    request,
     csrf: csrfToken(request),
     flash: request.session.takeFlash(),
-    user: caller && caller.via === 'session' ? toPublic(caller.user) : null,
+    user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
     input: outcome?.status === 'error' ? refillableInput(request) : (takeSavedInput(request) ?? {}),
     errors: outcome?.errors ?? {},
+    query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
+    props: loadProps ? await loadProps(request) : {},
   };
   const body = await page(ctx);
   return reply
@@ -94,10 +102,6 @@ export async function renderPage(
     .header('cache-control', NO_STORE)
     .type('text/html; charset=utf-8')
     .send(body.toString());
-}
-
-function toPublic(user: { id: number; username: string; email: string; active: number }): PublicUser {
-  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
 }
 
 /**
@@ -121,4 +125,28 @@ export async function respond(
   if (outcome.message)
     request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
   return reply.redirect(outcome.redirectTo ?? '/', 303);
+}
+
+/** A form's input kept across a detour (sudo), for one page, one user, once. */
+const KEY = 'saved_input';
+
+interface SavedInput {
+  path: string;
+  userId: number;
+  input: Record<string, string>;
+}
+
+export function saveInputForPage(request: FastifyRequest, path: string, userId: number): void {
+  const input = refillableInput(request);
+  if (Object.keys(input).length > 0) request.session.set(KEY, { path, userId, input } satisfies SavedInput);
+}
+
+/** The input saved for the page being rendered now, taken out of the session. */
+export function takeSavedInput(request: FastifyRequest): Record<string, string> | undefined {
+  const saved = request.session.get<SavedInput>(KEY);
+  if (!saved || request.method !== 'GET') return undefined;
+  const path = request.url.split('?')[0];
+  if (saved.path.split('?')[0] !== path || saved.userId !== request.session.userId) return undefined;
+  request.session.delete(KEY);
+  return saved.input;
 }

@@ -1,3 +1,4 @@
+import { accountSettings } from '../../src/auth/account-center/settings.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { ClientKind } from '../helpers/client.ts';
@@ -238,9 +239,13 @@ describe('GET /account/events', () => {
       type: 'sign_in',
       at: new Date(now - 179 * day),
     });
-    expect(t.services.config.eventRetentionDays).toBe(180);
+    expect(accountSettings(t.services.config).eventRetentionDays).toBe(180);
     expect(
-      await sweepSecurityEvents(t.services.db, t.clock, t.services.config.eventRetentionDays),
+      await sweepSecurityEvents(
+        t.services.db,
+        t.clock,
+        accountSettings(t.services.config).eventRetentionDays,
+      ),
     ).toBeGreaterThanOrEqual(1);
     expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
   });
@@ -254,7 +259,7 @@ describe('NOTIFY_EVENTS turns notifications off', () => {
   afterAll(async () => t?.close());
 
   it('sends none of the others, still records the events', async () => {
-    expect(t.services.config.notifyEvents).toEqual(['new_device']);
+    expect(accountSettings(t.services.config).notifyEvents).toEqual(['new_device']);
     const user = await t.createUser();
     const client = await t.signIn(user);
     await elevate(client);

@@ -1,7 +1,7 @@
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { normalizeUsername } from '../users.ts';
-import { ValidationError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { normalizeUsername } from '../core/users.ts';
+import { ValidationError } from '../../core/errors.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 
 export const USERNAME_TAKEN = 'This username is already taken.';

@@ -1,8 +1,8 @@
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { normalizeEmail } from '../users.ts';
-import { randomToken, sha256Hex } from '../../crypto.ts';
-import { ConflictError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { normalizeEmail } from '../core/users.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import { ConflictError } from '../../core/errors.ts';
 import { composeMail } from '../../mail/templates.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 import { notify } from './notify.ts';

@@ -1,6 +1,6 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
-import { ValidationError } from '../../http/errors.ts';
-import { html, type SafeHtml } from '../../views/html.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
 import { enrolledFactorIds } from '../factors/registry.ts';
 import { totpFactor } from '../factors/totp.ts';
 import { passkeyFactor } from '../factors/passkey.ts';
@@ -8,6 +8,7 @@ import { issueRecoveryCodes } from '../factors/recovery.ts';
 import { originOf, recordSecurityEvent } from './events.ts';
 import { notify } from './notify.ts';
 import { describeDevice } from './device.ts';
+import { accountSettings } from './settings.ts';
 
 const SEAL = 'enroll-display';
 /** Shorter than the factor's own 10-minute enrollment state, so a shown QR code is always usable. */
@@ -53,11 +54,12 @@ async function totpDisplay(ctx: ActionContext): Promise<TotpDisplay> {
  */
 export const twoFactorEnrollAction: PipelineAction = {
   id: 'two_factor_enroll',
+  automatic: true,
   label: 'Set up two-factor authentication',
 
   async isPendingFor(ctx) {
     return (
-      ctx.services.config.requireTwoFactor &&
+      accountSettings(ctx.services.config).requireTwoFactor &&
       (await enrolledFactorIds(ctx.services, ctx.user.id)).length === 0
     );
   },
@@ -148,6 +150,7 @@ function readCodes(ctx: ActionContext): string[] | undefined {
 /** Shows the recovery codes of a just-finished required enrollment; passes once the user says they saved them. */
 export const recoveryCodesAction: PipelineAction = {
   id: 'two_factor_recovery_codes',
+  automatic: true,
   label: 'Save your recovery codes',
 
   isPendingFor(ctx) {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** The event types of contract section 10. */
 export const SECURITY_EVENT_TYPES = [

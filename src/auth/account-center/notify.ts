@@ -1,6 +1,6 @@
-import type { CitadelServices } from '../../services.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
 import { composeMail } from '../../mail/templates.ts';
-import type { NotificationId } from './settings.ts';
+import { accountSettings, type NotificationId } from './settings.ts';
 
 export interface NotificationFacts {
   /** Where it happened: a device description and an address, never a secret. */
@@ -71,12 +71,12 @@ export function notify(
   id: NotificationId,
   facts: NotificationFacts = {},
 ): Promise<void> {
-  if (!services.config.notifyEvents.includes(id)) return Promise.resolve();
+  if (!accountSettings(services.config).notifyEvents.includes(id)) return Promise.resolve();
   const { subject, intro } = content(id, to.username, facts);
   return services.mailer
     .send(composeMail(to.email, { subject, intro, outro: REVIEW }))
     .catch((error: unknown) => {
-      services.logger.error(
+      services.log.error(
         { err: { message: (error as Error).message } },
         `could not send the ${id} notification`,
       );

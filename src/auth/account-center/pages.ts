@@ -1,7 +1,6 @@
-import { html, type SafeHtml } from '../../views/html.ts';
-import { csrfField, field, form, layout, when } from '../../views/layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { csrfField, field, form, layout, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { isSudoActive } from '../sudo/guard.ts';
 import type { SecurityEventView, EventPage } from './events.ts';
 import type { SessionView } from './sessions.ts';
 
@@ -28,12 +27,18 @@ function sudoHint(ctx: PageContext, needsSudo: boolean, what: string, back: stri
 }
 
 /** The account home: who you are, the two changes you can make here, and links to every setting. */
-export async function accountPage(ctx: PageContext): Promise<SafeHtml> {
-  const services = ctx.request.server.citadel;
-  const user = ctx.user ? await services.users.findById(ctx.user.id) : undefined;
+/** What the account pages show besides the outcome, loaded by the routes (pages stay pure). */
+export interface AccountPageProps {
+  user?: { username: string; email: string; created_at: string; has_password: boolean };
+  needsSudo: boolean;
+  retentionDays: number;
+}
+
+export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
+  const user = ctx.props.user;
   if (!user)
     return layout(ctx, 'Your account', html`<p><a href="/login">Sign in</a> to see your account.</p>`);
-  const needsSudo = !(await isSudoActive(ctx.request));
+  const needsSudo = ctx.props.needsSudo;
   const usernameCtx =
     ctx.input.username !== undefined || ctx.errors.username ? ctx : { ...ctx, input: {}, errors: {} };
   const emailCtx =
@@ -49,13 +54,13 @@ export async function accountPage(ctx: PageContext): Promise<SafeHtml> {
         <dt>Member since</dt>
         <dd>${when(user.created_at, '')}</dd>
         <dt>Password</dt>
-        <dd>${user.password_hash ? 'Set' : 'Not set (you sign in with a provider or a link)'}</dd>
+        <dd>${user.has_password ? 'Set' : 'Not set (you sign in with a provider or a link)'}</dd>
       </dl>
       <nav class="settings" aria-label="Account settings">
         <a href="/sessions">Sessions and devices</a>
         <a href="/account/events">Security events</a>
         <a href="/two-factor">Two-factor authentication</a>
-        <a href="/set-password">${user.password_hash ? 'Change password' : 'Set a password'}</a>
+        <a href="/set-password">${user.has_password ? 'Change password' : 'Set a password'}</a>
         <a href="/tokens">Personal access tokens</a>
       </nav>
       <section class="card" id="change-username">
@@ -103,8 +108,8 @@ export async function accountPage(ctx: PageContext): Promise<SafeHtml> {
   );
 }
 
-export async function deleteAccountPage(ctx: PageContext): Promise<SafeHtml> {
-  const needsSudo = ctx.user !== null && !(await isSudoActive(ctx.request));
+export function deleteAccountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
+  const needsSudo = ctx.user !== null && ctx.props.needsSudo;
   return layout(
     ctx,
     'Delete your account',
@@ -208,7 +213,7 @@ function describeDetail(event: SecurityEventView): string {
     .join(', ');
 }
 
-export function eventsPage(ctx: PageContext): SafeHtml {
+export function eventsPage(ctx: PageContext<AccountPageProps>): SafeHtml {
   const data = ctx.outcome?.data as EventPage | undefined;
   const events = data?.events ?? [];
   const pagination = data?.pagination;
@@ -222,8 +227,7 @@ export function eventsPage(ctx: PageContext): SafeHtml {
     ctx,
     'Security events',
     html`<p>
-        Sign-ins and changes to your account, newest first. They are kept for
-        ${ctx.request.server.citadel.config.eventRetentionDays} days.
+        Sign-ins and changes to your account, newest first. They are kept for ${ctx.props.retentionDays} days.
       </p>
       ${
         events.length === 0

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireAbility, requireSessionUser } from '../../http/caller.ts';
-import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { requireAbility, requireSessionUser } from '../core/caller.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { publicUser } from '../users.ts';
-import { USERNAME } from '../accounts/routes.ts';
-import { requireSudo } from '../sudo/guard.ts';
-import { endSession } from '../sign-in.ts';
+import { publicUser } from '../core/users.ts';
+import { USERNAME } from '../accounts/username-rule.ts';
+import { isSudoActive, requireSudo } from '../sudo/guard.ts';
+import { endSession } from '../core/sessions.ts';
 import { listSecurityEvents, originOf, recordSecurityEvent, sweepSecurityEvents } from './events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import { confirmEmailChange, requestEmailChange } from './email-change.ts';
@@ -19,26 +18,21 @@ import {
   listSessions,
   revokeOtherSessions,
   revokeSessionByHandle,
-  touchSession,
 } from './sessions.ts';
-import { recordSignIn } from './sign-in-events.ts';
-import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
+import { accountSettings } from './settings.ts';
 import { describeDevice } from './device.ts';
-import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
+import {
+  type AccountPageProps,
+  accountPage,
+  deleteAccountPage,
+  emailVerifyPage,
+  eventsPage,
+  sessionsPage,
+} from './pages.ts';
 
 const SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 const MAX_EVENTS_PER_PAGE = 100;
 const DEFAULT_EVENTS_PER_PAGE = 20;
-
-/**
- * The account center's request-wide parts: every signed-in request notes when its session was last
- * seen, every new session gets its device facts and a `sign_in` event. Registered before the other
- * modules, so its hook covers their routes too.
- */
-export const accountActivity = fp(async function accountActivity(app: FastifyInstance) {
-  app.citadel.signedInListeners.push(recordSignIn);
-  app.addHook('onRequest', async (request) => touchSession(request));
-});
 
 function positiveInteger(query: Record<string, unknown>, name: string, fallback: number, max?: number) {
   const value = query[name];
@@ -49,17 +43,33 @@ function positiveInteger(query: Record<string, unknown>, name: string, fallback:
 }
 
 /** Account page, username and email change, account deletion, sessions and security events. */
-export async function accountCenterModule(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
-  // After `two_factor` (factors module, registered earlier): a user with a factor proves it instead.
-  services.actions.registerAutomatic(twoFactorEnrollAction);
-  services.actions.registerAutomatic(recoveryCodesAction);
+/** What the account pages need besides the outcome: the stored user and whether sudo is active. */
+async function accountPageProps(request: FastifyRequest): Promise<AccountPageProps> {
+  const retentionDays = accountSettings(request.server.config).eventRetentionDays;
+  const caller = request.caller;
+  if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
+  const user = await request.server.users.findById(caller.user.id);
+  return {
+    user: user && {
+      username: user.username,
+      email: user.email,
+      created_at: user.created_at,
+      has_password: user.password_hash !== null,
+    },
+    needsSudo: !(await isSudoActive(request)),
+    retentionDays,
+  };
+}
+
+export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
+  const services = app;
+  // Bad NOTIFY_EVENTS / EVENT_RETENTION_DAYS stop start-up here, with one line.
+  const settings = accountSettings(app.config);
 
   // Retention: old events go at start and every few hours after (each process; the delete is idempotent).
   const sweep = () =>
-    sweepSecurityEvents(services.db, services.clock, services.config.eventRetentionDays).catch(
-      (error: unknown) =>
-        services.logger.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
+    sweepSecurityEvents(services.db, services.clock, settings.eventRetentionDays).catch((error: unknown) =>
+      services.log.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
     );
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -70,7 +80,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => clearInterval(timer));
 
   // The pages' shared script (confirmations, copy buttons, focus after errors).
-  const uiScript = readFileSync(new URL('../../views/assets/ui.js', import.meta.url), 'utf8');
+  const uiScript = readFileSync(new URL('./assets/ui.js', import.meta.url), 'utf8');
   app.get('/assets/ui.js', async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')
@@ -78,20 +88,24 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
       .send(uiScript),
   );
 
-  app.get('/account', { config: { action: 'account.index', page: accountPage } }, async (request, reply) => {
-    const user = requireSessionUser(request);
-    return respond(request, reply, {
-      action: 'account.index',
-      status: 'success',
-      user: publicUser(user),
-      data: { has_password: user.password_hash !== null, created_at: user.created_at },
-      render: true,
-    });
-  });
+  app.get(
+    '/account',
+    { config: { action: 'account.index', page: accountPage, pageProps: accountPageProps } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      return respond(request, reply, {
+        action: 'account.index',
+        status: 'success',
+        user: publicUser(user),
+        data: { has_password: user.password_hash !== null, created_at: user.created_at },
+        render: true,
+      });
+    },
+  );
 
   app.post(
     '/account/username',
-    { config: { action: 'account.username', page: accountPage } },
+    { config: { action: 'account.username', page: accountPage, pageProps: accountPageProps } },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const fields = new FieldReader(request.body);
@@ -103,7 +117,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
         patternMessage: 'Username may contain only letters, digits and spaces.',
       });
       fields.throwIfInvalid();
-      const updated = await changeUsername(request.server.citadel, user, username!, originOf(request));
+      const updated = await changeUsername(request.server, user, username!, originOf(request));
       request.caller = { via: 'session', user: updated, token: null };
       return respond(request, reply, {
         action: 'account.username',
@@ -117,7 +131,10 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/account/email',
-    { config: { action: 'account.email.pending', page: accountPage }, preHandler: requireSudo },
+    {
+      config: { action: 'account.email.pending', page: accountPage, pageProps: accountPageProps },
+      preHandler: requireSudo,
+    },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const fields = new FieldReader(request.body);
@@ -125,7 +142,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
       if (email !== undefined && !fields.errors.email && email.toLowerCase() === user.email)
         fields.fail('email', 'This is already your email address.');
       fields.throwIfInvalid();
-      await requestEmailChange(request.server.citadel, user, email!, originOf(request));
+      await requestEmailChange(request.server, user, email!, originOf(request));
       return respond(request, reply, {
         action: 'account.email.pending',
         status: 'info',
@@ -137,7 +154,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
 
   const verifyEmail = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = (request.params as { token?: string }).token ?? '';
-    const user = await confirmEmailChange(request.server.citadel, token, originOf(request));
+    const user = await confirmEmailChange(request.server, token, originOf(request));
     if (!user) {
       const message = 'This link is invalid, was already used or has expired.';
       if (clientKind(request) === 'form')
@@ -162,13 +179,13 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
   };
   app.get(
     '/account/email/verify/:token',
-    { config: { action: 'account.email.changed', page: emailVerifyPage } },
+    { config: { action: 'account.email.changed', page: emailVerifyPage, pageProps: accountPageProps } },
     verifyEmail,
   );
 
   app.get(
     '/account/delete',
-    { config: { action: 'account.delete.show', page: deleteAccountPage } },
+    { config: { action: 'account.delete.show', page: deleteAccountPage, pageProps: accountPageProps } },
     async (request, reply) => {
       requireSessionUser(request);
       return respond(request, reply, { action: 'account.delete.show', status: 'info', render: true });
@@ -177,10 +194,13 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/account/delete',
-    { config: { action: 'account.deleted', page: deleteAccountPage }, preHandler: requireSudo },
+    {
+      config: { action: 'account.deleted', page: deleteAccountPage, pageProps: accountPageProps },
+      preHandler: requireSudo,
+    },
     async (request, reply) => {
       const user = requireSessionUser(request);
-      await deleteAccount(request.server.citadel, user, originOf(request));
+      await deleteAccount(request.server, user, originOf(request));
       await endSession(request, reply);
       return respond(request, reply, {
         action: 'account.deleted',
@@ -193,14 +213,14 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/sessions',
-    { config: { action: 'sessions.index', page: sessionsPage } },
+    { config: { action: 'sessions.index', page: sessionsPage, pageProps: accountPageProps } },
     async (request, reply) => {
       const caller = requireAbility(request, 'sessions:read');
       const current = caller.via === 'session' ? currentMeta(request) : null;
       return respond(request, reply, {
         action: 'sessions.index',
         status: 'success',
-        data: { sessions: await listSessions(request.server.citadel, caller.user.id, current) },
+        data: { sessions: await listSessions(request.server, caller.user.id, current) },
         render: true,
       });
     },
@@ -209,7 +229,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
   const revoke = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = requireAbility(request, 'sessions:delete');
     const handle = (request.params as { id?: string }).id ?? '';
-    const services = request.server.citadel;
+    const services = request.server;
     // Unknown and someone else's look the same: only the caller's own sessions are searched.
     const ended = handle.length <= 64 ? await revokeSessionByHandle(services, caller.user.id, handle) : null;
     if (!ended) throw new NotFoundError('Session not found.');
@@ -236,7 +256,7 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
     { config: { action: 'sessions.revoke_others' } },
     async (request, reply) => {
       const caller = requireAbility(request, 'sessions:delete');
-      const services = request.server.citadel;
+      const services = request.server;
       const handle = caller.via === 'session' ? currentHandle(request) : null;
       const revoked = await revokeOtherSessions(services, caller.user.id, handle);
       await recordSecurityEvent(services.db, services.clock, {
@@ -258,13 +278,13 @@ export async function accountCenterModule(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/account/events',
-    { config: { action: 'events.index', page: eventsPage } },
+    { config: { action: 'events.index', page: eventsPage, pageProps: accountPageProps } },
     async (request, reply) => {
       const caller = requireAbility(request, 'events:read');
       const query = (request.query ?? {}) as Record<string, unknown>;
       const page = positiveInteger(query, 'page', 1);
       const limit = positiveInteger(query, 'limit', DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
-      const result = await listSecurityEvents(request.server.citadel.db, caller.user.id, page, limit);
+      const result = await listSecurityEvents(request.server.db, caller.user.id, page, limit);
       return respond(request, reply, {
         action: 'events.index',
         status: 'success',

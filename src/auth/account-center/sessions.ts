@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices, SignedInInfo } from '../../services.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { SignedInInfo } from '../../plugin.ts';
 import type { SessionData } from '../../http/sessions/store.ts';
-import { randomToken } from '../../crypto.ts';
+import { randomToken } from '../../core/crypto.ts';
 import { describeDevice } from './device.ts';
 
 /** Where a session keeps what the device list shows. Lives in the session data, so both stores have it. */
@@ -55,7 +56,7 @@ export function currentHandle(request: FastifyRequest): string | null {
 
 /** A signed-in listener: every new session gets its handle and device facts. */
 export function startSessionMeta(request: FastifyRequest, info: SignedInInfo): SessionMeta {
-  const now = request.server.citadel.clock.now().toISOString();
+  const now = request.server.clock.now().toISOString();
   const meta: SessionMeta = {
     handle: randomToken(16),
     created_at: now,
@@ -81,7 +82,7 @@ export function touchSession(request: FastifyRequest): void {
     startSessionMeta(request, { method: 'sign_in' });
     return;
   }
-  const now = request.server.citadel.clock.now();
+  const now = request.server.clock.now();
   if (now.getTime() - new Date(meta.last_seen_at).getTime() < LAST_SEEN_INTERVAL_MS) return;
   session.set(SESSION_META_KEY, { ...meta, last_seen_at: now.toISOString(), ip: request.ip });
 }

@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import { ConfigError } from '../../config/errors.ts';
-import type { CitadelOptions } from '../../config/types.ts';
+import type { CitadelConfig } from '../../config/types.ts';
+import type { Database } from '../../db/schema.ts';
 
 /**
  * Notification emails (contract section 10), by id. NOTIFY_EVENTS lists the ones to send
@@ -20,13 +22,41 @@ export type NotificationId = (typeof NOTIFICATION_IDS)[number];
 
 export const DEFAULT_EVENT_RETENTION_DAYS = 180;
 
-export function accountCenterSettings(
-  options: CitadelOptions,
-  env: Record<string, string | undefined>,
-): { requireTwoFactor: boolean; notifyEvents: string[]; eventRetentionDays: number } {
-  const requireTwoFactor = options.requireTwoFactor ?? env.REQUIRE_TWO_FACTOR === '1';
+/** The application's part of an account deletion: remove or anonymise its own rows of the user. */
+export type UserDeletedHook = (
+  user: { id: number; username: string; email: string },
+  ctx: { db: Kysely<Database> },
+) => Promise<void> | void;
+
+declare module '../../config/types.ts' {
+  interface ExtensionSettings {
+    /** REQUIRE_TWO_FACTOR=1: every sign-in of a user without a factor enrolls one first. */
+    requireTwoFactor?: boolean;
+    /** NOTIFY_EVENTS: the notification emails to send (ids above); default all, [] none. */
+    notifyEvents?: string[];
+    /** EVENT_RETENTION_DAYS: security events are kept this long (default 180). */
+    eventRetentionDays?: number;
+    /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
+    onUserDeleted?: UserDeletedHook;
+  }
+}
+
+export interface AccountCenterSettings {
+  requireTwoFactor: boolean;
+  notifyEvents: readonly string[];
+  eventRetentionDays: number;
+}
+
+const resolved = new WeakMap<CitadelConfig, AccountCenterSettings>();
+
+/** The account center's settings: code options over environment variables over defaults. */
+export function accountSettings(config: CitadelConfig): AccountCenterSettings {
+  const cached = resolved.get(config);
+  if (cached) return cached;
+  const env = config.env ?? {};
+  const requireTwoFactor = config.requireTwoFactor ?? env.REQUIRE_TWO_FACTOR === '1';
   let notifyEvents: string[] = [...NOTIFICATION_IDS];
-  if (options.notifyEvents) notifyEvents = options.notifyEvents;
+  if (config.notifyEvents) notifyEvents = config.notifyEvents;
   else if (env.NOTIFY_EVENTS !== undefined)
     notifyEvents = env.NOTIFY_EVENTS.split(',')
       .map((s) => s.trim())
@@ -37,13 +67,15 @@ export function accountCenterSettings(
         `NOTIFY_EVENTS: unknown notification "${id}" (known: ${NOTIFICATION_IDS.join(', ')})`,
       );
   }
-  let eventRetentionDays = options.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS;
-  if (options.eventRetentionDays === undefined && env.EVENT_RETENTION_DAYS) {
+  let eventRetentionDays = config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS;
+  if (config.eventRetentionDays === undefined && env.EVENT_RETENTION_DAYS) {
     if (!/^\d+$/.test(env.EVENT_RETENTION_DAYS) || Number(env.EVENT_RETENTION_DAYS) < 1)
       throw new ConfigError(
         `EVENT_RETENTION_DAYS must be a whole number of at least 1, got "${env.EVENT_RETENTION_DAYS}"`,
       );
     eventRetentionDays = Number(env.EVENT_RETENTION_DAYS);
   }
-  return { requireTwoFactor, notifyEvents, eventRetentionDays };
+  const settings = { requireTwoFactor, notifyEvents, eventRetentionDays };
+  resolved.set(config, settings);
+  return settings;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { SignedInInfo } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
+import type { SignedInInfo } from '../../plugin.ts';
+import type { UserRecord } from '../core/users.ts';
 import { originOf, recordSecurityEvent } from './events.ts';
 import { describeDevice } from './device.ts';
 import { startSessionMeta } from './sessions.ts';
@@ -17,7 +17,7 @@ const RECENT_SIGN_INS = 500;
  * sends nothing: there is no earlier device to compare with.
  */
 export async function recordSignIn(request: FastifyRequest, user: UserRecord, info: SignedInInfo) {
-  const services = request.server.citadel;
+  const services = request.server;
   const meta = startSessionMeta(request, info);
   const device = describeDevice(meta.user_agent);
   const since = new Date(services.clock.now().getTime() - NEW_DEVICE_DAYS * 86_400_000).toISOString();

@@ -26,3 +26,8 @@ export interface AccountCenterTables {
   security_events: SecurityEventsTable;
   email_change_tokens: EmailChangeTokensTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface Database extends AccountCenterTables {}
+}

@@ -1,6 +1,6 @@
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { HttpError, ForbiddenError, TooManyRequestsError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
 import { recordSecurityEvent } from '../account-center/events.ts';
 
 export class InvalidCredentialsError extends HttpError {
@@ -49,7 +49,6 @@ export async function verifyPasswordLogin(
 
   if (!user || !ok) {
     await services.rateLimiter.hit(keys.account, limits.loginAccountWindow);
-    // Only for a real account: unknown identifiers have nobody to show the event to.
     // Not awaited: the answer for a known account must not take longer than for an unknown one.
     if (user)
       void recordSecurityEvent(services.db, services.clock, {
@@ -59,7 +58,7 @@ export async function verifyPasswordLogin(
         userAgent: input.userAgent ?? null,
         detail: { method: 'password' },
       }).catch((error: unknown) =>
-        services.logger.error({ err: { message: (error as Error).message } }, 'could not record an event'),
+        services.log.error({ err: { message: (error as Error).message } }, 'could not record an event'),
       );
     throw new InvalidCredentialsError();
   }

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { respond } from '../../http/respond.ts';
-import { HttpError } from '../../http/errors.ts';
+import { HttpError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
-import { isoAfter } from '../../clock.ts';
-import { publicUser } from '../users.ts';
+import { isoAfter } from '../../core/clock.ts';
+import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { claimOnce } from '../pipeline/claims.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { originOf, recordSecurityEvent } from '../account-center/events.ts';
-import { loginPage } from '../../views/pages/accounts.ts';
+import { loginPage } from '../accounts/pages.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 
 /** The sign-in challenge: in the session, 5 minutes, single use (contract section 10). */
@@ -41,7 +41,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
     '/passkey/login/options',
     { config: { action: 'passkey.options', page: loginPage } },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const options = await generateAuthenticationOptions({
         rpID: relyingParty(services).rpID,
         userVerification: 'required',
@@ -59,7 +59,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
     '/passkey/login',
     { config: { action: 'passkey.login', page: loginPage } },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const fields = new FieldReader(request.body);
       const response = parseJsonProof<AuthenticationResponseJSON>(fields.raw('response'));
       const remember = fields.boolean('remember');

@@ -1,23 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
-import { isSudoActive, requireSudo } from '../sudo/guard.ts';
-import { clientKind } from '../../http/negotiation.ts';
-import { totpFactor } from './totp.ts';
-import { twoFactorPage } from '../../views/pages/two-factor.ts';
-import { enrollableFactors, enrolledFactorIds } from './registry.ts';
-import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
-import { settingsData } from './settings.ts';
-import { twoFactorAction } from './action.ts';
-import { passkeyAssets } from './assets.ts';
-import { passkeyLoginRoutes } from './passkey-login.ts';
-import type { EnrollableFactor } from './types.ts';
-import type { UserRecord } from '../users.ts';
+import { requireSudo } from '../sudo/guard.ts';
+import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
+import type { UserRecord } from '../core/users.ts';
 import { originOf, recordSecurityEvent } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
+import { passkeyLoginRoutes } from './passkey-login.ts';
+import { isSudoActive } from '../sudo/guard.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { pendingTotpEnrollment, totpFactor } from './totp.ts';
+import { enrollableFactors, enrolledFactorIds } from './registry.ts';
+import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
+import { settingsData } from './settings.ts';
+import { passkeyAssets } from './assets.ts';
+import type { EnrollableFactor } from './types.ts';
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
@@ -32,7 +32,7 @@ async function recordFactorChange(
   factorId: string,
   label: string,
 ): Promise<void> {
-  const services = request.server.citadel;
+  const services = request.server;
   const origin = originOf(request);
   await recordSecurityEvent(services.db, services.clock, {
     userId: user.id,
@@ -57,40 +57,51 @@ function readFactor(request: FastifyRequest): EnrollableFactor {
 }
 
 /** Two-factor settings: enrollment, removal, recovery codes, and the `two_factor` sign-in step. */
-export async function factorsModule(app: FastifyInstance): Promise<void> {
-  app.citadel.actions.registerAutomatic(twoFactorAction);
+export async function factorsRoutes(app: FastifyInstance): Promise<void> {
   await passkeyAssets(app);
-  await passkeyLoginRoutes(app);
   const page = twoFactorPage;
+  await passkeyLoginRoutes(app);
+  const pageProps = async (request: FastifyRequest): Promise<TwoFactorPageProps> => {
+    const user = request.caller?.user;
+    return {
+      settings: user ? await settingsData(request, user) : {},
+      pendingTotp: user ? await pendingTotpEnrollment(request, user) : undefined,
+      sudoActive: await isSudoActive(request),
+    };
+  };
 
-  app.get('/two-factor', { config: { action: 'two_factor.index', page } }, async (request, reply) => {
-    const user = requireSessionUser(request);
-    // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
-    const setup = (request.query as Record<string, unknown>).setup;
-    if (
-      setup === 'totp' &&
-      clientKind(request) === 'form' &&
-      (await isSudoActive(request)) &&
-      !(await enrolledFactorIds(request.server.citadel, user.id)).includes('totp')
-    ) {
+  app.get(
+    '/two-factor',
+    { config: { action: 'two_factor.index', page, pageProps } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
+      const setup = (request.query as Record<string, unknown>).setup;
+      if (
+        setup === 'totp' &&
+        clientKind(request) === 'form' &&
+        (await isSudoActive(request)) &&
+        !(await enrolledFactorIds(request.server, user.id)).includes('totp')
+      ) {
+        return respond(request, reply, {
+          action: 'two_factor.enroll.start',
+          status: 'success',
+          data: await totpFactor.enrollStart(request, user, {}),
+          render: true,
+        });
+      }
       return respond(request, reply, {
-        action: 'two_factor.enroll.start',
+        action: 'two_factor.index',
         status: 'success',
-        data: await totpFactor.enrollStart(request, user, {}),
+        data: await settingsData(request, user),
         render: true,
       });
-    }
-    return respond(request, reply, {
-      action: 'two_factor.index',
-      status: 'success',
-      data: await settingsData(request, user),
-      render: true,
-    });
-  });
+    },
+  );
 
   app.post(
     '/two-factor/enroll/start',
-    { config: { action: 'two_factor.enroll.start', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.enroll.start', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const factor = readFactor(request);
@@ -110,9 +121,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/enroll/confirm',
-    { config: { action: 'two_factor.enroll.confirm', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.enroll.confirm', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       const factor = readFactor(request);
       const body = bodyOf(request);
@@ -154,9 +165,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/unenroll',
-    { config: { action: 'two_factor.unenroll', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.unenroll', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       const factor = readFactor(request);
       if (!(await factor.unenroll(request, user, bodyOf(request))))
@@ -177,9 +188,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/recovery-codes',
-    { config: { action: 'two_factor.recovery_codes', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.recovery_codes', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');

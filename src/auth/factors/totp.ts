@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { ConflictError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from './types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
 
@@ -100,7 +100,7 @@ async function enrollmentDisplay(account: string, secret: Secret) {
 export async function pendingTotpEnrollment(request: FastifyRequest, user: UserRecord) {
   const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
   if (!pending) return undefined;
-  const base32 = request.server.citadel.secrets.decrypt(ENC_PURPOSE, pending.secret);
+  const base32 = request.server.secrets.decrypt(ENC_PURPOSE, pending.secret);
   return enrollmentDisplay(user.email, Secret.fromBase32(base32));
 }
 
@@ -109,7 +109,7 @@ export const totpFactor: EnrollableFactor = {
   label: 'Authenticator app',
 
   async isAvailable(request, user) {
-    return hasTotp(request.server.citadel, user.id);
+    return hasTotp(request.server, user.id);
   },
 
   async challenge() {
@@ -117,11 +117,11 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async verify(request, user, proof) {
-    return verifyTotp(request.server.citadel, user.id, proof);
+    return verifyTotp(request.server, user.id, proof);
   },
 
   async enrollStart(request, user) {
-    const services = request.server.citadel;
+    const services = request.server;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
     // 160-bit secret, as RFC 4226 recommends for SHA-1.
     const secret = new Secret({ buffer: randomBytes(20).buffer });
@@ -132,7 +132,7 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async enrollConfirm(request, user, proof) {
-    const services = request.server.citadel;
+    const services = request.server;
     const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
     if (!pending) return false;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
@@ -160,7 +160,7 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async unenroll(request, user) {
-    const result = await request.server.citadel.db
+    const result = await request.server.db
       .deleteFrom('totp_factors')
       .where('user_id', '=', user.id)
       .executeTakeFirst();

@@ -1,5 +1,5 @@
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
-import type { PageContext } from '../http/respond.ts';
+import type { PageContext } from './respond.ts';
 
 const STYLE = `
 :root{--ink:#1d2330;--muted:#5b6577;--line:#d8dde6;--soft:#f4f6f9;--brand:#2347b8;--brand-ink:#fff;--danger:#b42318;--ok:#e6f4ea;--info:#e8effc;--bad:#fdecec;--radius:8px}

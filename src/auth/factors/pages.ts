@@ -1,10 +1,7 @@
-import { html, type SafeHtml } from '../html.ts';
-import { csrfField, field, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { csrfField, field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { settingsData } from '../../auth/factors/settings.ts';
-import { pendingTotpEnrollment } from '../../auth/factors/totp.ts';
-import { isSudoActive } from '../../auth/sudo/guard.ts';
-import type { PasskeySummary } from '../../auth/factors/passkey.ts';
+import type { PasskeySummary } from './passkey.ts';
 
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;
@@ -63,16 +60,17 @@ function totpConfirm(ctx: PageContext, data: Record<string, unknown> | undefined
 }
 
 /** Two-factor settings: authenticator app, passkeys, recovery codes. */
-export async function twoFactorPage(ctx: PageContext): Promise<SafeHtml> {
+export interface TwoFactorPageProps {
+  settings: Record<string, unknown>;
+  /** The TOTP enrollment in progress (QR code and key), for showing it again after a wrong code. */
+  pendingTotp?: Record<string, unknown>;
+  sudoActive: boolean;
+}
+
+export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
   const outcome = ctx.outcome;
-  const user = ctx.request.caller?.user;
-  // Error renders carry no data: read the current settings again.
-  const data =
-    outcome?.data && 'enrolled_factors' in outcome.data
-      ? outcome.data
-      : user
-        ? await settingsData(ctx.request, user)
-        : {};
+  // Error renders carry no data: the current settings the route read again.
+  const data = outcome?.data && 'enrolled_factors' in outcome.data ? outcome.data : ctx.props.settings;
   const enrolled = (data.enrolled_factors as string[] | undefined) ?? [];
   const passkeys = (data.passkeys as PasskeySummary[] | undefined) ?? [];
   const remaining = Number(data.recovery_codes_remaining ?? 0);
@@ -85,13 +83,8 @@ export async function twoFactorPage(ctx: PageContext): Promise<SafeHtml> {
       ctx.input.factor === 'totp');
 
   // After a wrong code the outcome carries no secret: the enrollment in progress still has it.
-  const totpData =
-    outcome?.data?.secret !== undefined
-      ? outcome.data
-      : user
-        ? await pendingTotpEnrollment(ctx.request, user)
-        : undefined;
-  const sudoActive = await isSudoActive(ctx.request);
+  const totpData = outcome?.data?.secret !== undefined ? outcome.data : ctx.props.pendingTotp;
+  const sudoActive = ctx.props.sudoActive;
   const setupTotp = sudoActive
     ? form(ctx, '/two-factor/enroll/start', hidden('factor', 'totp'), 'Set up authenticator app')
     : html`<p>
