@@ -54,7 +54,9 @@ async function serve(configPath: string | undefined, workersFlag: string | undef
   const { createServer } = await import('./server.ts');
   const server = await createServer(await loadOptions(configPath));
   const address = await server.app.listen({ port: server.config.port, host: server.config.host });
-  server.app.log.info(`Citadel listening on ${address} (public URL ${server.config.appUrl})`);
+  server.app.log.info(`Citadel listening on ${address}`);
+  // Passkeys need a domain (WebAuthn refuses an IP address): open the public URL, not the address.
+  server.app.log.info(`Open ${server.config.appUrl} in your browser`);
   exitGracefullyOnSignals(server);
 }
 

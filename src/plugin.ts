@@ -3,13 +3,25 @@ import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
 
+/** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
+export interface SignedInInfo {
+  method: 'sign_in' | 'remember';
+  rememberSelector?: string;
+}
+
 /** Runs after a session is established for a user, on every sign-in path. */
-export type SignedInListener = (request: FastifyRequest, user: UserRecord) => Promise<void> | void;
+export type SignedInListener = (
+  request: FastifyRequest,
+  user: UserRecord,
+  info: SignedInInfo,
+) => Promise<void> | void;
 
 /** What a plugin wants to hear about. */
 export interface PluginEvents {
   /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
   signedIn?: SignedInListener;
+  /** Every request, once its caller is known (for example: note when a session was last seen). */
+  request?: (request: FastifyRequest) => Promise<void> | void;
 }
 
 /**

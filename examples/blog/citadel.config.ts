@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { defineConfig } from '../../src/index.ts';
 import { acceptTermsAction } from './actions/accept-terms.ts';
 import { blogApi } from './api.ts';
@@ -13,4 +14,8 @@ export default defineConfig({
   api: blogApi,
   migrations: blogMigrations,
   seed: seedBlog,
+  // Account deletion (inside its transaction): the author's posts go, and their comments with them.
+  async onUserDeleted(user, { db }) {
+    await sql`DELETE FROM posts WHERE author_id = ${user.id}`.execute(db);
+  },
 });

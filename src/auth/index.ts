@@ -7,6 +7,7 @@ import { pipelinePlugin } from './pipeline/plugin.ts';
 import { magicLinkPlugin } from './magic-link/plugin.ts';
 import { factorsPlugin } from './factors/plugin.ts';
 import { sudoPlugin } from './sudo/plugin.ts';
+import { accountCenterPlugin } from './account-center/plugin.ts';
 
 /**
  * The built-in capabilities, each a plugin with its routes, pages, tables and actions. An
@@ -21,4 +22,5 @@ export const defaultPlugins: readonly CitadelPlugin[] = [
   magicLinkPlugin,
   factorsPlugin,
   sudoPlugin,
+  accountCenterPlugin,
 ];

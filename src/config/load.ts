@@ -196,6 +196,7 @@ export function loadConfig(
 
   return {
     ...settings,
+    env,
     port,
     host,
     appUrl,

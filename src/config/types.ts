@@ -101,6 +101,8 @@ export interface CitadelOptions extends ExtensionSettings {
 
 /** The resolved configuration every module reads. */
 export interface CitadelConfig extends ExtensionSettings {
+  /** The environment the configuration was read from: plugins read their own variables here. */
+  env: Record<string, string | undefined>;
   port: number;
   host: string;
   /** Public base URL, mount path included, without a trailing slash. */

@@ -16,5 +16,15 @@ const TITLES: Record<number, string> = {
 export function errorPage(ctx: PageContext) {
   const status = ctx.outcome?.statusCode ?? 500;
   const title = TITLES[status] ?? 'Something went wrong';
+  // A dead link (used or expired sign-in link) offers the way to a new one instead of a dead end.
+  const next = ctx.outcome?.redirectTo;
+  if (status === 404 && next === '/magic-link')
+    return layout(
+      ctx,
+      'This sign-in link no longer works',
+      html`<p>Sign-in links work once and only for a short time.</p>
+        <p><a class="button" href="/magic-link">Email me a new link</a></p>
+        <p><a href="/login">Sign in with a password instead</a></p>`,
+    );
   return layout(ctx, title, html`<p><a href="/">Back to the start page</a></p>`);
 }

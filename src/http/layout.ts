@@ -2,55 +2,112 @@ import { html, type HtmlValue, type SafeHtml } from './html.ts';
 import type { PageContext } from './respond.ts';
 
 const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1d2330;line-height:1.5}
-nav{display:flex;gap:1rem;align-items:center;border-bottom:1px solid #d8dde6;padding-bottom:.5rem;margin-bottom:1.5rem}
-nav .brand{font-weight:700;margin-right:auto;text-decoration:none;color:inherit}
-label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input[type=text],input[type=email],input[type=password],input[type=datetime-local],select{width:100%;padding:.5rem;box-sizing:border-box;border:1px solid #b8c0cc;border-radius:4px}
-button{margin-top:1rem;padding:.5rem 1rem;border:0;border-radius:4px;background:#2952cc;color:#fff;cursor:pointer}
-button.secondary{background:#5b6577}
-.flash{padding:.75rem;border-radius:4px;margin-bottom:1rem}
-.flash.success{background:#e3f6e8}.flash.info{background:#e6eefc}.flash.error{background:#fde8e8}
-.field-error{color:#b42318;font-size:.9em}
-code,.secret{font-family:ui-monospace,monospace;background:#f2f4f7;padding:.1rem .3rem;border-radius:3px;word-break:break-all}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.35rem;border-bottom:1px solid #e4e7ec}
+:root{--ink:#1d2330;--muted:#5b6577;--line:#d8dde6;--soft:#f4f6f9;--brand:#2347b8;--brand-ink:#fff;--danger:#b42318;--ok:#e6f4ea;--info:#e8effc;--bad:#fdecec;--radius:8px}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:1rem;line-height:1.55;color:var(--ink);background:#fff;margin:0}
+.site-header{border-bottom:1px solid var(--line);background:var(--soft)}
+.site-header .bar{max-width:46rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
+.site-header .brand{font-weight:700;margin-right:auto;text-decoration:none;color:var(--ink);font-size:1.1rem}
+.site-header a{color:var(--ink)}
+.site-header form{margin:0}
+main{max-width:46rem;margin:0 auto;padding:1.25rem 1rem 3rem}
+h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+p{margin:.5rem 0}
+a{color:var(--brand)}
+label{display:block;margin:.9rem 0 .3rem;font-weight:600}
+label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
+input[type=text],input[type=email],input[type=password],input[type=date],input[type=datetime-local],select{width:100%;max-width:28rem;padding:.55rem .6rem;font:inherit;border:1px solid #8d96a6;border-radius:6px;background:#fff}
+input:focus-visible,button:focus-visible,a:focus-visible,select:focus-visible{outline:3px solid #7aa2ff;outline-offset:2px}
+input[aria-invalid=true]{border-color:var(--danger)}
+button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1rem;font:inherit;font-weight:600;border:1px solid var(--brand);border-radius:6px;background:var(--brand);color:var(--brand-ink);cursor:pointer;text-decoration:none;line-height:1.3}
+button.secondary,.button.secondary{background:#fff;color:var(--ink);border-color:#8d96a6}
+button.danger,.button.danger{background:#fff;color:var(--danger);border-color:var(--danger)}
+button.danger:hover,.button.danger:hover{background:var(--danger);color:#fff}
+button.link{background:none;border:0;color:var(--ink);padding:0;margin:0;font-weight:400;text-decoration:underline}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
+.actions form,.actions button,.actions .button{margin-top:.5rem}
+.flash{padding:.75rem 1rem;border-radius:var(--radius);margin:0 0 1rem;border:1px solid transparent}
+.flash.success{background:var(--ok);border-color:#b7dfc1}.flash.info{background:var(--info);border-color:#c3d3f5}.flash.error{background:var(--bad);border-color:#f3c1bd}
+.field-error{color:var(--danger);font-size:.95em;margin:.25rem 0}
+.hint{color:var(--muted);font-size:.95em}
+code,.secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;background:var(--soft);padding:.1rem .3rem;border-radius:4px;font-size:.92em}
+.secret,.wrap{overflow-wrap:anywhere}
+code.ability{white-space:nowrap}
+.card{border:1px solid var(--line);border-radius:var(--radius);padding:.75rem 1rem;margin:1rem 0}
+.card h2{margin-top:.25rem}
+.danger-zone{border-color:#f3c1bd}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5rem 0}
+.facts dt{color:var(--muted)}.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
+.settings{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}
+.settings a{padding:.4rem .75rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;background:var(--soft)}
+ul.plain,ol.plain{list-style:none;padding:0;margin:0}
+.badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-left:.4rem}
+.badge.muted{background:var(--soft)}
+.event{padding:.6rem 0;border-bottom:1px solid var(--line)}
+.pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
 .inline{display:inline}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.qr{display:block;background:#fff;border:1px solid var(--line);border-radius:var(--radius);padding:.5rem;max-width:100%;height:auto}
+.codes{columns:2;padding-left:1.2rem}
+.divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
+@media (max-width:30rem){.facts{grid-template-columns:1fr}.facts dt{margin-top:.4rem}.codes{columns:1}
+  table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}}
 `;
 
-/** The page frame: navigation, the one-time flash message, then the content. */
-export function layout(ctx: PageContext, title: string, content: HtmlValue, head: HtmlValue = ''): SafeHtml {
-  const nav = ctx.user
-    ? html`<a href="/two-factor">Two-factor</a> <a href="/tokens">Tokens</a>
+
+/** The page header: the account pages for a signed-in user, sign-in and registration for others. */
+function header(ctx: PageContext): SafeHtml {
+  const links = ctx.user
+    ? html`<a href="/account">Account</a> <a href="/sessions">Sessions</a>
+        <a href="/two-factor">Two-factor</a>
+        <a href="/tokens">Tokens</a>
         <form class="inline" method="post" action="/logout">
-          <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button
-            class="secondary"
-            style="margin:0"
-            type="submit"
-          >
+          <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="link" type="submit">
             Sign out
           </button>
         </form>`
-    : html`<a href="/login">Sign in</a> <a href="/register">Register</a>`;
+    : html`<a href="/login">Sign in</a> <a href="/register">Create an account</a>`;
+  return html`<header class="site-header">
+    <nav class="bar" aria-label="Main"><a class="brand" href="/">${ctx.appName}</a>${links}</nav>
+  </header>`;
+}
+
+/**
+ * The error banner: only for an error that no field message already says ("Validation failed."
+ * and a credentials error shown beside the form would otherwise appear twice).
+ */
+function errorBanner(ctx: PageContext): SafeHtml | '' {
+  const outcome = ctx.outcome;
+  if (outcome?.status !== 'error' || !outcome.message || ctx.flash) return '';
+  if (Object.keys(ctx.errors).length > 0) return '';
+  return html`<div class="flash error" role="alert">${outcome.message}</div>`;
+}
+
+/** The page frame: header, the one-time flash message or error, then the content. */
+export function layout(ctx: PageContext, title: string, content: HtmlValue, head: HtmlValue = ''): SafeHtml {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title} · ${ctx.appName}</title>
+        <title>${title === ctx.appName ? ctx.appName : `${title} · ${ctx.appName}`}</title>
+        <link rel="icon" href="data:," />
         <style>
           ${STYLE}
         </style>
-        ${ctx.stylesheet ? html`<link rel="stylesheet" href="${ctx.stylesheet}" />` : ''} ${head}
+        ${ctx.stylesheet ? html`<link rel="stylesheet" href="${ctx.stylesheet}" />` : ''}
+        <script src="/assets/ui.js" defer></script>
+        ${head}
       </head>
       <body>
-        <nav><a class="brand" href="/">${ctx.appName}</a>${nav}</nav>
-        ${ctx.flash ? html`<div class="flash ${ctx.flash.type}" role="status">${ctx.flash.message}</div>` : ''}
-        ${
-          ctx.outcome?.status === 'error' && ctx.outcome.message && !ctx.flash
-            ? html`<div class="flash error" role="alert">${ctx.outcome.message}</div>`
-            : ''
-        }
+        ${header(ctx)}
         <main>
+          ${ctx.flash ? html`<div class="flash ${ctx.flash.type}" role="status">${ctx.flash.message}</div>` : ''}
+          ${errorBanner(ctx)}
           <h1>${title}</h1>
           ${content}
         </main>
@@ -62,11 +119,13 @@ export function layout(ctx: PageContext, title: string, content: HtmlValue, head
 export interface FieldOptions {
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'password' | 'datetime-local' | 'hidden';
+  type?: 'text' | 'email' | 'password' | 'datetime-local' | 'date' | 'hidden';
   autocomplete?: string;
   required?: boolean;
   inputmode?: string;
   value?: string;
+  /** The field's rules, shown under the label and announced with the input. */
+  hint?: string;
 }
 
 /** A labelled input, re-filled from the submitted input and followed by its error, if any. */
@@ -74,7 +133,9 @@ export function field(ctx: PageContext, options: FieldOptions): SafeHtml {
   const value = options.value ?? (options.type === 'password' ? '' : (ctx.input[options.name] ?? ''));
   const error = ctx.errors[options.name];
   const id = `field-${options.name}`;
+  const described = [options.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return html`<label for="${id}">${options.label}</label>
+    ${options.hint ? html`<div class="hint" id="${id}-hint">${options.hint}</div>` : ''}
     <input
       id="${id}"
       name="${options.name}"
@@ -83,7 +144,8 @@ export function field(ctx: PageContext, options: FieldOptions): SafeHtml {
       ${options.autocomplete ? html`autocomplete="${options.autocomplete}"` : ''}
       ${options.inputmode ? html`inputmode="${options.inputmode}"` : ''}
       ${options.required ? 'required' : ''}
-      ${error ? html`aria-invalid="true" aria-describedby="${id}-error"` : ''}
+      ${error ? html`aria-invalid="true"` : ''}
+      ${described ? html`aria-describedby="${described}"` : ''}
     />
     ${error ? html`<div class="field-error" id="${id}-error">${error}</div>` : ''}`;
 }
@@ -99,9 +161,19 @@ export function form(
   action: string,
   content: HtmlValue,
   submit: string,
-  attrs: HtmlValue = '',
+  attrs: SafeHtml | '' = '',
+  buttonClass = '',
 ): SafeHtml {
   return html`<form method="post" action="${action}" ${attrs}>
-    ${csrfField(ctx)}${content}<button type="submit">${submit}</button>
+    ${csrfField(ctx)}${content}<button type="submit" ${buttonClass ? html`class="${buttonClass}"` : ''}>
+      ${submit}
+    </button>
   </form>`;
+}
+
+/** A timestamp as people read it ("2026-11-24 09:30 UTC"), machine-readable in `datetime`. */
+export function when(value: string | null | undefined, fallback: string): SafeHtml | string {
+  return value
+    ? html`<time datetime="${value}">${value.replace('T', ' ').slice(0, 16)} UTC</time>`
+    : fallback;
 }

@@ -97,7 +97,7 @@ export async function renderPage(
     flash: request.session.takeFlash(),
     user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
-    input: outcome?.status === 'error' ? refillableInput(request) : {},
+    input: outcome?.status === 'error' ? refillableInput(request) : (takeSavedInput(request) ?? {}),
     errors: outcome?.errors ?? {},
     query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
     appName: request.server.config.appName,
@@ -134,4 +134,28 @@ export async function respond(
   if (outcome.message)
     request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
   return reply.redirect(publicPath(request, outcome.redirectTo ?? '/'), 303);
+}
+
+/** A form's input kept across a detour (sudo), for one page, one user, once. */
+const KEY = 'saved_input';
+
+interface SavedInput {
+  path: string;
+  userId: number;
+  input: Record<string, string>;
+}
+
+export function saveInputForPage(request: FastifyRequest, path: string, userId: number): void {
+  const input = refillableInput(request);
+  if (Object.keys(input).length > 0) request.session.set(KEY, { path, userId, input } satisfies SavedInput);
+}
+
+/** The input saved for the page being rendered now, taken out of the session. */
+export function takeSavedInput(request: FastifyRequest): Record<string, string> | undefined {
+  const saved = request.session.get<SavedInput>(KEY);
+  if (!saved || request.method !== 'GET') return undefined;
+  const path = request.url.split('?')[0];
+  if (saved.path.split('?')[0] !== path || saved.userId !== request.session.userId) return undefined;
+  request.session.delete(KEY);
+  return saved.input;
 }

@@ -36,7 +36,7 @@ describe('two-factor and sudo pages (form clients)', () => {
 
     const start = await client.post('/two-factor/enroll/start', { factor: 'totp' }, 'form');
     expect(start.status).toBe(200);
-    expect(start.text).toMatch(/<img id="totp-qr" src="data:image\/svg\+xml;base64,/);
+    expect(start.text).toMatch(/<img\s+id="totp-qr"\s+class="qr"\s+src="data:image\/svg\+xml;base64,/);
     const secret = /<code class="secret" id="totp-secret">([A-Z2-7]{32})<\/code>/.exec(start.text)![1]!;
     expect(start.text).toContain('action="/two-factor/enroll/confirm"');
 
@@ -99,7 +99,7 @@ describe('two-factor and sudo pages (form clients)', () => {
     await client.post('/sudo/verify', { factor: 'password', proof: TEST_PASSWORD });
     const active = await client.get('/sudo?next=%2Ftokens', 'form');
     expect(active.text).toContain('id="sudo-active"');
-    expect(active.text).toContain('<a id="sudo-continue" href="/tokens">');
+    expect(active.text).toMatch(/<a\s+class="button"\s+id="sudo-continue"\s+href="\/tokens"/);
     expect(active.text).toContain('action="/sudo/exit"');
     expect(active.text).not.toContain('id="sudo-password"');
   });

@@ -45,7 +45,9 @@ describe('passkeys (API, software authenticator)', () => {
     expect(options.rp).toEqual({ id: 'localhost', name: 'Citadel' });
     expect(options.authenticatorSelection.userVerification).toBe('preferred');
     expect(options.challenge).toMatch(/^[A-Za-z0-9_-]{32,}$/);
-    expect(options.user.name).toBe(user.email);
+    // The username (shown in passkey pickers), never the email or the id.
+    expect(options.user.name).toBe(user.username);
+    expect(options.authenticatorSelection.residentKey).toBe('required');
     expect(Buffer.from(options.user.id, 'base64url').toString()).not.toContain(String(user.id));
   });
 

@@ -83,9 +83,11 @@ export class SoftAuthenticator {
   }
 
   /** navigator.credentials.get() for the given request options; the counter moves up by one first. */
-  assert(options: { challenge: string }, origin = this.origin) {
+  assert(options: { challenge: string }, origin = this.origin, userVerified = true) {
     this.counter += 1;
-    const authData = Buffer.concat([this.rpIdHash(), Buffer.from([0x05]), this.counterBytes()]);
+    // Flags: user present (0x01), plus user verified (0x04) unless told otherwise.
+    const flags = userVerified ? 0x05 : 0x01;
+    const authData = Buffer.concat([this.rpIdHash(), Buffer.from([flags]), this.counterBytes()]);
     const clientDataJSON = Buffer.from(
       JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
     );

@@ -6,6 +6,8 @@ export function homePage(ctx: PageContext) {
   const content = ctx.user
     ? html`<p>Signed in as <strong>${ctx.user.username}</strong> (${ctx.user.email}).</p>
         <ul>
+          <li><a href="/account">Your account</a></li>
+          <li><a href="/sessions">Sessions and devices</a></li>
           <li><a href="/two-factor">Two-factor settings</a></li>
           <li><a href="/tokens">Personal access tokens</a></li>
           <li><a href="/set-password">Password</a></li>

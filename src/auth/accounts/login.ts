@@ -2,6 +2,7 @@ import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
 import { FailureBudget } from '../failure-budget.ts';
+import { recordSecurityEvent } from '../account-center/events.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -32,7 +33,7 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
  */
 export async function verifyPasswordLogin(
   services: CitadelServices,
-  input: { identifier: string; password: string; ip: string },
+  input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
   const { limits } = services.config;
   const user = await services.users.findByLogin(input.identifier);
@@ -54,7 +55,20 @@ export async function verifyPasswordLogin(
     ? await services.passwords.verify(user.password_hash, input.password)
     : await services.passwords.verifyDummy(input.password);
 
-  if (!user || !ok) throw new InvalidCredentialsError();
+  if (!user || !ok) {
+    // Not awaited: the answer for a known account must not take longer than for an unknown one.
+    if (user)
+      void recordSecurityEvent(services.db, services.clock, {
+        userId: user.id,
+        type: 'sign_in_failed',
+        ip: input.ip,
+        userAgent: input.userAgent ?? null,
+        detail: { method: 'password' },
+      }).catch((error: unknown) =>
+        services.log.error({ err: { message: (error as Error).message } }, 'could not record an event'),
+      );
+    throw new InvalidCredentialsError();
+  }
   await account.notAFailure(keys.account);
 
   // A success clears what this identifier and address spent, so typos before it do not linger.

@@ -5,6 +5,8 @@ import type { PageContext } from '../../http/respond.ts';
 /** The sign-in and registration pages show a button per configured social provider. */
 export interface SignInPageProps {
   providers: { id: string; label: string }[];
+  /** The password rules the register form states. */
+  passwordLength: { passwordMinLength: number; passwordMaxLength: number };
 }
 
 /** "Sign in with …" buttons for the configured providers. */
@@ -21,33 +23,48 @@ export function loginPage(ctx: PageContext<SignInPageProps>) {
   return layout(
     ctx,
     'Sign in',
-    html`${ctx.errors.credentials ? html`<div class="field-error" role="alert">${ctx.errors.credentials}</div>` : ''}
+    html`${ctx.errors.credentials ? html`<div class="flash error" role="alert">${ctx.errors.credentials}</div>` : ''}
       ${form(
         ctx,
         '/login',
-        html`${field(ctx, { name: 'email', label: 'Email or username', autocomplete: 'username', required: true })}
+        html`${field(ctx, { name: 'email', label: 'Email or username', autocomplete: 'username webauthn', required: true })}
           ${field(ctx, { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
-          <label><input type="checkbox" name="remember" value="1" /> Keep me signed in for 30 days</label>`,
+          <label class="check"
+            ><input type="checkbox" name="remember" value="1" /> Keep me signed in for 30 days</label
+          >`,
         'Sign in',
       )}
+      <div class="divider">or</div>
+      <button type="button" class="secondary" id="passkey-login">Sign in with a passkey</button>
+      <p id="passkey-login-status" role="status"></p>
       <p>
         <a href="/forgot-password">Forgot your password?</a> ·
         <a href="/magic-link">Email me a sign-in link</a> · <a href="/register">Create an account</a>
       </p>
       ${socialButtons(ctx)}`,
+    html`<script src="/assets/simplewebauthn.js" defer></script>
+      <script src="/assets/passkey-login.js" defer></script>`,
   );
 }
 
 export function registerPage(ctx: PageContext<SignInPageProps>) {
+  const limits = ctx.props.passwordLength;
   return layout(
     ctx,
     'Create an account',
     html`${form(
         ctx,
         '/register',
-        html`${field(ctx, { name: 'username', label: 'Username', autocomplete: 'username', required: true })}
+        html`${field(ctx, { name: 'username', label: 'Username', autocomplete: 'username', required: true, hint: '3 to 30 letters, digits and spaces.' })}
         ${field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
-        ${field(ctx, { name: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', required: true })}
+        ${field(ctx, {
+          name: 'password',
+          label: 'Password',
+          type: 'password',
+          autocomplete: 'new-password',
+          required: true,
+          hint: `${limits.passwordMinLength} to ${limits.passwordMaxLength} characters, not a commonly used password. A few unrelated words work well.`,
+        })}
         ${field(ctx, { name: 'password_confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', required: true })}`,
         'Create account',
       )}

@@ -18,14 +18,14 @@ export function readNewPassword(fields: FieldReader, limits: Limits): string | u
     raw: true,
     label: 'Password confirmation',
   });
+  // The mismatch is reported even when the password has its own problem: every error at once.
+  if (password !== undefined && confirm !== undefined && confirm !== password)
+    fields.fail('password_confirm', 'Password confirmation does not match.');
   if (password === undefined || fields.errors.password) return undefined;
   if (isCommonPassword(password)) {
     fields.fail('password', 'This password is too common. Please choose another one.');
     return undefined;
   }
-  if (confirm !== undefined && confirm !== password) {
-    fields.fail('password_confirm', 'Password confirmation does not match.');
-    return undefined;
-  }
+  if (fields.errors.password_confirm) return undefined;
   return confirm === undefined ? undefined : password;
 }

@@ -24,8 +24,10 @@ import {
   type SignInPageProps,
 } from './pages.ts';
 import { homePage } from './home-page.ts';
-
-const USERNAME = /^[A-Za-z0-9 ]+$/;
+import { USERNAME } from './username-rule.ts';
+import { changeWithEvent, originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 export async function accountsRoutes(app: FastifyInstance): Promise<void> {
@@ -72,6 +74,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         identifier: (email ?? username)!,
         password: password!,
         ip: request.ip,
+        userAgent: originOf(request).userAgent,
       });
       const result = await beginSignIn(request, reply, user, {
         purpose: 'login',
@@ -89,8 +92,27 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller;
-    if (caller?.via === 'token') await request.server.tokens.revoke(caller.user.id, caller.token.id);
-    else await endSession(request, reply);
+    const services = request.server;
+    if (caller?.via === 'token') {
+      await changeWithEvent(
+        services,
+        {
+          userId: caller.user.id,
+          type: 'token_revoked',
+          ...originOf(request),
+          detail: { token_id: caller.token.id, via: 'logout' },
+        },
+        (db) => services.tokens.revoke(caller.user.id, caller.token.id, db),
+      );
+    } else {
+      if (caller)
+        await recordSecurityEvent(services.db, services.clock, {
+          userId: caller.user.id,
+          type: 'sign_out',
+          ...originOf(request),
+        });
+      await endSession(request, reply);
+    }
     return respond(request, reply, {
       action: 'logout',
       status: 'success',
@@ -238,9 +260,18 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       const userId = await consumePasswordResetToken(services, token!);
       if (userId === null) throw new ValidationError({ token: 'This reset link is invalid or has expired.' });
 
-      await services.users.setPasswordHash(userId, await services.passwords.hash(password!));
+      const hash = await services.passwords.hash(password!);
+      await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, (db) =>
+        services.users.setPasswordHash(userId, hash, db),
+      );
       // The reset link was read in the account's mailbox.
       await services.users.markEmailVerified(userId);
+      const owner = await services.users.findById(userId);
+      if (owner)
+        void notify(services, owner, 'password_reset', {
+          device: describeDevice(originOf(request).userAgent),
+          ip: request.ip,
+        });
       // A reset ends every session and remember-me token of the account, this browser's included.
       await services.sessions.destroyForUser(userId);
       await services.remember.revokeAllForUser(userId);
@@ -261,7 +292,11 @@ function showPage(request: FastifyRequest, reply: FastifyReply, action: string) 
 }
 
 function signInPageProps(request: FastifyRequest): SignInPageProps {
-  return { providers: request.server.config.oauthProviders.map(({ id, label }) => ({ id, label })) };
+  const { passwordMinLength, passwordMaxLength } = request.server.config.limits;
+  return {
+    providers: request.server.config.oauthProviders.map(({ id, label }) => ({ id, label })),
+    passwordLength: { passwordMinLength, passwordMaxLength },
+  };
 }
 
 function resetPasswordPageProps(request: FastifyRequest): ResetPasswordPageProps {

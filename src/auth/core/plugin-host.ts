@@ -47,6 +47,9 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
   );
 
+  const requestListeners = plugins.flatMap((plugin) =>
+    plugin.events?.request ? [plugin.events.request] : [],
+  );
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
     // Health, readiness and metrics: no session was loaded, and no caller is wanted.
@@ -54,6 +57,7 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
     await restoreRememberedSession(request, reply);
     // A bad bearer token throws (401); request.caller then keeps its default, null.
     request.caller = await resolveCaller(request);
+    for (const listener of requestListeners) await listener(request);
   });
 
   for (const plugin of plugins) {

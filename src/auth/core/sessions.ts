@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRecord } from './users.ts';
 import { cookieOptions } from '../../http/sessions/plugin.ts';
 import { REMEMBER_COOKIE, type RememberCookie } from './remember.ts';
+import type { SignedInInfo } from '../../plugin.ts';
 
 export interface EstablishOptions {
   /** Issue a new remember-me cookie (a sign-in form's "remember me"). */
@@ -20,11 +21,11 @@ export function setRememberCookie(
 }
 
 /** A fresh session id for this user, nothing carried over, then the sign-in listeners. */
-async function startSession(request: FastifyRequest, user: UserRecord): Promise<void> {
+async function startSession(request: FastifyRequest, user: UserRecord, info: SignedInInfo): Promise<void> {
   request.session.clear();
   request.session.setUser(user.id);
   request.caller = { via: 'session', user, token: null };
-  for (const listener of request.server.signInListeners) await listener(request, user);
+  for (const listener of request.server.signInListeners) await listener(request, user, info);
 }
 
 /**
@@ -43,9 +44,10 @@ export async function establishSession(
   // (possibly another account's), so no orphaned row can sign the browser back in later.
   const previous = request.cookies[REMEMBER_COOKIE];
   if (previous) await remember.revoke(previous);
-  if (options.remember) setRememberCookie(request, reply, await remember.issue(user.id));
+  const issued = options.remember ? await remember.issue(user.id) : undefined;
+  if (issued) setRememberCookie(request, reply, issued);
   else if (previous) setRememberCookie(request, reply, null);
-  await startSession(request, user);
+  await startSession(request, user, { method: 'sign_in', rememberSelector: issued?.value.split(':')[0] });
 }
 
 /**
@@ -65,7 +67,10 @@ export async function restoreRememberedSession(request: FastifyRequest, reply: F
     return;
   }
   setRememberCookie(request, reply, restored.cookie);
-  await startSession(request, user);
+  await startSession(request, user, {
+    method: 'remember',
+    rememberSelector: restored.cookie.value.split(':')[0],
+  });
 }
 
 /** Sign-out: the session, this device's remember-me token and every session-bound state end. */

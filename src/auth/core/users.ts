@@ -69,8 +69,9 @@ export class UserService {
     return user;
   }
 
-  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
-    await this.db
+  /** `db`: a transaction, when the change must commit together with something else. */
+  async setPasswordHash(id: number, passwordHash: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: this.clock.now().toISOString() })
       .where('id', '=', id)

@@ -18,4 +18,5 @@ export async function passkeyAssets(app: FastifyInstance): Promise<void> {
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
   app.get('/assets/simplewebauthn.js', serve(library));
   app.get('/assets/passkeys.js', serve(glue));
+  app.get('/assets/passkey-login.js', serve(readFileSync(resolve(here, 'assets/passkey-login.js'), 'utf8')));
 }

@@ -6,6 +6,19 @@ import type { PasskeySummary } from './passkey.ts';
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;
 
+/** A destructive action: a red button that asks before it submits. */
+function dangerForm(
+  ctx: PageContext,
+  action: string,
+  fields: SafeHtml,
+  label: string,
+  question: string,
+): SafeHtml {
+  return html`<form method="post" action="${action}" class="inline" data-confirm="${question}">
+    ${csrfField(ctx)}${fields}<button type="submit" class="danger">${label}</button>
+  </form>`;
+}
+
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
 }
@@ -29,22 +42,32 @@ function totpConfirm(ctx: PageContext, data: Record<string, unknown> | undefined
   const secret = typeof data?.secret === 'string' ? data.secret : undefined;
   return html`<section id="totp-enroll">
     <h2>Set up an authenticator app</h2>
-    ${qr ? html`<p><img id="totp-qr" src="${qr}" alt="QR code for your authenticator app" width="220" height="220" /></p>` : ''}
+    <p>
+      Scan the code with an authenticator app (for example 1Password, Google Authenticator or Aegis), then
+      type the 6-digit code it shows.
+    </p>
+    ${qr ? html`<p><img id="totp-qr" class="qr" src="${qr}" alt="QR code for your authenticator app" width="220" height="220" /></p>` : ''}
     ${secret ? html`<p>Or enter this key by hand: <code class="secret" id="totp-secret">${secret}</code></p>` : ''}
     ${form(
       ctx,
       '/two-factor/enroll/confirm',
       html`${hidden('factor', 'totp')}
       ${field(ctx, { name: 'proof', label: 'Code from the app', autocomplete: 'one-time-code', inputmode: 'numeric', required: true })}`,
-      'Enable',
+      'Turn on',
     )}
+    <p><a href="/two-factor" id="totp-cancel">Cancel setup</a></p>
   </section>`;
 }
 
 /** Two-factor settings: authenticator app, passkeys, recovery codes. */
-export async function twoFactorPage(
-  ctx: PageContext<{ settings: Record<string, unknown> }>,
-): Promise<SafeHtml> {
+export interface TwoFactorPageProps {
+  settings: Record<string, unknown>;
+  /** The TOTP enrollment in progress (QR code and key), for showing it again after a wrong code. */
+  pendingTotp?: Record<string, unknown>;
+  sudoActive: boolean;
+}
+
+export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
   const outcome = ctx.outcome;
   // Error renders carry no data: the current settings the route read again.
   const data = outcome?.data && 'enrolled_factors' in outcome.data ? outcome.data : ctx.props.settings;
@@ -59,15 +82,26 @@ export async function twoFactorPage(
       outcome.status === 'error' &&
       ctx.input.factor === 'totp');
 
+  // After a wrong code the outcome carries no secret: the enrollment in progress still has it.
+  const totpData = outcome?.data?.secret !== undefined ? outcome.data : ctx.props.pendingTotp;
+  const sudoActive = ctx.props.sudoActive;
+  const setupTotp = sudoActive
+    ? form(ctx, '/two-factor/enroll/start', hidden('factor', 'totp'), 'Set up authenticator app')
+    : html`<p>
+          <a class="button" href="/sudo?next=${encodeURIComponent('/two-factor?setup=totp')}"
+            >Set up authenticator app</a
+          >
+        </p>
+        <p class="hint">You will be asked to confirm it is you first.</p>`;
   const totpSection = enrollingTotp
-    ? totpConfirm(ctx, outcome?.data)
+    ? totpConfirm(ctx, totpData)
     : html`<section id="totp">
         <h2>Authenticator app</h2>
         ${
           enrolled.includes('totp')
             ? html`<p>Enabled.</p>
-                ${form(ctx, '/two-factor/unenroll', hidden('factor', 'totp'), 'Remove authenticator app', 'class="inline"')}`
-            : form(ctx, '/two-factor/enroll/start', hidden('factor', 'totp'), 'Set up authenticator app')
+                ${dangerForm(ctx, '/two-factor/unenroll', hidden('factor', 'totp'), 'Remove authenticator app', 'Remove the authenticator app from your account?')}`
+            : setupTotp
         }
       </section>`;
 
@@ -90,9 +124,14 @@ export async function twoFactorPage(
                   <td>${p.created_at.slice(0, 10)}</td>
                   <td>${p.last_used_at ? p.last_used_at.slice(0, 10) : 'never'}</td>
                   <td>
-                    <form method="post" action="/two-factor/unenroll" class="inline">
+                    <form
+                      method="post"
+                      action="/two-factor/unenroll"
+                      class="inline"
+                      data-confirm="Remove the passkey ${p.name}?"
+                    >
                       ${csrfField(ctx)}${hidden('factor', 'passkey')}${hidden('credential_id', p.id)}
-                      <button type="submit" class="secondary" data-remove-passkey="${p.name}">Remove</button>
+                      <button type="submit" class="danger" data-remove-passkey="${p.name}">Remove</button>
                     </form>
                   </td>
                 </tr>`,

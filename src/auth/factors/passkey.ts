@@ -7,6 +7,7 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import type { EnrollableFactor, ProofScope } from './types.ts';
@@ -18,7 +19,7 @@ const MAX_NAME = 100;
 const MAX_PASSKEYS = 20;
 
 /** RP ID and origin come from APP_URL only, never from request headers. */
-function relyingParty(services: CitadelServices) {
+export function relyingParty(services: CitadelServices) {
   const url = new URL(services.config.appUrl);
   return { rpID: url.hostname, origin: url.origin };
 }
@@ -52,7 +53,7 @@ export async function passkeySummaries(services: CitadelServices, userId: number
   }));
 }
 
-function parseTransports(value: string): AuthenticatorTransportFuture[] {
+export function parseTransports(value: string): AuthenticatorTransportFuture[] {
   try {
     const parsed: unknown = JSON.parse(value);
     return Array.isArray(parsed)
@@ -64,7 +65,7 @@ function parseTransports(value: string): AuthenticatorTransportFuture[] {
 }
 
 /** The proof may arrive as an object (JSON body) or as a JSON string (form field). */
-function parseJsonProof<T>(proof: unknown): T | null {
+export function parseJsonProof<T>(proof: unknown): T | null {
   if (typeof proof === 'string') {
     if (proof.length > 64 * 1024) return null;
     try {
@@ -87,6 +88,52 @@ export async function hasPasskey(services: CitadelServices, userId: number): Pro
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+export type StoredPasskey = Awaited<ReturnType<typeof listPasskeys>>[number];
+
+/**
+ * Check an assertion against a stored credential, the expected challenge, and APP_URL's origin and
+ * RP ID; on success move the signature counter forward. The conditional update settles two
+ * concurrent assertions with one counter value: only one of them moves it. The library rejects a
+ * counter that did not increase (a cloned key).
+ */
+export async function verifyAssertion(
+  request: FastifyRequest,
+  stored: StoredPasskey,
+  response: AuthenticationResponseJSON,
+  expectedChallenge: string,
+  requireUserVerification: boolean,
+): Promise<boolean> {
+  const services = request.server;
+  const { rpID, origin } = relyingParty(services);
+  try {
+    const result = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification,
+      credential: {
+        id: stored.credential_id,
+        publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
+        counter: Number(stored.counter),
+        transports: parseTransports(stored.transports),
+      },
+    });
+    if (!result.verified) return false;
+    const newCounter = result.authenticationInfo.newCounter;
+    let update = services.db
+      .updateTable('passkeys')
+      .set({ counter: newCounter, last_used_at: services.clock.now().toISOString() })
+      .where('id', '=', stored.id);
+    if (newCounter > 0) update = update.where('counter', '<', newCounter);
+    const updated = await update.executeTakeFirst();
+    return !(newCounter > 0 && Number(updated.numUpdatedRows) !== 1);
+  } catch (error) {
+    request.log.info({ err: { message: (error as Error).message } }, 'passkey assertion rejected');
+    return false;
+  }
 }
 
 export const passkeyFactor: EnrollableFactor = {
@@ -123,37 +170,7 @@ export const passkeyFactor: EnrollableFactor = {
       .where('credential_id', '=', response.id)
       .executeTakeFirst();
     if (!stored) return false;
-    const { rpID, origin } = relyingParty(services);
-    try {
-      const result = await verifyAuthenticationResponse({
-        response,
-        expectedChallenge: pending.challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
-        credential: {
-          id: stored.credential_id,
-          publicKey: new Uint8Array(Buffer.from(stored.public_key, 'base64url')),
-          counter: Number(stored.counter),
-          transports: parseTransports(stored.transports),
-        },
-      });
-      if (!result.verified) return false;
-      // The library rejects a counter that did not increase (a cloned key). The conditional update
-      // settles two concurrent assertions with one counter value: only one moves it forward.
-      const newCounter = result.authenticationInfo.newCounter;
-      let update = services.db
-        .updateTable('passkeys')
-        .set({ counter: newCounter, last_used_at: services.clock.now().toISOString() })
-        .where('id', '=', stored.id);
-      if (newCounter > 0) update = update.where('counter', '<', newCounter);
-      const updated = await update.executeTakeFirst();
-      if (newCounter > 0 && Number(updated.numUpdatedRows) !== 1) return false;
-      return true;
-    } catch (error) {
-      request.log.info({ err: { message: (error as Error).message } }, 'passkey assertion rejected');
-      return false;
-    }
+    return verifyAssertion(request, stored, response, pending.challenge, false);
   },
 
   async enrollStart(request, user, body) {
@@ -165,7 +182,9 @@ export const passkeyFactor: EnrollableFactor = {
     const options = await generateRegistrationOptions({
       rpName: services.config.appName,
       rpID,
-      userName: user.email,
+      // The username, not the email: the browser's passkey picker shows it so people can tell their
+      // accounts apart; the user handle stays an opaque HMAC (see docs/two-factor-and-sudo.md).
+      userName: user.username,
       userDisplayName: user.username,
       userID: userHandle(services, user.id),
       attestationType: 'none',
@@ -173,7 +192,8 @@ export const passkeyFactor: EnrollableFactor = {
         id: k.credential_id,
         transports: parseTransports(k.transports),
       })),
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      // Discoverable, so the key can sign in with no username typed (POST /passkey/login).
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
     const name = typeof body.name === 'string' ? body.name.trim().slice(0, MAX_NAME) : '';
     putPending(request, ENROLL_KEY, user.id, { challenge: options.challenge, name });

@@ -4,7 +4,15 @@ import { requireSessionUser } from '../core/caller.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
 import { requireSudo } from '../sudo/guard.ts';
-import { twoFactorPage } from './pages.ts';
+import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
+import type { UserRecord } from '../core/users.ts';
+import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
+import { passkeyLoginRoutes } from './passkey-login.ts';
+import { isSudoActive } from '../sudo/guard.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
 import { settingsData } from './settings.ts';
@@ -14,6 +22,29 @@ import type { EnrollableFactor } from './types.ts';
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
   const body = request.body;
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** The event and the notification of an enrolled or removed factor. */
+async function recordFactorChange(
+  request: FastifyRequest,
+  user: UserRecord,
+  type: 'factor_enrolled' | 'factor_removed',
+  factorId: string,
+  label: string,
+): Promise<void> {
+  const services = request.server;
+  const origin = originOf(request);
+  await recordSecurityEvent(services.db, services.clock, {
+    userId: user.id,
+    type,
+    ...origin,
+    detail: { factor: factorId },
+  });
+  void notify(services, user, type, {
+    subject: label,
+    device: describeDevice(origin.userAgent),
+    ip: origin.ip,
+  });
 }
 
 function readFactor(request: FastifyRequest): EnrollableFactor {
@@ -29,9 +60,14 @@ function readFactor(request: FastifyRequest): EnrollableFactor {
 export async function factorsRoutes(app: FastifyInstance): Promise<void> {
   await passkeyAssets(app);
   const page = twoFactorPage;
-  const pageProps = async (request: FastifyRequest) => {
+  await passkeyLoginRoutes(app);
+  const pageProps = async (request: FastifyRequest): Promise<TwoFactorPageProps> => {
     const user = request.caller?.user;
-    return { settings: user ? await settingsData(request, user) : {} };
+    return {
+      settings: user ? await settingsData(request, user) : {},
+      pendingTotp: user ? await pendingTotpEnrollment(request, user) : undefined,
+      sudoActive: await isSudoActive(request),
+    };
   };
 
   app.get(
@@ -39,6 +75,21 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
     { config: { action: 'two_factor.index', page, pageProps } },
     async (request, reply) => {
       const user = requireSessionUser(request);
+      // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
+      const setup = (request.query as Record<string, unknown>).setup;
+      if (
+        setup === 'totp' &&
+        clientKind(request) === 'form' &&
+        (await isSudoActive(request)) &&
+        !(await enrolledFactorIds(request.server, user.id)).includes('totp')
+      ) {
+        return respond(request, reply, {
+          action: 'two_factor.enroll.start',
+          status: 'success',
+          data: await totpFactor.enrollStart(request, user, {}),
+          render: true,
+        });
+      }
       return respond(request, reply, {
         action: 'two_factor.index',
         status: 'success',
@@ -95,6 +146,8 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       await services.rateLimiter.reset(limitKey);
+      // The factor's own write has committed; its event follows at once (factors take no transaction).
+      await recordFactorChange(request, user, 'factor_enrolled', factor.id, factor.label);
       const codes = first ? await issueRecoveryCodes(services, user.id) : undefined;
       const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
       if (codes) data.recovery_codes = codes;
@@ -119,6 +172,7 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       const factor = readFactor(request);
       if (!(await factor.unenroll(request, user, bodyOf(request))))
         throw new NotFoundError(`${factor.label} is not enrolled.`);
+      await recordFactorChange(request, user, 'factor_removed', factor.id, factor.label);
       // Without any factor left, two-factor is off and the recovery codes go with it.
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         await deleteRecoveryCodes(services, user.id);
@@ -141,6 +195,12 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
       const codes = await issueRecoveryCodes(services, user.id);
+      await recordSecurityEvent(services.db, services.clock, {
+        userId: user.id,
+        type: 'recovery_codes_regenerated',
+        ...originOf(request),
+        detail: { count: codes.length },
+      });
       return respond(request, reply, {
         action: 'two_factor.recovery_codes',
         status: 'success',

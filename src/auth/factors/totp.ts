@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
+import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
 import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from './types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
@@ -79,6 +81,28 @@ export async function verifyTotp(services: CitadelServices, userId: number, code
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** What the user scans or types: the key, the otpauth URI and its QR code. */
+async function enrollmentDisplay(account: string, secret: Secret, issuer: string) {
+  const uri = totpFor(account, secret, issuer).toString();
+  const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return {
+    secret: secret.base32,
+    qr_uri: uri,
+    qr_image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+  };
+}
+
+/**
+ * The enrollment in progress (after enroll/start, before a good code), so a page shown again after
+ * a wrong code still has the QR code and key. Undefined when there is none or it expired.
+ */
+export async function pendingTotpEnrollment(request: FastifyRequest, user: UserRecord) {
+  const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
+  if (!pending) return undefined;
+  const base32 = request.server.secrets.decrypt(ENC_PURPOSE, pending.secret);
+  return enrollmentDisplay(user.email, Secret.fromBase32(base32), request.server.config.appName);
+}
+
 export const totpFactor: EnrollableFactor = {
   id: 'totp',
   label: 'Authenticator app',
@@ -103,14 +127,7 @@ export const totpFactor: EnrollableFactor = {
     putPending(request, ENROLL_KEY, user.id, {
       secret: services.secrets.encrypt(ENC_PURPOSE, secret.base32),
     });
-    const uri = totpFor(user.email, secret, request.server.config.appName).toString();
-    const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
-    return {
-      factor: 'totp',
-      secret: secret.base32,
-      qr_uri: uri,
-      qr_image: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
-    };
+    return { factor: 'totp', ...(await enrollmentDisplay(user.email, secret, request.server.config.appName)) };
   },
 
   async enrollConfirm(request, user, proof) {

@@ -7,6 +7,9 @@ import { requireSudo } from '../sudo/guard.ts';
 import { sudoFactorsFor } from '../sudo/eligible.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
 import { setPasswordPage } from './pages.ts';
+import { changeWithEvent, originOf } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
 
 /**
  * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user
@@ -44,7 +47,16 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     const fields = new FieldReader(request.body);
     const password = readNewPassword(fields, services.config.limits);
     fields.throwIfInvalid();
-    await services.users.setPasswordHash(user.id, await services.passwords.hash(password!));
+    const hash = await services.passwords.hash(password!);
+    await changeWithEvent(
+      services,
+      { userId: user.id, type: 'password_changed', ...originOf(request), detail: { first: !replacing } },
+      (db) => services.users.setPasswordHash(user.id, hash, db),
+    );
+    void notify(services, user, 'password_changed', {
+      device: describeDevice(originOf(request).userAgent),
+      ip: request.ip,
+    });
 
     // Whoever else held a session or a remember-me cookie of this account is out; this browser
     // stays signed in, under a fresh session id.

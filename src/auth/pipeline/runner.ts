@@ -14,6 +14,8 @@ import { readPending, savePending, wipePending, type PendingContext } from './co
 export interface BeginSignInOptions {
   purpose: PipelinePurpose;
   remember: boolean;
+  /** Actions the sign-in itself already proved (a user-verified passkey is `two_factor`). */
+  satisfied?: string[];
 }
 
 /**
@@ -75,8 +77,10 @@ export async function beginSignIn(
     purpose: options.purpose,
     remember: options.remember,
     current: '',
-    remaining: plannedActions(services, user, options.purpose),
-    completed: [],
+    remaining: plannedActions(services, user, options.purpose).filter(
+      (id) => !options.satisfied?.includes(id),
+    ),
+    completed: [...(options.satisfied ?? [])],
     state: {},
     failures: 0,
     credentialStamp: credentialStamp(services, user),

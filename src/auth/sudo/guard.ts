@@ -5,6 +5,7 @@ import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
 import { mountedPath } from '../../http/base-path.ts';
+import { saveInputForPage } from '../../http/respond.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: FastifyRequest): Promise<boolean> {
@@ -29,7 +30,11 @@ export async function requireSudo(request: FastifyRequest, _reply: FastifyReply)
   if (clientKind(request) === 'form') {
     const from = request.method === 'GET' ? request.url : refererPath(request);
     const next = safeNext(from === null ? null : mountedPath(request, from));
-    if (next) redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
+    if (next) {
+      redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
+      // What was typed survives the detour: the page refills it once (never passwords or codes).
+      if (request.method === 'POST') saveInputForPage(request, next, caller.user.id);
+    }
   }
   throw new ForbiddenError('Please confirm your identity to continue.', {
     action: 'sudo.required',

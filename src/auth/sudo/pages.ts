@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.ts';
-import { field, form, layout } from '../../http/layout.ts';
+import { field, form, layout, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import { safeNext } from './next.ts';
 
@@ -12,6 +12,8 @@ export interface SudoPageProps {
   factors: string[];
   /** The grace period in force, if any. */
   state: { expiresAt: string } | null;
+  /** SUDO_TTL, for telling how long the confirmation lasts. */
+  ttlSeconds: number;
 }
 
 /** The step-up page: one form per factor this user can prove. */
@@ -73,20 +75,43 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
       </section>`,
     );
 
+  // The guard's flash ("Please confirm your identity…") would repeat what this page says better.
+  const frame = ctx.flash?.message === SUDO_REQUIRED ? { ...ctx, flash: undefined } : ctx;
+  const purpose = next ? purposeOf(next) : null;
   const status = state
-    ? html`<p id="sudo-active">Sudo mode is active until ${state.expiresAt}.</p>
-        ${next ? html`<p><a id="sudo-continue" href="${next}">Continue</a></p>` : ''}
-        ${form(ctx, '/sudo/exit', '', 'Leave sudo mode')}`
-    : html`<p>Please confirm your identity to continue.</p>`;
+    ? html`<p id="sudo-active">
+          Sensitive changes are allowed until ${when(state.expiresAt, '')}, without asking again.
+        </p>
+        <div class="actions">
+          ${next ? html`<a class="button" id="sudo-continue" href="${next}">Continue${purpose ? ` to ${purpose}` : ''}</a>` : ''}
+          ${form(ctx, '/sudo/exit', '', 'Leave sudo mode', html`class="inline"`, 'secondary')}
+        </div>`
+    : html`<p>
+        ${purpose ? html`To <strong>${purpose}</strong>, confirm` : 'Confirm'} it is you with one of these.
+        You will not be asked again for ${Math.round(ctx.props.ttlSeconds / 60)} minutes.
+      </p>`;
   const none = factors.length === 0 ? html`<p>Sign in again to continue.</p>` : '';
 
   return layout(
-    ctx,
-    'Confirm your identity',
+    frame,
+    state ? 'Sudo mode is on' : 'Confirm it is you',
     html`${status}${state ? '' : html`${forms}${none}`}`,
     factors.includes('passkey')
       ? html`<script src="/assets/simplewebauthn.js" defer></script>
           <script src="/assets/passkeys.js" defer></script>`
       : '',
   );
+}
+
+const SUDO_REQUIRED = 'Please confirm your identity to continue.';
+
+/** What the page the user came from does, in words, so the prompt says what asked for it. */
+function purposeOf(next: string): string | null {
+  const path = next.split('?')[0];
+  if (path === '/tokens') return 'create an access token';
+  if (path === '/two-factor') return 'change your two-factor settings';
+  if (path === '/account') return 'change your email address';
+  if (path === '/account/delete') return 'delete your account';
+  if (path === '/set-password') return 'change your password';
+  return null;
 }

@@ -10,6 +10,7 @@ import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
+import { originOf, recordSecurityEvent } from '../account-center/events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -90,6 +91,12 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       await proofNotWrong(request.server, user.id);
       await rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
+      await recordSecurityEvent(request.server.db, request.server.clock, {
+        userId: user.id,
+        type: 'sudo_elevated',
+        ...originOf(request),
+        detail: { factor: factor.id },
+      });
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);
       return respond(request, reply, {
@@ -125,5 +132,6 @@ async function sudoPageProps(request: FastifyRequest): Promise<SudoPageProps> {
   return {
     factors: user ? await sudoFactorsFor(request, user) : [],
     state: state ? { expiresAt: state.expiresAt } : null,
+    ttlSeconds: request.server.config.limits.sudoTtl,
   };
 }

@@ -7,6 +7,9 @@ import { isSudoActive, requireSudo } from '../sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
 import { coversAbilities } from './abilities.ts';
 import { parseTokenId, readAbilities, readExpiresAt } from './input.ts';
+import { changeWithEvent, originOf } from '../account-center/events.ts';
+import { notify } from '../account-center/notify.ts';
+import { describeDevice } from '../account-center/device.ts';
 
 /** Route preHandler: a session user, or a bearer token holding `tokens:create`. */
 async function tokenCreator(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -48,11 +51,24 @@ export async function tokensRoutes(app: FastifyInstance): Promise<void> {
       throw new ForbiddenError('A token can only create tokens with abilities it holds itself.');
     }
 
-    const issued = await services.tokens.issue({
-      userId: caller.user.id,
-      name: name!,
-      abilities: abilities!,
-      expiresAt: expiresAt ?? null,
+    const issued = await changeWithEvent(
+      services,
+      {
+        userId: caller.user.id,
+        type: 'token_created',
+        ...originOf(request),
+        detail: { name: name!, abilities: abilities!.join(' '), via: caller.via },
+      },
+      (db) =>
+        services.tokens.issue(
+          { userId: caller.user.id, name: name!, abilities: abilities!, expiresAt: expiresAt ?? null },
+          db,
+        ),
+    );
+    void notify(services, caller.user, 'token_created', {
+      subject: name!,
+      device: describeDevice(originOf(request).userAgent),
+      ip: request.ip,
     });
     return respond(request, reply, {
       action: 'tokens.create',
@@ -76,7 +92,16 @@ export async function tokensRoutes(app: FastifyInstance): Promise<void> {
     const caller = requireAbility(request, 'tokens:delete');
     const id = parseTokenId((request.params as { id?: unknown }).id);
     // Someone else's token and no token at all look the same: ids reveal nothing.
-    if (id === null || !(await request.server.tokens.revoke(caller.user.id, id))) {
+    const services = request.server;
+    const revoked =
+      id !== null &&
+      (await changeWithEvent(
+        services,
+        { userId: caller.user.id, type: 'token_revoked', ...originOf(request), detail: { token_id: id } },
+        (db) => services.tokens.revoke(caller.user.id, id, db),
+        (done) => done,
+      ));
+    if (!revoked) {
       throw new NotFoundError('Token not found.');
     }
     return respond(request, reply, {

@@ -42,12 +42,15 @@ export class PersonalAccessTokens {
     private readonly lastUsedIntervalSeconds: number,
   ) {}
 
-  async issue(input: {
-    userId: number;
-    name: string;
-    abilities: string[];
-    expiresAt: string | null;
-  }): Promise<IssuedToken> {
+  async issue(
+    input: {
+      userId: number;
+      name: string;
+      abilities: string[];
+      expiresAt: string | null;
+    },
+    db: Kysely<Database> = this.db,
+  ): Promise<IssuedToken> {
     const token = generateTokenString();
     const createdAt = this.clock.now().toISOString();
     const row = {
@@ -59,7 +62,7 @@ export class PersonalAccessTokens {
       created_at: createdAt,
       expires_at: input.expiresAt,
     };
-    const id = await insertReturningId(this.db, 'personal_access_tokens', row);
+    const id = await insertReturningId(db, 'personal_access_tokens', row);
     return { token, record: toRecord({ id, ...row }) };
   }
 
@@ -104,8 +107,8 @@ export class PersonalAccessTokens {
   }
 
   /** Revoke one of the user's tokens; false when it is unknown or someone else's. */
-  async revoke(userId: number, tokenId: number): Promise<boolean> {
-    const result = await this.db
+  async revoke(userId: number, tokenId: number, db: Kysely<Database> = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('personal_access_tokens')
       .where('id', '=', tokenId)
       .where('user_id', '=', userId)

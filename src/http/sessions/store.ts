@@ -26,6 +26,8 @@ export interface SessionStore {
   destroy(idHash: string): Promise<boolean>;
   /** Ends every session of a user (password reset, password change), optionally sparing one. */
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
+  /** The live sessions of a user, for the account center's list of devices. */
+  listForUser(userId: number): Promise<(StoredSession & { idHash: string })[]>;
 }
 
 export class DatabaseSessionStore implements SessionStore {
@@ -89,6 +91,21 @@ export class DatabaseSessionStore implements SessionStore {
     let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (exceptIdHash) query = query.where('id', '!=', exceptIdHash);
     await query.execute();
+  }
+
+  async listForUser(userId: number): Promise<(StoredSession & { idHash: string })[]> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'data', 'expires_at'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', this.clock.now().toISOString())
+      .execute();
+    return rows.map((row) => ({
+      idHash: row.id,
+      userId,
+      data: JSON.parse(row.data) as SessionData,
+      expiresAt: row.expires_at,
+    }));
   }
 }
 
@@ -167,5 +184,20 @@ export class RedisSessionStore implements SessionStore {
       .del(...doomed.map((id) => this.key(id)))
       .srem(this.userKey(userId), ...doomed)
       .exec();
+  }
+
+  async listForUser(userId: number): Promise<(StoredSession & { idHash: string })[]> {
+    const ids = await this.redis.smembers(this.userKey(userId));
+    if (ids.length === 0) return [];
+    const values = await this.redis.mget(...ids.map((id) => this.key(id)));
+    const now = this.clock.now().toISOString();
+    const out: (StoredSession & { idHash: string })[] = [];
+    ids.forEach((idHash, i) => {
+      const raw = values[i];
+      if (!raw) return;
+      const stored = JSON.parse(raw) as StoredSession;
+      if (stored.userId === userId && stored.expiresAt > now) out.push({ ...stored, idHash });
+    });
+    return out;
   }
 }

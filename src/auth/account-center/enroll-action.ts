@@ -1,0 +1,185 @@
+import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { enrolledFactorIds } from '../factors/registry.ts';
+import { totpFactor } from '../factors/totp.ts';
+import { passkeyFactor } from '../factors/passkey.ts';
+import { issueRecoveryCodes } from '../factors/recovery.ts';
+import { originOf, recordSecurityEvent } from './events.ts';
+import { notify } from './notify.ts';
+import { describeDevice } from './device.ts';
+import { accountSettings } from './settings.ts';
+
+const SEAL = 'enroll-display';
+/** Shorter than the factor's own 10-minute enrollment state, so a shown QR code is always usable. */
+const DISPLAY_TTL_MS = 8 * 60 * 1000;
+/** The session key holding the new recovery codes (sealed) until the user has seen them. */
+const CODES_KEY = 'enroll_recovery_codes';
+
+interface TotpDisplay {
+  secret: string;
+  qr_uri: string;
+  qr_image: string;
+  created: number;
+}
+
+function readDisplay(ctx: ActionContext): TotpDisplay | undefined {
+  const sealed = ctx.state.totp;
+  if (typeof sealed !== 'string') return undefined;
+  try {
+    return JSON.parse(ctx.services.secrets.decrypt(SEAL, sealed)) as TotpDisplay;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A TOTP secret for this enrollment, kept sealed in the pending state (never plain in the session). */
+async function totpDisplay(ctx: ActionContext): Promise<TotpDisplay> {
+  const current = readDisplay(ctx);
+  if (current && Date.now() - current.created < DISPLAY_TTL_MS) return current;
+  const started = await totpFactor.enrollStart(ctx.request, ctx.user, {});
+  const display: TotpDisplay = {
+    secret: String(started.secret),
+    qr_uri: String(started.qr_uri),
+    qr_image: String(started.qr_image),
+    created: Date.now(),
+  };
+  ctx.state.totp = ctx.services.secrets.encrypt(SEAL, JSON.stringify(display));
+  return display;
+}
+
+/**
+ * REQUIRE_TWO_FACTOR=1: a user with no second factor sets one up (TOTP or passkey) before the sign-in
+ * finishes. The recovery codes come next, in their own step, so they are shown before the session starts.
+ */
+export const twoFactorEnrollAction: PipelineAction = {
+  id: 'two_factor_enroll',
+  automatic: true,
+  label: 'Set up two-factor authentication',
+
+  async isPendingFor(ctx) {
+    return (
+      accountSettings(ctx.services.config).requireTwoFactor &&
+      (await enrolledFactorIds(ctx.services, ctx.user.id)).length === 0
+    );
+  },
+
+  async show(ctx) {
+    const totp = await totpDisplay(ctx);
+    const passkey = await passkeyFactor.enrollStart(ctx.request, ctx.user, {});
+    return {
+      factors: ['totp', 'passkey'],
+      totp: { secret: totp.secret, qr_uri: totp.qr_uri, qr_image: totp.qr_image },
+      passkey: { options: passkey.options },
+    };
+  },
+
+  async handle(ctx, body) {
+    const factor = typeof body.factor === 'string' && body.factor !== '' ? body.factor : 'totp';
+    const proof = body.proof ?? body.code;
+    if (proof === undefined || proof === null || proof === '')
+      throw new ValidationError({ code: 'Enter the code from the app.' });
+    if (factor === 'totp') return totpFactor.enrollConfirm(ctx.request, ctx.user, proof, body);
+    if (factor === 'passkey') return passkeyFactor.enrollConfirm(ctx.request, ctx.user, proof, body);
+    throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
+  },
+
+  async complete(ctx) {
+    const codes = await issueRecoveryCodes(ctx.services, ctx.user.id);
+    ctx.request.session.set(CODES_KEY, {
+      contextId: ctx.contextId,
+      sealed: ctx.services.secrets.encrypt(SEAL, JSON.stringify(codes)),
+    });
+    delete ctx.state.totp;
+    const factor = (await enrolledFactorIds(ctx.services, ctx.user.id))[0] ?? 'totp';
+    const origin = originOf(ctx.request);
+    await recordSecurityEvent(ctx.services.db, ctx.services.clock, {
+      userId: ctx.user.id,
+      type: 'factor_enrolled',
+      ...origin,
+      detail: { factor, required: true },
+    });
+    void notify(ctx.services, ctx.user, 'factor_enrolled', {
+      subject: factor === 'totp' ? 'Authenticator app' : 'Passkey',
+      device: describeDevice(origin.userAgent),
+      ip: origin.ip,
+    });
+  },
+
+  renderFields(ctx): SafeHtml {
+    const totp = readDisplay(ctx);
+    return html`<p>
+        Your organisation requires a second factor. Scan this code with an authenticator app, then enter the
+        6-digit code it shows.
+      </p>
+      ${
+        totp
+          ? html`<img
+                class="qr"
+                src="${totp.qr_image}"
+                alt="QR code for your authenticator app"
+                width="200"
+                height="200"
+              />
+              <p>Or type this key: <code class="secret">${totp.secret}</code></p>`
+          : ''
+      }
+      <input type="hidden" name="factor" value="totp" />
+      <label for="field-code">Code from the app</label>
+      <input
+        id="field-code"
+        name="code"
+        type="text"
+        inputmode="numeric"
+        autocomplete="one-time-code"
+        required
+      />`;
+  },
+};
+
+function readCodes(ctx: ActionContext): string[] | undefined {
+  const saved = ctx.request.session.get<{ contextId: string; sealed: string }>(CODES_KEY);
+  if (!saved || saved.contextId !== ctx.contextId) return undefined;
+  try {
+    return JSON.parse(ctx.services.secrets.decrypt(SEAL, saved.sealed)) as string[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shows the recovery codes of a just-finished required enrollment; passes once the user says they saved them. */
+export const recoveryCodesAction: PipelineAction = {
+  id: 'two_factor_recovery_codes',
+  automatic: true,
+  label: 'Save your recovery codes',
+
+  isPendingFor(ctx) {
+    return readCodes(ctx) !== undefined;
+  },
+
+  show(ctx) {
+    return { recovery_codes: readCodes(ctx) ?? [] };
+  },
+
+  async handle(ctx, body) {
+    const saved = body.acknowledged;
+    if (!(saved === true || saved === 'true' || saved === '1' || saved === 'on' || saved === 1))
+      throw new ValidationError({ acknowledged: 'Confirm that you saved the codes.' });
+    ctx.request.session.delete(CODES_KEY);
+    return true;
+  },
+
+  renderFields(ctx): SafeHtml {
+    const codes = readCodes(ctx) ?? [];
+    return html`<p>
+        Each code signs you in once if you lose your authenticator. Keep them somewhere safe: they are shown
+        only now.
+      </p>
+      <ul class="codes" id="recovery-codes">
+        ${codes.map((c) => html`<li><code>${c}</code></li>`)}
+      </ul>
+      <label class="check"
+        ><input type="checkbox" name="acknowledged" value="1" required /> I saved these codes</label
+      >`;
+  },
+};

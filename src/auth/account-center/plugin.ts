@@ -1,0 +1,20 @@
+import { definePlugin } from '../../plugin.ts';
+import { accountCenterRoutes } from './routes.ts';
+import { accountCenterMigration } from './migration.ts';
+import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
+import { recordSignIn } from './sign-in-events.ts';
+import { touchSession } from './sessions.ts';
+import './tables.ts';
+
+/**
+ * The account center (contract section 10): account page, username and email change, account
+ * deletion, sessions and devices, security events and notifications, required two-factor.
+ * Registered after `factors`, so `two_factor` is asked before `two_factor_enroll` is considered.
+ */
+export const accountCenterPlugin = definePlugin({
+  name: 'account-center',
+  migrations: [accountCenterMigration],
+  routes: accountCenterRoutes,
+  actions: [twoFactorEnrollAction, recoveryCodesAction],
+  events: { signedIn: recordSignIn, request: touchSession },
+});

@@ -1,0 +1,67 @@
+// "Sign in with a passkey" and passkey autofill (conditional mediation) on the sign-in page.
+// Needs /assets/simplewebauthn.js first. JSON requests need no CSRF token (see passkeys.js).
+(function () {
+  'use strict';
+  var lib = window.SimpleWebAuthnBrowser;
+  var status = document.getElementById('passkey-login-status');
+
+  function say(text) {
+    if (status) status.textContent = text;
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', 'content-type': 'application/json', 'x-spa': 'true' },
+      body: JSON.stringify(body || {}),
+    }).then(function (response) {
+      return response.json();
+    });
+  }
+
+  function remember() {
+    var box = document.querySelector('input[name="remember"]');
+    return !!(box && box.checked);
+  }
+
+  // Ask for options, let the browser pick a passkey (modal, or from the autofill list), sign in.
+  function signIn(autofill) {
+    return post('/passkey/login/options')
+      .then(function (answer) {
+        return lib.startAuthentication({ optionsJSON: answer.data.options, useBrowserAutofill: autofill });
+      })
+      .then(function (response) {
+        say('Checking your passkey…');
+        return post('/passkey/login', { response: response, remember: remember() });
+      })
+      .then(function (answer) {
+        if (answer.redirect_to && answer.status !== 'error') {
+          window.location.href = answer.redirect_to;
+          return;
+        }
+        var errors = answer.errors || {};
+        say(errors.passkey || answer.message || 'That passkey could not sign you in.');
+      });
+  }
+
+  function failed(error) {
+    // An abort means another request replaced this one (the button interrupts autofill): not an error.
+    if (error && error.name === 'AbortError') return;
+    say('No passkey was used. You can try again or sign in with your password.');
+  }
+
+  var button = document.getElementById('passkey-login');
+  if (!lib || !lib.browserSupportsWebAuthn()) {
+    if (button) button.hidden = true;
+    return;
+  }
+  if (button)
+    button.addEventListener('click', function () {
+      say('');
+      signIn(false).catch(failed);
+    });
+  lib.browserSupportsWebAuthnAutofill().then(function (supported) {
+    if (supported) signIn(true).catch(failed);
+  });
+})();
