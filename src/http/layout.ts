@@ -58,7 +58,6 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}}
 `;
 
-
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
   const links = ctx.user

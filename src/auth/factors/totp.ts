@@ -127,7 +127,10 @@ export const totpFactor: EnrollableFactor = {
     putPending(request, ENROLL_KEY, user.id, {
       secret: services.secrets.encrypt(ENC_PURPOSE, secret.base32),
     });
-    return { factor: 'totp', ...(await enrollmentDisplay(user.email, secret, request.server.config.appName)) };
+    return {
+      factor: 'totp',
+      ...(await enrollmentDisplay(user.email, secret, request.server.config.appName)),
+    };
   },
 
   async enrollConfirm(request, user, proof) {
