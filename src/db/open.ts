@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { parseDatabaseUrl, type Dialect } from './url.ts';
+import { importOptional } from '../core/optional-dependency.ts';
 
 export interface OpenDatabase {
   db: Kysely<Database>;
@@ -54,7 +55,11 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     : undefined;
 
   if (dialect === 'sqlite') {
-    const { default: SQLite } = await import('better-sqlite3');
+    const { default: SQLite } = await importOptional(
+      'better-sqlite3',
+      'A sqlite: DATABASE_URL',
+      () => import('better-sqlite3'),
+    );
     if (target !== ':memory:') mkdirSync(dirname(target), { recursive: true });
     const sqlite = new SQLite(target);
     sqlite.pragma('journal_mode = WAL');
@@ -68,14 +73,14 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   }
 
   if (dialect === 'postgres') {
-    const pg = await import('pg');
+    const pg = await importOptional('pg', 'A postgres: DATABASE_URL', () => import('pg'));
     const pool = new pg.default.Pool({ connectionString: target, max: options.poolSize ?? 10 });
     pool.on('error', (error) => options.onConnectionError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
     return { db, dialect, close: () => db.destroy() };
   }
 
-  const mysql = await import('mysql2');
+  const mysql = await importOptional('mysql2', 'A mysql: DATABASE_URL', () => import('mysql2'));
   const pool = mysql.createPool({
     uri: target,
     connectionLimit: options.poolSize ?? 10,
