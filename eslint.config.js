@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/views/assets/**/*.js'],
+    files: ['src/**/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TObject } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { requireAbility } from '../src/http/caller.ts';
+import { requireAbility } from '../src/auth/core/caller.ts';
 import type { IdCodec } from '../src/api/sqids.ts';
 import type { AnyDb } from './seed.ts';
 

@@ -7,7 +7,6 @@ import type { CitadelOptions } from './config/types.ts';
 import { loadConfig } from './config/load.ts';
 import { openDatabase } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { allMigrations } from './db/migrations/index.ts';
 import { redactUrl } from './db/url.ts';
 import { importOptional, MissingDependencyError } from './core/optional-dependency.ts';
 
@@ -69,11 +68,15 @@ async function serve(configPath: string | undefined): Promise<void> {
 }
 
 async function migrate(configPath: string | undefined): Promise<void> {
-  const config = loadConfig(await loadOptions(configPath));
+  // Loaded here, not at the top: the plugins bring every capability's code, which --help does not need.
+  const { citadelMigrations, knownActions, resolvePlugins } = await import('./assembly.ts');
+  const options = await loadOptions(configPath);
+  const plugins = resolvePlugins(options);
+  const config = loadConfig(options, [], knownActions(plugins, options));
   const database = await openDatabase(config.databaseUrl);
   try {
     const { applied } = await migrateToLatest(database.db, database.dialect, [
-      ...allMigrations,
+      ...citadelMigrations(plugins),
       ...config.migrations,
     ]);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'nothing to migrate');

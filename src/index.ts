@@ -17,7 +17,7 @@ export type {
 } from './api/types.ts';
 export { defineResource, createApi, type ApiBuilder } from './api/define.ts';
 export type { CitadelMigration } from './db/migrations/types.ts';
-export { ManualClock, systemClock, type Clock } from './clock.ts';
+export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {
   HttpError,
   ValidationError,
@@ -27,4 +27,4 @@ export {
   NotFoundError,
   ConflictError,
   TooManyRequestsError,
-} from './http/errors.ts';
+} from './core/errors.ts';

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -7,15 +8,23 @@ import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { allMigrations } from './db/migrations/index.ts';
-import { createServices, type CitadelServices } from './services.ts';
-import { systemClock } from './clock.ts';
+import { createCoreServices } from './services.ts';
+import type { CitadelServices } from './http/fastify-types.ts';
+import { systemClock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
-import { authModules } from './auth/modules.ts';
-import './http/fastify-types.ts';
+import { authCore } from './auth/core/plugin-host.ts';
+import { citadelMigrations, knownActions, resolvePlugins } from './assembly.ts';
+import './api/settings.ts';
+
+declare module './config/types.ts' {
+  interface ExtensionSettings {
+    /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
+    seed?: (services: CitadelServices) => Promise<void>;
+  }
+}
 
 export interface CreateServerOptions extends CitadelOptions {
   /** Fastify logger setting; default: JSON logs at the configured level. */
@@ -32,8 +41,11 @@ export interface CreateServerOptions extends CitadelOptions {
 
 export interface CitadelServer {
   app: FastifyInstance;
+  /** The Fastify instance again: its decorators (`db`, `users`, `mailer`, ...) are the services. */
   services: CitadelServices;
   config: CitadelConfig;
+  /** The Redis connection when `redisUrl` is set (sessions and rate-limit counters live there). */
+  redis?: Redis;
   /** Notices from start-up (for example a generated session secret). */
   notices: string[];
   close(): Promise<void>;
@@ -45,13 +57,15 @@ export interface CitadelServer {
  */
 export async function createServer(options: CreateServerOptions = {}): Promise<CitadelServer> {
   const notices: string[] = [];
-  const config = loadConfig(options, notices);
+  const { logger, logStream, migrate, database: databaseOptions, ...citadelOptions } = options;
+  const plugins = resolvePlugins(citadelOptions);
+  const config = loadConfig(citadelOptions, notices, knownActions(plugins, citadelOptions));
   const clock = options.clock ?? systemClock;
 
   const app = Fastify({
-    logger: options.logger ?? {
+    logger: logger ?? {
       level: config.logLevel,
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(logStream ? { stream: logStream } : {}),
       serializers: { req: redactedRequestSerializer },
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -67,19 +81,21 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const database = await openDatabase(config.databaseUrl, {
     onConnectionError: (error) =>
       app.log.warn({ err: { message: error.message } }, 'database connection lost'),
-    ...options.database,
+    ...databaseOptions,
   });
-  if (options.migrate !== false) {
-    await migrateToLatest(database.db, database.dialect, [...allMigrations, ...config.migrations]);
+  if (migrate !== false) {
+    await migrateToLatest(database.db, database.dialect, [
+      ...citadelMigrations(plugins),
+      ...config.migrations,
+    ]);
   }
-  const services = createServices(config, {
+  const { services: core, redis } = createCoreServices(config, {
     db: database.db,
     dialect: database.dialect,
     clock,
     logger: app.log,
   });
-  app.decorate('citadel', services);
-  if (config.seedDemo && config.seed) await config.seed(services);
+  for (const [name, service] of Object.entries(core)) app.decorate(name, service);
 
   // An empty JSON body is an empty object: `POST /logout` with Content-Type: application/json works.
   app.removeContentTypeParser('application/json');
@@ -126,7 +142,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  for (const module of authModules) await app.register(module);
+  await app.register(authCore, { plugins });
+  if (config.seedDemo && config.seed) await config.seed(app);
 
   if (config.api) {
     const { resourceApi } = await import('./api/plugin.ts');
@@ -139,15 +156,16 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   let closed = false;
   return {
     app,
-    services,
+    services: app,
+    redis,
     config,
     notices,
     async close() {
       if (closed) return;
       closed = true;
       await app.close();
-      services.mailer.close();
-      services.redis?.disconnect();
+      core.mailer.close();
+      redis?.disconnect();
       await database.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../src/services.ts';
+import type { CitadelServices } from '../../src/http/fastify-types.ts';
 
 const SAMPLE_POSTS = [
   [

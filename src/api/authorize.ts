@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { publicUser } from '../auth/users.ts';
+import { publicUser } from '../auth/core/users.ts';
 import { hasAbility } from '../auth/tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../http/errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
 import type { Verb } from './types.ts';
 

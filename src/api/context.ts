@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { PublicUser } from '../auth/users.ts';
+import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
 import type { CompiledResource } from './compile.ts';
 import type { IdCodec } from './sqids.ts';

@@ -1,4 +1,4 @@
-import { ConflictError, HttpError } from '../http/errors.ts';
+import { ConflictError, HttpError } from '../core/errors.ts';
 
 interface DriverError {
   code?: unknown;

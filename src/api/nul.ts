@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError, HttpError } from '../http/errors.ts';
+import { BadRequestError, HttpError } from '../core/errors.ts';
 import { payloadPath } from './validation.ts';
 
 const NUL = '\u0000';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, NotFoundError } from '../http/errors.ts';
+import { HttpError, NotFoundError } from '../core/errors.ts';
 import { authorize } from './authorize.ts';
 import { compileApi, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';
@@ -61,7 +61,7 @@ function registerResource(
     if (!available(verb))
       throw new MethodNotAllowedError(resource.name, verb, verb === 'post' ? allowCollection : allowItem);
     const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codec, db: request.server.citadel.db };
+    return { version, verb, request, user, token, codec, db: request.server.db };
   };
   const idOf = (request: FastifyRequest) => parseId(resource, codec, (request.params as { id: string }).id);
 
@@ -118,7 +118,7 @@ function registerResource(
 export async function resourceApi(app: FastifyInstance, options: { api: ApiConfig }): Promise<void> {
   const { api } = options;
   const compiled = compileApi(api);
-  const { config, secrets } = app.citadel;
+  const { config, secrets } = app;
   const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
 
   await app.register(

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../core/errors.ts';
 import type { InvalidParam } from './validation.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../http/errors.ts';
+import { BadRequestError } from '../core/errors.ts';
 import { parseSort, type CompiledRelation, type CompiledResource, type SortTerm } from './compile.ts';
 import type { IdCodec } from './sqids.ts';
 

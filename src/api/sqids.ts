@@ -1,5 +1,5 @@
 import Sqids, { defaultOptions } from 'sqids';
-import type { SecretBox } from '../crypto.ts';
+import type { SecretBox } from '../core/crypto.ts';
 
 const CANONICAL_MAX_LENGTH = 64;
 const CACHE_SIZE = 50_000;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
-import type { PublicUser } from '../auth/users.ts';
+import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
 
 /** Lower-case HTTP verbs of the resource API. */

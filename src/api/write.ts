@@ -1,4 +1,4 @@
-import { HttpError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
@@ -268,7 +268,7 @@ class CreateRun {
     readonly scope: RequestScope,
     readonly trx: AnyDb,
   ) {
-    const { clock, dialect } = scope.request.server.citadel;
+    const { clock, dialect } = scope.request.server;
     this.now = clock.now().toISOString();
     this.oneTripSavepoints = dialect === 'postgres';
   }
@@ -421,7 +421,7 @@ export async function updateRecord(
     const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(resource, data);
     if (Object.keys(values).length > 0) {
-      stamp(values, resource.updatedStamps, scope.request.server.citadel.clock.now().toISOString());
+      stamp(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     }
     const saved = await readRow(trx, resource, id);

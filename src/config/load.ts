@@ -31,8 +31,12 @@ export const defaultLimits: Limits = {
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Built-in sign-in action ids; custom ones come from `options.actions`. */
-export const BUILT_IN_ACTIONS = ['email_2fa', 'email_activation', 'two_factor'];
+/** What the configuration needs to know of a sign-in action: its id, and whether it runs by itself. */
+export interface KnownAction {
+  id: string;
+  /** Runs on every sign-in where it is pending; listing it in AUTH_*_ACTIONS is a mistake. */
+  automatic?: boolean;
+}
 
 const PROVIDER_PRESETS: Record<string, Partial<OAuthProviderConfig>> = {
   github: {
@@ -124,8 +128,13 @@ function resolveSessionSecret(
  * Resolve the configuration from code options over environment variables over defaults.
  * Throws ConfigError with a one-line message for anything it cannot use.
  */
-export function loadConfig(options: CitadelOptions = {}, notices: string[] = []): CitadelConfig {
-  const env = options.env ?? process.env;
+export function loadConfig(
+  options: CitadelOptions = {},
+  notices: string[] = [],
+  knownActions?: readonly KnownAction[],
+): CitadelConfig {
+  const { env: givenEnv, clock: _clock, ...settings } = options;
+  const env = givenEnv ?? process.env;
   const production = options.production ?? env.NODE_ENV === 'production';
   const port = options.port ?? integer('PORT', env.PORT, 0) ?? 3000;
   const host = options.host ?? env.HOST ?? '127.0.0.1';
@@ -155,21 +164,11 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
   const limits: Limits = { ...defaultLimits, ...options.limits };
   if (sudoTtl !== undefined) limits.sudoTtl = sudoTtl;
 
-  const actions = options.actions ?? [];
-  const knownActions = new Set([...BUILT_IN_ACTIONS, ...actions.map((a) => a.id)]);
   const loginActions = options.loginActions ?? list(env.AUTH_LOGIN_ACTIONS);
   const registerActions = options.registerActions ?? list(env.AUTH_REGISTER_ACTIONS);
-  for (const [name, ids] of [
-    ['AUTH_LOGIN_ACTIONS', loginActions],
-    ['AUTH_REGISTER_ACTIONS', registerActions],
-  ] as const) {
-    for (const id of ids) {
-      if (id === 'two_factor')
-        throw new ConfigError(`${name}: two_factor is added automatically, do not list it`);
-      if (!knownActions.has(id)) {
-        throw new ConfigError(`${name}: unknown action id "${id}" (known: ${[...knownActions].join(', ')})`);
-      }
-    }
+  if (knownActions) {
+    checkActionIds('AUTH_LOGIN_ACTIONS', loginActions, knownActions);
+    checkActionIds('AUTH_REGISTER_ACTIONS', registerActions, knownActions);
   }
 
   const oauthProviders = options.oauthProviders ?? providersFromEnv(env);
@@ -186,6 +185,7 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
   const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
 
   return {
+    ...settings,
     port,
     host,
     appUrl,
@@ -209,11 +209,20 @@ export function loadConfig(options: CitadelOptions = {}, notices: string[] = [])
     dataDir,
     production,
     limits,
-    actions,
-    api: options.api,
     migrations: options.migrations ?? [],
-    seed: options.seed,
     secureCookies: parsedAppUrl.protocol === 'https:',
     trustProxy: options.trustProxy ?? env.TRUST_PROXY === '1',
   };
+}
+
+/** Every listed action id must be one the plugins or the application registered (not an automatic one). */
+function checkActionIds(name: string, ids: readonly string[], known: readonly KnownAction[]): void {
+  for (const id of ids) {
+    const action = known.find((a) => a.id === id);
+    if (action?.automatic) throw new ConfigError(`${name}: ${id} is added automatically, do not list it`);
+    if (!action) {
+      const names = known.filter((a) => !a.automatic).map((a) => a.id);
+      throw new ConfigError(`${name}: unknown action id "${id}" (known: ${names.join(', ')})`);
+    }
+  }
 }

@@ -1,8 +1,5 @@
-import type { Clock } from '../clock.ts';
-import type { PipelineAction } from '../auth/pipeline/types.ts';
-import type { ApiConfig } from '../api/types.ts';
+import type { Clock } from '../core/clock.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
-import type { CitadelServices } from '../services.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -46,8 +43,16 @@ export interface Limits {
   tokenLastUsedInterval: number;
 }
 
+/**
+ * Settings that the capabilities add to the configuration by declaration merging (the pipeline's
+ * `actions`, the resource `api`, `plugins`, `seed`, ...). The core does not read them: they pass
+ * from the options to the resolved configuration unchanged.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface ExtensionSettings {}
+
 /** What `createServer()` accepts: every field optional, environment variables fill the rest. */
-export interface CitadelOptions {
+export interface CitadelOptions extends ExtensionSettings {
   port?: number;
   host?: string;
   appUrl?: string;
@@ -70,14 +75,8 @@ export interface CitadelOptions {
   /** Behind a reverse proxy or load balancer: take the client IP from X-Forwarded-For (TRUST_PROXY=1). */
   trustProxy?: boolean;
   limits?: Partial<Limits>;
-  /** Custom post-sign-in actions, by id. */
-  actions?: PipelineAction[];
-  /** The resource API: resources and where they are published. */
-  api?: ApiConfig;
-  /** The application's own migrations (its tables), applied after the core ones. */
+  /** The application's own migrations (its tables), applied after Citadel's own. */
   migrations?: CitadelMigration[];
-  /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
-  seed?: (services: CitadelServices) => Promise<void>;
   /** Source of time; tests pass a controllable clock. */
   clock?: Clock;
   /** Read the environment (process.env by default); pass {} to ignore it. */
@@ -85,7 +84,7 @@ export interface CitadelOptions {
 }
 
 /** The resolved configuration every module reads. */
-export interface CitadelConfig {
+export interface CitadelConfig extends ExtensionSettings {
   port: number;
   host: string;
   appUrl: string;
@@ -104,10 +103,7 @@ export interface CitadelConfig {
   dataDir: string;
   production: boolean;
   limits: Limits;
-  actions: PipelineAction[];
-  api?: ApiConfig;
   migrations: CitadelMigration[];
-  seed?: (services: CitadelServices) => Promise<void>;
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;
   trustProxy: boolean;

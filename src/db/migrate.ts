@@ -8,7 +8,6 @@ import {
 } from 'kysely';
 import type { CitadelMigration } from './migrations/types.ts';
 import type { Dialect } from './url.ts';
-import { allMigrations } from './migrations/index.ts';
 
 export interface MigrationReport {
   applied: string[];
@@ -19,7 +18,7 @@ export async function migrateToLatest(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work below the typed schema
   db: Kysely<any>,
   dialect: Dialect,
-  migrations: CitadelMigration[] = allMigrations,
+  migrations: readonly CitadelMigration[],
 ): Promise<MigrationReport> {
   const provider: MigrationProvider = {
     async getMigrations() {

@@ -1,12 +1,8 @@
 import type { Generated } from 'kysely';
-import type { SocialTables } from '../auth/social/tables.ts';
-import type { FactorTables } from '../auth/factors/tables.ts';
-import type { MagicLinkTables } from '../auth/magic-link/schema.ts';
-import type { PipelineClaimTables } from '../auth/pipeline/claims.ts';
 
 /**
- * Table types of the core. Feature modules declare their own tables next to their code and add
- * them to `Database` below, so one Kysely instance types every query.
+ * Table types of the core. Plugins declare their own tables next to their code and add them to
+ * `Database` below, so one Kysely instance types every query.
  * Timestamps are ISO 8601 UTC strings (fixed width: they compare and sort as text on every dialect);
  * booleans are 0/1 integers for the same reason.
  */
@@ -78,6 +74,9 @@ export interface CoreTables {
   rate_limits: RateLimitsTable;
 }
 
-// Feature modules add their table interfaces to this list.
-export interface Database
-  extends CoreTables, MagicLinkTables, PipelineClaimTables, FactorTables, SocialTables {}
+/**
+ * Every table one Kysely instance knows. Plugins add theirs by declaration merging:
+ * `declare module '.../db/schema.ts' { interface Database extends MyTables {} }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by declaration merging
+export interface Database extends CoreTables {}

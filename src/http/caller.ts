@@ -1,71 +1,41 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserRecord } from '../auth/users.ts';
-import type { TokenRecord } from '../auth/tokens/service.ts';
-import { hasAbility } from '../auth/tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError, HttpError } from './errors.ts';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.ts';
 
-export type Caller =
-  { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
+/** A row of the users table. */
+export type UserRecord = Selectable<UsersTable>;
 
-const BEARER = /^Bearer ([^\s]+)$/i;
+/** The user as every response shows it: never the password hash. */
+export interface PublicUser {
+  id: number;
+  username: string;
+  email: string;
+  active: boolean;
+}
 
-export class InvalidTokenError extends HttpError {
-  override name = 'InvalidTokenError';
-  constructor() {
-    super(401, 'Invalid or expired token.', { headers: { 'www-authenticate': 'Bearer' } });
-  }
+export function publicUser(user: UserRecord): PublicUser {
+  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
+}
+
+/** A personal access token as listed to its owner: never the hash, never the plain token. */
+export interface TokenRecord {
+  id: number;
+  name: string;
+  abilities: string[];
+  last_used_at: string | null;
+  created_at: string;
+  expires_at: string | null;
 }
 
 /**
- * Resolve the caller: an `Authorization: Bearer` token if the header is present (and then only
- * that: a bad token is a 401, never a fall-back to the cookie), else the session's user.
- * Tokens are accepted only in the header, never in the query string.
+ * Who is calling: a signed-in browser session or a bearer token's owner. The shape lives here so
+ * pages and the error handler can read it; resolving it is the auth core's job.
  */
-export async function resolveCaller(request: FastifyRequest): Promise<Caller | null> {
-  const services = request.server.citadel;
-  const header = request.headers.authorization;
-  if (header !== undefined) {
-    const match = BEARER.exec(header);
-    if (!match) throw new InvalidTokenError();
-    const verified = await services.tokens.verify(match[1]!);
-    if (!verified) throw new InvalidTokenError();
-    const user = await services.users.findById(verified.userId);
-    if (!user || user.active !== 1) throw new InvalidTokenError();
-    return { via: 'token', user, token: verified.record };
+export type Caller =
+  { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user (session) or the owner of the bearer token; null for anonymous callers. */
+    caller: Caller | null;
   }
-  const userId = request.session.userId;
-  if (userId === null) return null;
-  const user = await services.users.findById(userId);
-  if (!user || user.active !== 1) {
-    request.session.clear();
-    return null;
-  }
-  return { via: 'session', user, token: null };
-}
-
-/** The caller, or 401. */
-export function requireCaller(request: FastifyRequest): Caller {
-  if (!request.caller) throw new AuthenticationRequiredError();
-  return request.caller;
-}
-
-/** A session caller (not a token), or 401: for pages and flows that only make sense in a browser. */
-export function requireSessionUser(request: FastifyRequest): UserRecord {
-  const caller = request.caller;
-  if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
-  return caller.user;
-}
-
-/** For token callers, the ability or 403; session callers hold every ability of their user. */
-export function requireAbility(request: FastifyRequest, ability: string): Caller {
-  const caller = requireCaller(request);
-  if (caller.via === 'token' && !hasAbility(caller.token.abilities, ability)) {
-    throw new ForbiddenError(`This token lacks the ability "${ability}".`);
-  }
-  return caller;
-}
-
-/** Route preHandler: 401 unless there is a caller. */
-export async function authenticated(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  requireCaller(request);
 }

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, TooManyRequestsError } from './errors.ts';
+import { HttpError, TooManyRequestsError } from '../core/errors.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
-import { errorPage } from '../views/pages/error.ts';
+import { errorPage } from './error-page.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 

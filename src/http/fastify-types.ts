@@ -1,22 +1,46 @@
-import type { CitadelServices } from '../services.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Session } from './sessions/session.ts';
-import type { Caller } from './caller.ts';
+import type { SessionStore } from './sessions/store.ts';
 import type { PageRenderer } from './respond.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { CitadelConfig } from '../config/types.ts';
+import type { Database } from '../db/schema.ts';
+import type { Dialect } from '../db/url.ts';
+import type { Clock } from '../core/clock.ts';
+import type { SecretBox } from '../core/crypto.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import './caller.ts';
+
+/**
+ * Citadel's services are decorators of the Fastify instance, one per concern, each declared by
+ * the module that owns it (the core ones here; plugins declare theirs beside their code). Route
+ * handlers reach them as `request.server.db`, services receive the instance (or the few members
+ * they need) explicitly. `CitadelServices` names that instance where code means "the services".
+ */
+export type CitadelServices = FastifyInstance;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    citadel: CitadelServices;
+    config: CitadelConfig;
+    db: Kysely<Database>;
+    dialect: Dialect;
+    clock: Clock;
+    secrets: SecretBox;
+    sessions: SessionStore;
+    rateLimiter: RateLimiter;
+    mailer: Mailer;
   }
   interface FastifyRequest {
     session: Session;
-    /** The signed-in user (session) or the owner of the bearer token; null for anonymous callers. */
-    caller: Caller | null;
   }
   interface FastifyContextConfig {
     /** The auth envelope's `action` for this route's responses and errors. */
     action?: string;
     /** The page a form client sees for this route (and again, with errors, after a failed post). */
     page?: PageRenderer;
+    /** What the route's page shows besides the request's outcome: loaded here, so pages stay pure. */
+    pageProps?: (request: FastifyRequest) => unknown;
     /** Skip the CSRF check (only for routes that change nothing). */
     csrfExempt?: boolean;
   }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PublicUser } from '../auth/users.ts';
-import type { SafeHtml } from '../views/html.ts';
+import { publicUser, type PublicUser } from './caller.ts';
+import type { SafeHtml } from './html.ts';
 import type { Flash } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
@@ -24,9 +24,11 @@ export interface Outcome {
   render?: boolean;
 }
 
-/** What a page template gets. */
-export interface PageContext {
-  request: FastifyRequest;
+/**
+ * What a page template gets: plain data, never the request, so a page is a pure function of it.
+ * `props` holds what the route loaded for the page (its `pageProps` route option).
+ */
+export interface PageContext<P = unknown> {
   csrf: string;
   flash?: Flash;
   user: PublicUser | null;
@@ -34,9 +36,13 @@ export interface PageContext {
   /** The submitted fields, for re-filling a form after an error (never passwords). */
   input: Record<string, string>;
   errors: Record<string, string>;
+  /** The parsed query string. */
+  query: Record<string, unknown>;
+  props: P;
 }
 
-export type PageRenderer = (ctx: PageContext) => SafeHtml | Promise<SafeHtml>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a renderer of any props fits a route
+export type PageRenderer<P = any> = (ctx: PageContext<P>) => SafeHtml | Promise<SafeHtml>;
 
 /** Auth answers carry users, CSRF tokens and one-time secrets: no browser or proxy may keep them. */
 const NO_STORE = 'no-store';
@@ -78,14 +84,17 @@ export async function renderPage(
   outcome?: Outcome,
 ): Promise<FastifyReply> {
   const caller = request.caller;
+  const loadProps = request.routeOptions.config.pageProps;
+  const query = request.query;
   const ctx: PageContext = {
-    request,
     csrf: csrfToken(request),
     flash: request.session.takeFlash(),
-    user: caller && caller.via === 'session' ? toPublic(caller.user) : null,
+    user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
     input: outcome?.status === 'error' ? refillableInput(request) : {},
     errors: outcome?.errors ?? {},
+    query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
+    props: loadProps ? await loadProps(request) : {},
   };
   const body = await page(ctx);
   return reply
@@ -93,10 +102,6 @@ export async function renderPage(
     .header('cache-control', NO_STORE)
     .type('text/html; charset=utf-8')
     .send(body.toString());
-}
-
-function toPublic(user: { id: number; username: string; email: string; active: number }): PublicUser {
-  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
 }
 
 /**

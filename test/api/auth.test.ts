@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { countRows, insertPosts, startBlogApp, type BlogApp } from './helpers.ts';
 

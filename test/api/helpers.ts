@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
 
 export interface BlogApp extends TestApp {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import { insertComments, insertPosts, startBlogApp, type BlogApp } from './helpers.ts';
 
 /** List reads: pagination, limits, sort, search and derive (contract section 5). */

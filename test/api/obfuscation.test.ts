@@ -1,8 +1,8 @@
 import Sqids from 'sqids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
-import { SecretBox } from '../../src/crypto.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import { SecretBox } from '../../src/core/crypto.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import type { TestResponse } from '../helpers/client.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';

@@ -3,7 +3,7 @@ import { idColumn } from '../../src/db/columns.ts';
 import { createApi, defineResource, type CitadelMigration } from '../../src/index.ts';
 import { compileApi } from '../../src/api/compile.ts';
 import { itemStatement } from '../../src/api/read.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idColumn } from '../../src/db/columns.ts';
 import { createApi, defineResource, HttpError, type CitadelMigration } from '../../src/index.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { countRows, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';

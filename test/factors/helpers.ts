@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 /** The code an authenticator app shows at the test clock's time, `stepOffset` steps away. */
 export function totpCode(t: TestApp, secret: string, stepOffset = 0): string {

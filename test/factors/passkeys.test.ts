@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 import { sudoWithPassword } from './helpers.ts';
 

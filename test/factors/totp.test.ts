@@ -37,7 +37,7 @@ describe('TOTP two-factor', () => {
     expect(parsed.searchParams.get('period')).toBe('30');
     expect(parsed.searchParams.get('algorithm')).toBe('SHA1');
     // The pending secret is in the session only encrypted.
-    const { sha256Hex } = await import('../../src/crypto.ts');
+    const { sha256Hex } = await import('../../src/core/crypto.ts');
     const session = await t.services.sessions.load(sha256Hex(client.cookie('citadel_session')!));
     expect(JSON.stringify(session)).not.toContain(secret);
     expect(JSON.stringify(session)).toContain('enroll:totp');

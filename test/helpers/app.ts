@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type CitadelServer, type CreateServerOptions } from '../../src/server.ts';
-import { ManualClock } from '../../src/clock.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';
 import { MailCapture } from './mail.ts';
 import { TestClient } from './client.ts';

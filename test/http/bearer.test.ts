@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { requireAbility } from '../../src/http/caller.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
-import { sha256Hex } from '../../src/crypto.ts';
+import { requireAbility } from '../../src/auth/core/caller.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
+import { sha256Hex } from '../../src/core/crypto.ts';
 
 describe('bearer guard', () => {
   let t: TestApp;

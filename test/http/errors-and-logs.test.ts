@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { assertNoSecretsLeaked, TestClient } from '../helpers/client.ts';
 import { linkIn } from '../helpers/mail.ts';
-import { PasswordHasher } from '../../src/auth/accounts/passwords.ts';
-import { sha256Hex } from '../../src/crypto.ts';
+import { PasswordHasher } from '../../src/auth/core/passwords.ts';
+import { sha256Hex } from '../../src/core/crypto.ts';
 
 const PASSWORD = 'log-test-password-71';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
-import { PasswordHasher } from '../../src/auth/accounts/passwords.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
+import { PasswordHasher } from '../../src/auth/core/passwords.ts';
 
 describe('POST /login, GET /me, logout', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const NEW_PASSWORD = 'fresh-maple-lantern-9';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase } from '../helpers/databases.ts';
 import type { TestResponse } from '../helpers/client.ts';
-import { sha256Hex } from '../../src/crypto.ts';
+import { sha256Hex } from '../../src/core/crypto.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
 
 function sessionSetCookie(res: TestResponse): string | undefined {
@@ -226,10 +226,10 @@ describe.skipIf(!redisUp)('two instances sharing Redis for sessions', () => {
     const rows = await a.services.db.selectFrom('sessions').select('id').execute();
     expect(rows).toEqual([]);
     const key = `citadel:session:${sha256Hex(client.cookie('citadel_session')!)}`;
-    expect(await a.services.redis!.exists(key)).toBe(1);
+    expect(await a.server.redis!.exists(key)).toBe(1);
 
     await client.post('/logout');
-    expect(await a.services.redis!.exists(key)).toBe(0);
+    expect(await a.server.redis!.exists(key)).toBe(0);
   });
 
   it('login failures are counted in Redis, across instances', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { codeIn } from '../helpers/mail.ts';
 import type { TestClient } from '../helpers/client.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 /** Sign in with the password and read the code from the real captured email. */
 async function startLogin(t: TestApp, user: UserRecord): Promise<{ client: TestClient; code: string }> {
@@ -43,7 +43,7 @@ describe('email_2fa after password sign-in', () => {
     expect(show.body.data.email).toBe(`${user.email[0]}***@example.com`);
     // The pending user is bound in the session under the spec's key, and not signed in.
     const session = await t.services.sessions.load(
-      (await import('../../src/crypto.ts')).sha256Hex(client.cookie('citadel_session')!),
+      (await import('../../src/core/crypto.ts')).sha256Hex(client.cookie('citadel_session')!),
     );
     expect(session?.data.auth_pending_user_id).toBe(user.id);
     expect(session?.userId).toBeNull();

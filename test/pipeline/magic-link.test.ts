@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { codeIn, linkIn } from '../helpers/mail.ts';
-import { sha256Hex } from '../../src/crypto.ts';
+import { sha256Hex } from '../../src/core/crypto.ts';
 
 const VERIFY_PREFIX = 'http://localhost:3000/magic-link/verify/';
 

@@ -9,6 +9,7 @@ const seen: Record<string, unknown>[] = [];
 const automaticProbe: PipelineAction = {
   id: 'probe',
   label: 'Probe',
+  automatic: true,
   isPendingFor: (ctx) => ctx.user.username.startsWith('probed'),
   async handle(_ctx, body) {
     seen.push(body);
@@ -21,8 +22,7 @@ describe('several actions in sequence (email_2fa, accept_terms)', () => {
   beforeAll(async () => {
     t = await startTestApp({
       loginActions: ['email_2fa', 'accept_terms'],
-      actions: [acceptTermsAction],
-      routes: (app) => app.citadel.actions.registerAutomatic(automaticProbe),
+      actions: [acceptTermsAction, automaticProbe],
     });
   });
   afterAll(async () => t?.close());

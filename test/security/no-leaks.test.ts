@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoSecretsLeaked, type TestClient, type TestResponse } from '../helpers/client.ts';
 import { startBlogApp, insertPosts, publicId, type BlogApp } from '../api/helpers.ts';
 import { enrollTotp } from '../factors/helpers.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const LEAKS: [string, RegExp][] = [
   ['stack trace', /\bat (?:async )?\S*\s*\(?(?:file:\/\/)?\/?[\w./-]+\.(?:ts|js|mjs|cjs):\d+/],

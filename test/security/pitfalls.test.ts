@@ -10,7 +10,7 @@ import { codeIn, linkIn } from '../helpers/mail.ts';
 import { MockProvider, authorize, socialSignIn, startSignIn } from '../social/mock-provider.ts';
 import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
 import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
-import type { UserRecord } from '../../src/auth/users.ts';
+import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const MAGIC_PREFIX = `${ORIGIN}/magic-link/verify/`;

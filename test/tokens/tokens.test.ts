@@ -68,7 +68,7 @@ describe('personal access tokens', () => {
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(created.body.token);
     expect(dump).not.toContain(created.body.token.slice('citadel_pat_'.length, -6));
-    const { sha256Hex } = await import('../../src/crypto.ts');
+    const { sha256Hex } = await import('../../src/core/crypto.ts');
     expect(rows.map((r) => r.token_hash)).toContain(sha256Hex(created.body.token));
   });
 

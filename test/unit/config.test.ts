@@ -4,14 +4,22 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits, loadConfig } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/config/errors.ts';
+import type { CitadelOptions } from '../../src/config/types.ts';
+import { knownActions } from '../../src/assembly.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
 import { parseDatabaseUrl, redactUrl } from '../../src/db/url.ts';
 
 const SECRET = 'x'.repeat(40);
 const dataDir = () => mkdtempSync(join(tmpdir(), 'citadel-config-'));
 
+/** The configuration as createServer() loads it: knowing the built-in plugins' actions. */
+function load(options: CitadelOptions) {
+  return loadConfig(options, [], knownActions(defaultPlugins, options));
+}
+
 function configError(env: Record<string, string>, options = {}): string {
   try {
-    loadConfig({ env: { SESSION_SECRET: SECRET, ...env }, dataDir: dataDir(), ...options });
+    load({ env: { SESSION_SECRET: SECRET, ...env }, dataDir: dataDir(), ...options });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
@@ -200,7 +208,7 @@ describe('configuration', () => {
   it('a custom action id is known once registered in code', () => {
     const action = { id: 'company_policy' } as never;
     expect(
-      loadConfig({
+      load({
         env: { AUTH_LOGIN_ACTIONS: 'company_policy', SESSION_SECRET: SECRET },
         dataDir: dataDir(),
         actions: [action],

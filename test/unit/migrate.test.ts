@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/db/open.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { citadelMigrations } from '../../src/assembly.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
 import type { CitadelMigration } from '../../src/db/migrations/types.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
 
@@ -24,12 +26,12 @@ describe('migrations', () => {
 
   it('apply once; a second run has nothing to do', async () => {
     const db = await fresh();
-    const first = await migrateToLatest(db.db, db.dialect);
+    const first = await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins));
     expect(first.applied).toContain('0000_core');
     expect(await tables(db)).toEqual(
       expect.arrayContaining(['users', 'sessions', 'remember_tokens', 'rate_limits']),
     );
-    expect((await migrateToLatest(db.db, db.dialect)).applied).toEqual([]);
+    expect((await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins))).applied).toEqual([]);
   });
 
   const good: CitadelMigration = {

@@ -1,6 +1,6 @@
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { HttpError, ForbiddenError, TooManyRequestsError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';

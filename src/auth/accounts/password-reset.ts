@@ -1,6 +1,6 @@
-import { claimSingleUseToken } from '../single-use-tokens.ts';
-import type { CitadelServices } from '../../services.ts';
-import { randomToken, sha256Hex } from '../../crypto.ts';
+import { claimSingleUseToken } from '../core/single-use-tokens.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { FieldReader } from '../../http/fields.ts';
 import type { Limits } from '../../config/types.ts';
-import { isCommonPassword } from './passwords.ts';
+import { isCommonPassword } from '../core/passwords.ts';
 
 /**
  * The password rules of registration, reset and set-password: length limits, not a common

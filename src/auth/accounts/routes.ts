@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireCaller } from '../../http/caller.ts';
-import { ValidationError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
+import { requireCaller } from '../core/caller.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
-import { endSession } from '../sign-in.ts';
-import { limitEmailSends } from '../limits.ts';
+import { endSession } from '../core/sessions.ts';
+import { limitEmailSends } from '../core/send-limits.ts';
 import { verifyPasswordLogin } from './login.ts';
 import { readNewPassword } from './password-rules.ts';
 import {
@@ -20,13 +20,15 @@ import {
   loginPage,
   registerPage,
   resetPasswordPage,
-} from '../../views/pages/accounts.ts';
-import { homePage } from '../../views/pages/home.ts';
+  type ResetPasswordPageProps,
+  type SignInPageProps,
+} from './pages.ts';
+import { homePage } from './home-page.ts';
 
 const USERNAME = /^[A-Za-z0-9 ]+$/;
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
-export async function accountsModule(app: FastifyInstance): Promise<void> {
+export async function accountsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/', { config: { action: 'home', page: homePage } }, async (request, reply) => {
     const caller = request.caller;
     return respond(request, reply, {
@@ -47,40 +49,47 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.get('/login', { config: { action: 'login.show', page: loginPage } }, async (request, reply) =>
-    showPage(request, reply, 'login.show'),
+  app.get(
+    '/login',
+    { config: { action: 'login.show', page: loginPage, pageProps: signInPageProps } },
+    async (request, reply) => showPage(request, reply, 'login.show'),
   );
 
-  app.post('/login', { config: { action: 'login.attempt', page: loginPage } }, async (request, reply) => {
-    const fields = new FieldReader(request.body);
-    const email = fields.string('email', { max: 191 });
-    const username = fields.string('username', { max: 191 });
-    const password = fields.string('password', { required: true, raw: true, max: 1024 });
-    if (email === undefined && username === undefined) fields.fail('email', 'Email or username is required.');
-    fields.throwIfInvalid();
+  app.post(
+    '/login',
+    { config: { action: 'login.attempt', page: loginPage, pageProps: signInPageProps } },
+    async (request, reply) => {
+      const fields = new FieldReader(request.body);
+      const email = fields.string('email', { max: 191 });
+      const username = fields.string('username', { max: 191 });
+      const password = fields.string('password', { required: true, raw: true, max: 1024 });
+      if (email === undefined && username === undefined)
+        fields.fail('email', 'Email or username is required.');
+      fields.throwIfInvalid();
 
-    const services = request.server.citadel;
-    const user = await verifyPasswordLogin(services, {
-      identifier: (email ?? username)!,
-      password: password!,
-      ip: request.ip,
-    });
-    const result = await beginSignIn(request, reply, user, {
-      purpose: 'login',
-      remember: fields.boolean('remember'),
-    });
-    return respondToSignIn(request, reply, result, {
-      action: 'login.attempt',
-      status: 'success',
-      message: 'You are signed in.',
-      user: publicUser(user),
-      redirectTo: '/',
-    });
-  });
+      const services = request.server;
+      const user = await verifyPasswordLogin(services, {
+        identifier: (email ?? username)!,
+        password: password!,
+        ip: request.ip,
+      });
+      const result = await beginSignIn(request, reply, user, {
+        purpose: 'login',
+        remember: fields.boolean('remember'),
+      });
+      return respondToSignIn(request, reply, result, {
+        action: 'login.attempt',
+        status: 'success',
+        message: 'You are signed in.',
+        user: publicUser(user),
+        redirectTo: '/',
+      });
+    },
+  );
 
   const logout = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = request.caller;
-    if (caller?.via === 'token') await request.server.citadel.tokens.revoke(caller.user.id, caller.token.id);
+    if (caller?.via === 'token') await request.server.tokens.revoke(caller.user.id, caller.token.id);
     else await endSession(request, reply);
     return respond(request, reply, {
       action: 'logout',
@@ -92,15 +101,17 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
   app.post('/logout', { config: { action: 'logout' } }, logout);
   app.get('/logout', { config: { action: 'logout' } }, logout);
 
-  app.get('/register', { config: { action: 'register.show', page: registerPage } }, async (request, reply) =>
-    showPage(request, reply, 'register.show'),
+  app.get(
+    '/register',
+    { config: { action: 'register.show', page: registerPage, pageProps: signInPageProps } },
+    async (request, reply) => showPage(request, reply, 'register.show'),
   );
 
   app.post(
     '/register',
-    { config: { action: 'register.attempt', page: registerPage } },
+    { config: { action: 'register.attempt', page: registerPage, pageProps: signInPageProps } },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const fields = new FieldReader(request.body);
       const username = fields.string('username', {
         required: true,
@@ -172,7 +183,7 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
     '/forgot-password',
     { config: { action: 'forgot_password.send', page: forgotPasswordPage } },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const fields = new FieldReader(request.body);
       const email = fields.email('email', { required: true });
       fields.throwIfInvalid();
@@ -192,11 +203,10 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/reset-password',
-    { config: { action: 'reset_password.show', page: resetPasswordPage } },
+    { config: { action: 'reset_password.show', page: resetPasswordPage, pageProps: resetPasswordPageProps } },
     async (request, reply) => {
       const token = (request.query as Record<string, unknown>).token;
-      const usable =
-        typeof token === 'string' && (await isPasswordResetTokenUsable(request.server.citadel, token));
+      const usable = typeof token === 'string' && (await isPasswordResetTokenUsable(request.server, token));
       return respond(request, reply, {
         action: 'reset_password.show',
         status: usable ? 'info' : 'error',
@@ -212,9 +222,15 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/reset-password',
-    { config: { action: 'reset_password.attempt', page: resetPasswordPage } },
+    {
+      config: {
+        action: 'reset_password.attempt',
+        page: resetPasswordPage,
+        pageProps: resetPasswordPageProps,
+      },
+    },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const fields = new FieldReader(request.body);
       const token = fields.string('token', { required: true, max: 256 });
       const password = readNewPassword(fields, services.config.limits);
@@ -240,4 +256,15 @@ export async function accountsModule(app: FastifyInstance): Promise<void> {
 /** GET of a form page: HTML for browsers, a small info envelope for JSON clients. */
 function showPage(request: FastifyRequest, reply: FastifyReply, action: string) {
   return respond(request, reply, { action, status: 'info', render: true });
+}
+
+function signInPageProps(request: FastifyRequest): SignInPageProps {
+  return { providers: request.server.config.oauthProviders.map(({ id, label }) => ({ id, label })) };
+}
+
+function resetPasswordPageProps(request: FastifyRequest): ResetPasswordPageProps {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const token = typeof body.token === 'string' ? body.token : query.token;
+  return { token: typeof token === 'string' ? token : '' };
 }

@@ -1,6 +1,6 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
-import { ValidationError } from '../../http/errors.ts';
-import { twoFactorStepFields } from '../../views/pages/two-factor.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { twoFactorStepFields } from './pages.ts';
 import { availableFactors, enrolledFactorIds, findFactor, secondFactors } from './registry.ts';
 
 /** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
@@ -24,6 +24,7 @@ async function factorIds(ctx: ActionContext): Promise<string[]> {
  */
 export const twoFactorAction: PipelineAction = {
   id: 'two_factor',
+  automatic: true,
   label: 'Two-factor authentication',
 
   async isPendingFor(ctx) {

@@ -7,8 +7,8 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { CitadelServices } from '../../services.ts';
-import { ValidationError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import { ValidationError } from '../../core/errors.ts';
 import type { EnrollableFactor, ProofScope } from './types.ts';
 import { putPending, takePending } from './pending.ts';
 
@@ -94,11 +94,11 @@ export const passkeyFactor: EnrollableFactor = {
   label: 'Passkey',
 
   async isAvailable(request, user) {
-    return hasPasskey(request.server.citadel, user.id);
+    return hasPasskey(request.server, user.id);
   },
 
   async challenge(request, user, scope) {
-    const services = request.server.citadel;
+    const services = request.server;
     const { rpID } = relyingParty(services);
     const keys = await listPasskeys(services, user.id);
     const options = await generateAuthenticationOptions({
@@ -111,7 +111,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async verify(request, user, proof, scope) {
-    const services = request.server.citadel;
+    const services = request.server;
     // One challenge, one attempt: a wrong or replayed assertion needs a fresh challenge.
     const pending = takePending<{ challenge: string }>(request, challengeKey(scope), user.id);
     const response = parseJsonProof<AuthenticationResponseJSON>(proof);
@@ -157,7 +157,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async enrollStart(request, user, body) {
-    const services = request.server.citadel;
+    const services = request.server;
     const keys = await listPasskeys(services, user.id);
     if (keys.length >= MAX_PASSKEYS)
       throw new ValidationError({ factor: `At most ${MAX_PASSKEYS} passkeys can be registered.` });
@@ -181,7 +181,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async enrollConfirm(request, user, proof, body) {
-    const services = request.server.citadel;
+    const services = request.server;
     const pending = takePending<{ challenge: string; name: string }>(request, ENROLL_KEY, user.id);
     const response = parseJsonProof<RegistrationResponseJSON>(proof);
     if (!pending || !response) return false;
@@ -240,7 +240,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async unenroll(request, user, body) {
-    let query = request.server.citadel.db.deleteFrom('passkeys').where('user_id', '=', user.id);
+    let query = request.server.db.deleteFrom('passkeys').where('user_id', '=', user.id);
     const credentialId = body.credential_id;
     if (credentialId !== undefined && credentialId !== null && credentialId !== '') {
       if (typeof credentialId !== 'string') return false;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isoAfter } from '../../clock.ts';
+import { isoAfter } from '../../core/clock.ts';
 
 /** How long an enrollment secret or a passkey challenge stays usable in the session. */
 const PENDING_TTL_SECONDS = 10 * 60;
@@ -15,7 +15,7 @@ interface Pending<T> {
  * returned to the same user within its lifetime; `take` removes it so it is used at most once.
  */
 export function putPending<T>(request: FastifyRequest, key: string, userId: number, value: T): void {
-  const services = request.server.citadel;
+  const services = request.server;
   const entry: Pending<T> = { userId, expiresAt: isoAfter(services.clock, PENDING_TTL_SECONDS), value };
   request.session.set(key, entry);
 }
@@ -23,7 +23,7 @@ export function putPending<T>(request: FastifyRequest, key: string, userId: numb
 export function peekPending<T>(request: FastifyRequest, key: string, userId: number): T | undefined {
   const entry = request.session.get<Pending<T>>(key);
   if (!entry || entry.userId !== userId) return undefined;
-  if (entry.expiresAt <= request.server.citadel.clock.now().toISOString()) return undefined;
+  if (entry.expiresAt <= request.server.clock.now().toISOString()) return undefined;
   return entry.value;
 }
 

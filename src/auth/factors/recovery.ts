@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { CitadelServices } from '../../services.ts';
-import { safeEqual } from '../../crypto.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import { safeEqual } from '../../core/crypto.ts';
 import type { Factor } from './types.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -84,12 +84,12 @@ export const recoveryCodeFactor: Factor = {
   id: 'recovery_code',
   label: 'Recovery code',
   async isAvailable(request, user) {
-    return (await recoveryCodesRemaining(request.server.citadel, user.id)) > 0;
+    return (await recoveryCodesRemaining(request.server, user.id)) > 0;
   },
   async challenge() {
     return {};
   },
   async verify(request, user, proof) {
-    return useRecoveryCode(request.server.citadel, user.id, proof);
+    return useRecoveryCode(request.server, user.id, proof);
   },
 };

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
 import type { EnrollableFactor, Factor } from './types.ts';
 import { hasTotp, totpFactor } from './totp.ts';
 import { hasPasskey, passkeyFactor } from './passkey.ts';

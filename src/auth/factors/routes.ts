@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { NotFoundError, ValidationError } from '../../http/errors.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
 import { requireSudo } from '../sudo/guard.ts';
-import { twoFactorPage } from '../../views/pages/two-factor.ts';
+import { twoFactorPage } from './pages.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
 import { settingsData } from './settings.ts';
-import { twoFactorAction } from './action.ts';
 import { passkeyAssets } from './assets.ts';
 import type { EnrollableFactor } from './types.ts';
 
@@ -27,24 +26,31 @@ function readFactor(request: FastifyRequest): EnrollableFactor {
 }
 
 /** Two-factor settings: enrollment, removal, recovery codes, and the `two_factor` sign-in step. */
-export async function factorsModule(app: FastifyInstance): Promise<void> {
-  app.citadel.actions.registerAutomatic(twoFactorAction);
+export async function factorsRoutes(app: FastifyInstance): Promise<void> {
   await passkeyAssets(app);
   const page = twoFactorPage;
+  const pageProps = async (request: FastifyRequest) => {
+    const user = request.caller?.user;
+    return { settings: user ? await settingsData(request, user) : {} };
+  };
 
-  app.get('/two-factor', { config: { action: 'two_factor.index', page } }, async (request, reply) => {
-    const user = requireSessionUser(request);
-    return respond(request, reply, {
-      action: 'two_factor.index',
-      status: 'success',
-      data: await settingsData(request, user),
-      render: true,
-    });
-  });
+  app.get(
+    '/two-factor',
+    { config: { action: 'two_factor.index', page, pageProps } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      return respond(request, reply, {
+        action: 'two_factor.index',
+        status: 'success',
+        data: await settingsData(request, user),
+        render: true,
+      });
+    },
+  );
 
   app.post(
     '/two-factor/enroll/start',
-    { config: { action: 'two_factor.enroll.start', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.enroll.start', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const factor = readFactor(request);
@@ -64,9 +70,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/enroll/confirm',
-    { config: { action: 'two_factor.enroll.confirm', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.enroll.confirm', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       const factor = readFactor(request);
       const body = bodyOf(request);
@@ -106,9 +112,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/unenroll',
-    { config: { action: 'two_factor.unenroll', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.unenroll', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       const factor = readFactor(request);
       if (!(await factor.unenroll(request, user, bodyOf(request))))
@@ -128,9 +134,9 @@ export async function factorsModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/two-factor/recovery-codes',
-    { config: { action: 'two_factor.recovery_codes', page }, preHandler: requireSudo },
+    { config: { action: 'two_factor.recovery_codes', page, pageProps }, preHandler: requireSudo },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const user = requireSessionUser(request);
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');

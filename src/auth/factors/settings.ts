@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRecord } from '../users.ts';
+import type { UserRecord } from '../core/users.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { recoveryCodesRemaining } from './recovery.ts';
 import { passkeySummaries } from './passkey.ts';
@@ -11,7 +11,7 @@ export async function settingsData(
   request: FastifyRequest,
   user: UserRecord,
 ): Promise<Record<string, unknown>> {
-  const services = request.server.citadel;
+  const services = request.server;
   return {
     enrolled_factors: await enrolledFactorIds(services, user.id),
     available_factors: AVAILABLE,

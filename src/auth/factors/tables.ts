@@ -40,3 +40,8 @@ export interface FactorTables {
   passkeys: PasskeysTable;
   recovery_codes: RecoveryCodesTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface Database extends FactorTables {}
+}

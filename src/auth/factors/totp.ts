@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { CitadelServices } from '../../services.ts';
-import { ConflictError } from '../../http/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from './types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
 
@@ -85,7 +85,7 @@ export const totpFactor: EnrollableFactor = {
   label: 'Authenticator app',
 
   async isAvailable(request, user) {
-    return hasTotp(request.server.citadel, user.id);
+    return hasTotp(request.server, user.id);
   },
 
   async challenge() {
@@ -93,11 +93,11 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async verify(request, user, proof) {
-    return verifyTotp(request.server.citadel, user.id, proof);
+    return verifyTotp(request.server, user.id, proof);
   },
 
   async enrollStart(request, user) {
-    const services = request.server.citadel;
+    const services = request.server;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
     // 160-bit secret, as RFC 4226 recommends for SHA-1.
     const secret = new Secret({ buffer: randomBytes(20).buffer });
@@ -115,7 +115,7 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async enrollConfirm(request, user, proof) {
-    const services = request.server.citadel;
+    const services = request.server;
     const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
     if (!pending) return false;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
@@ -143,7 +143,7 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async unenroll(request, user) {
-    const result = await request.server.citadel.db
+    const result = await request.server.db
       .deleteFrom('totp_factors')
       .where('user_id', '=', user.id)
       .executeTakeFirst();

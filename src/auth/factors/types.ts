@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRecord } from '../users.ts';
+import type { UserRecord } from '../core/users.ts';
 
 /** Where a proof is being given: a sign-in step or a sudo step-up. Challenges never cross scopes. */
 export type ProofScope = 'sign_in' | 'sudo';

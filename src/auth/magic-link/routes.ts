@@ -2,19 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { NotFoundError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
-import { limitEmailSends } from '../limits.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
+import { limitEmailSends } from '../core/send-limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
-import { magicLinkPage, magicLinkSentPage } from '../../views/pages/magic-link.ts';
+import { magicLinkPage, magicLinkSentPage } from './pages.ts';
 
 const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
 
 /** Sign-in by an emailed single-use link. */
-export async function magicLinkModule(app: FastifyInstance): Promise<void> {
+export async function magicLinkRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/magic-link',
     { config: { action: 'magic_link.show', page: magicLinkPage } },
@@ -24,7 +24,13 @@ export async function magicLinkModule(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/magic-link/sent',
-    { config: { action: 'magic_link.sent', page: magicLinkSentPage } },
+    {
+      config: {
+        action: 'magic_link.sent',
+        page: magicLinkSentPage,
+        pageProps: (request) => ({ linkMinutes: Math.round(request.server.config.limits.magicLinkTtl / 60) }),
+      },
+    },
     async (request, reply) =>
       respond(request, reply, { action: 'magic_link.sent', status: 'info', render: true }),
   );
@@ -33,7 +39,7 @@ export async function magicLinkModule(app: FastifyInstance): Promise<void> {
     '/magic-link',
     { config: { action: 'magic_link.send', page: magicLinkPage } },
     async (request, reply) => {
-      const services = request.server.citadel;
+      const services = request.server;
       const fields = new FieldReader(request.body);
       const email = fields.email('email', { required: true });
       fields.throwIfInvalid();
@@ -53,7 +59,7 @@ export async function magicLinkModule(app: FastifyInstance): Promise<void> {
   );
 
   const verify = async (request: FastifyRequest, reply: FastifyReply, token: unknown) => {
-    const services = request.server.citadel;
+    const services = request.server;
     const user = typeof token === 'string' ? await consumeMagicLink(services, token) : undefined;
     if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
     assertMaySignIn(services, user);

@@ -1,7 +1,7 @@
-import { claimSingleUseToken } from '../single-use-tokens.ts';
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import { randomToken, sha256Hex } from '../../crypto.ts';
+import { claimSingleUseToken } from '../core/single-use-tokens.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
 import { canBeActivated } from '../accounts/login.ts';
 

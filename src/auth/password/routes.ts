@@ -1,19 +1,26 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { setRememberCookie } from '../../http/sessions/plugin.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { setRememberCookie } from '../core/sessions.ts';
 import { requireSudo } from '../sudo/guard.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
-import { setPasswordPage } from '../../views/pages/set-password.ts';
+import { setPasswordPage } from './pages.ts';
 
 /**
  * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user
  * who has one replaces it only in sudo mode, and then every other session of the account ends.
  * Session callers only: a bearer token never changes a password.
  */
-export async function passwordModule(app: FastifyInstance): Promise<void> {
-  const config = { action: 'password.set', page: setPasswordPage };
+export async function passwordRoutes(app: FastifyInstance): Promise<void> {
+  const config = {
+    action: 'password.set',
+    page: setPasswordPage,
+    pageProps: (request: FastifyRequest) => {
+      const caller = request.caller;
+      return { hasPassword: caller?.via === 'session' && caller.user.password_hash !== null };
+    },
+  };
 
   app.get('/set-password', { config: { ...config, action: 'password.show' } }, async (request, reply) => {
     const user = requireSessionUser(request);
@@ -26,7 +33,7 @@ export async function passwordModule(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/set-password', { config }, async (request, reply) => {
-    const services = request.server.citadel;
+    const services = request.server;
     const user = requireSessionUser(request);
     const replacing = user.password_hash !== null;
     if (replacing) await requireSudo(request, reply);

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../services.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { PendingContext } from './context.ts';
 import { claimOnce } from './claims.ts';
 

@@ -1,7 +1,7 @@
-import type { CitadelServices } from '../../services.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { CitadelMigration } from '../../db/migrations/types.ts';
 import { TIMESTAMP } from '../../db/columns.ts';
-import { isoAfter } from '../../clock.ts';
+import { isoAfter } from '../../core/clock.ts';
 
 /**
  * Once-only claims ("this step was passed", "this resend was sent") that concurrent requests and
@@ -16,6 +16,11 @@ export interface PipelineClaimsTable {
 
 export interface PipelineClaimTables {
   pipeline_claims: PipelineClaimsTable;
+}
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface Database extends PipelineClaimTables {}
 }
 
 export const pipelineClaimsMigration: CitadelMigration = {

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { ActionContext, PipelineAction } from './types.ts';
-import { safeEqual } from '../../crypto.ts';
+import { safeEqual } from '../../core/crypto.ts';
 import { composeMail } from '../../mail/templates.ts';
-import { TooManyRequestsError, ValidationError } from '../../http/errors.ts';
-import { html } from '../../views/html.ts';
+import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
+import { html } from '../../http/html.ts';
 import { claimOnce } from './claims.ts';
 
 const HMAC_PURPOSE = 'action-code';

@@ -2,7 +2,7 @@ import type { PipelineAction } from './types.ts';
 
 /**
  * The actions known to this server. `automatic` actions run after the configured ones on every
- * sign-in for which they are pending (the two-factor module adds `two_factor` this way).
+ * sign-in for which they are pending (the factors plugin's `two_factor`).
  */
 export class ActionRegistry {
   private readonly actions = new Map<string, PipelineAction>();
@@ -11,11 +11,7 @@ export class ActionRegistry {
   register(action: PipelineAction): void {
     if (this.actions.has(action.id)) throw new Error(`action "${action.id}" is registered twice`);
     this.actions.set(action.id, action);
-  }
-
-  registerAutomatic(action: PipelineAction): void {
-    this.register(action);
-    this.automaticIds.push(action.id);
+    if (action.automatic) this.automaticIds.push(action.id);
   }
 
   get(id: string): PipelineAction | undefined {

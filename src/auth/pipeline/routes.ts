@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
-import { NotFoundError, TooManyRequestsError, ValidationError } from '../../http/errors.ts';
+import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { ProofAttempts } from './attempts.ts';
-import { publicUser } from '../users.ts';
-import { maskEmail, savePending, wipePending, type PendingContext } from './context.ts';
-import { proceed, requireCurrentStep } from './runner.ts';
-import { email2faAction, emailActivationAction } from './email-code.ts';
-import { pipelinePage } from '../../views/pages/pipeline.ts';
+import { publicUser } from '../core/users.ts';
+import { maskEmail, readPending, savePending, wipePending, type PendingContext } from './context.ts';
+import { actionContext, proceed, requireCurrentStep } from './runner.ts';
+import { html } from '../../http/html.ts';
+import { pipelinePage, type PipelinePageProps } from './pages.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
@@ -16,15 +16,11 @@ const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
  * The post-sign-in pipeline: the built-in email actions, the application's custom actions from
  * the configuration, and the /action/* endpoints that walk a pending context to a session.
  */
-export async function pipelineModule(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
-  services.actions.register(email2faAction);
-  services.actions.register(emailActivationAction);
-  for (const action of services.config.actions) services.actions.register(action);
-
+export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
+  const services = app;
   app.get(
     '/action/show',
-    { config: { action: 'action.show', page: pipelinePage } },
+    { config: { action: 'action.show', page: pipelinePage, pageProps: pipelinePageProps } },
     async (request, reply) => {
       const { pending, user, action, ctx } = await requireCurrentStep(request);
       const extra = (await action.show?.(ctx)) ?? {};
@@ -41,7 +37,7 @@ export async function pipelineModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/action/challenge',
-    { config: { action: 'action.challenge', page: pipelinePage } },
+    { config: { action: 'action.challenge', page: pipelinePage, pageProps: pipelinePageProps } },
     async (request, reply) => {
       const { pending, action, ctx } = await requireCurrentStep(request);
       try {
@@ -67,7 +63,7 @@ export async function pipelineModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/action/handle',
-    { config: { action: 'action.handle', page: pipelinePage } },
+    { config: { action: 'action.handle', page: pipelinePage, pageProps: pipelinePageProps } },
     async (request, reply) => {
       const { pending, user, action, ctx } = await requireCurrentStep(request);
       const body =
@@ -159,4 +155,19 @@ async function refuse(
     });
   }
   throw new NotFoundError(exhausted ? TOO_MANY : WRONG_PROOF, exhausted ? { redirectTo: '/login' } : {});
+}
+
+/** The pending step's page data: the action renders its own fields from its context. */
+async function pipelinePageProps(request: FastifyRequest): Promise<PipelinePageProps> {
+  const { actions, users } = request.server;
+  const pending = readPending(request.session);
+  const action = pending ? actions.get(pending.current) : undefined;
+  const user = pending && action ? await users.findById(pending.userId) : undefined;
+  if (!pending || !action || !user) return { step: null };
+  const fields = action.renderFields
+    ? action.renderFields(actionContext(request, user, pending, action.id))
+    : html`<p>Continue to finish signing in.</p>`;
+  return {
+    step: { label: action.label, maskedEmail: maskEmail(user.email), fields, canResend: !!action.challenge },
+  };
 }

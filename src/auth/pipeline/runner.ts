@@ -1,12 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
 import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
-import { establishSession } from '../sign-in.ts';
-import { randomToken } from '../../crypto.ts';
+import { establishSession } from '../core/sessions.ts';
+import { randomToken } from '../../core/crypto.ts';
 import { sweepClaims } from './claims.ts';
 import { canBeActivated } from '../accounts/login.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
 
 export interface BeginSignInOptions {
@@ -42,7 +42,7 @@ export function actionContext(
   pending.state[actionId] ??= {};
   return {
     request,
-    services: request.server.citadel,
+    services: request.server,
     user,
     purpose: pending.purpose,
     state: pending.state[actionId],
@@ -62,7 +62,7 @@ export async function beginSignIn(
   user: UserRecord,
   options: BeginSignInOptions,
 ): Promise<SignInResult> {
-  const services = request.server.citadel;
+  const services = request.server;
   // A new sign-in replaces whatever the session held (another user, an older pending context),
   // with a fresh id so a planted session id never gains the pending state.
   request.session.clear();
@@ -95,7 +95,7 @@ export async function proceed(
   user: UserRecord,
   pending: PendingContext,
 ): Promise<SignInResult> {
-  const services = request.server.citadel;
+  const services = request.server;
   while (pending.remaining.length > 0) {
     const id = pending.remaining.shift()!;
     const action = services.actions.get(id);
@@ -133,7 +133,7 @@ export interface CurrentStep {
  * /login) when there is none, it expired, or its user is gone. Expired contexts are wiped.
  */
 export async function requireCurrentStep(request: FastifyRequest): Promise<CurrentStep> {
-  const services = request.server.citadel;
+  const services = request.server;
   const pending = readPending(request.session);
   if (!pending) throw new AuthenticationRequiredError('Please sign in first.');
   const expired = pending.expiresAt <= services.clock.now().toISOString();

@@ -1,13 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
-import type { SafeHtml } from '../../views/html.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
+import type { SafeHtml } from '../../http/html.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';
 
 export interface ActionContext {
   request: FastifyRequest;
+  /** The server instance: its decorators are Citadel's services (`services.db`, `services.mailer`, ...). */
   services: CitadelServices;
   user: UserRecord;
   purpose: PipelinePurpose;
@@ -48,6 +49,18 @@ export interface PipelineAction {
   complete?(ctx: ActionContext): Promise<void>;
   /** The form fields of the action page (inside the form that posts to /action/handle). */
   renderFields?(ctx: ActionContext): SafeHtml;
+  /**
+   * Runs after the configured actions on every sign-in where it is pending, without being listed
+   * in AUTH_LOGIN_ACTIONS / AUTH_REGISTER_ACTIONS (the factors plugin's `two_factor`).
+   */
+  automatic?: boolean;
+}
+
+declare module '../../config/types.ts' {
+  interface ExtensionSettings {
+    /** The application's own post-sign-in actions, listed by id in AUTH_*_ACTIONS. */
+    actions?: PipelineAction[];
+  }
 }
 
 /** What a sign-in attempt led to. */

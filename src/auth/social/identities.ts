@@ -1,5 +1,5 @@
-import type { CitadelServices } from '../../services.ts';
-import type { UserRecord } from '../users.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from '../core/users.ts';
 import type { SocialProfile } from './providers.ts';
 import { baseUsername, usernameCandidates } from './username.ts';
 

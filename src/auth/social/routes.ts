@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { publicUser } from '../users.ts';
+import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
@@ -11,8 +11,8 @@ import { startFlow, takeFlow } from './state.ts';
 const FAILED = 'Signing in with the provider failed. Please try again.';
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export async function socialModule(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
+export async function socialRoutes(app: FastifyInstance): Promise<void> {
+  const services = app;
   const providers = new SocialProviders(services.config.oauthProviders, services.config.appUrl);
 
   function providerFor(request: FastifyRequest): SocialProvider {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { safeEqual } from '../../crypto.ts';
-import { isoAfter } from '../../clock.ts';
+import { safeEqual } from '../../core/crypto.ts';
+import { isoAfter } from '../../core/clock.ts';
 import type { FlowChecks } from './providers.ts';
 
 /** The session key of the one sign-in attempt in progress. */
@@ -27,7 +27,7 @@ interface StoredFlow {
  * session only. A new attempt replaces an older one.
  */
 export function startFlow(request: FastifyRequest, provider: string, openIdConnect: boolean): FlowChecks {
-  const { clock, secrets } = request.server.citadel;
+  const { clock, secrets } = request.server;
   const checks: FlowChecks = {
     state: oidc.randomState(),
     codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -54,7 +54,7 @@ export function takeFlow(request: FastifyRequest, provider: string, state: unkno
   const flow = request.session.get<StoredFlow>(FLOW_KEY);
   if (flow === undefined) return null;
   request.session.delete(FLOW_KEY);
-  const { clock, secrets } = request.server.citadel;
+  const { clock, secrets } = request.server;
   if (
     typeof state !== 'string' ||
     state.length > 512 ||

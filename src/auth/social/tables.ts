@@ -17,3 +17,8 @@ export interface OAuthIdentitiesTable {
 export interface SocialTables {
   oauth_identities: OAuthIdentitiesTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface Database extends SocialTables {}
+}

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthenticationRequiredError, ForbiddenError } from '../../http/errors.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
@@ -42,7 +42,7 @@ function refererPath(request: FastifyRequest): string | null {
   if (!referer) return null;
   try {
     const url = new URL(referer);
-    const app = new URL(request.server.citadel.config.appUrl);
+    const app = new URL(request.server.config.appUrl);
     if (url.origin !== app.origin) return null;
     return url.pathname + url.search;
   } catch {

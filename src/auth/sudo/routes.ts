@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../../http/caller.ts';
-import { ValidationError } from '../../http/errors.ts';
+import { requireSessionUser } from '../core/caller.ts';
+import { ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
-import { sudoPage } from '../../views/pages/sudo.ts';
+import { sudoPage, type SudoPageProps } from './pages.ts';
 import { availableFactors, findFactor, sudoProofFactors } from '../factors/registry.ts';
 import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';
@@ -24,35 +24,33 @@ function takeNext(request: FastifyRequest, userId: number): string | null {
 }
 
 /** Step-up: prove a factor again to get a short grace period for sensitive operations. */
-export async function sudoModule(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
-
-  // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
-  services.signedInListeners.push(async (request, user) => {
-    if ((await sudoFactorsFor(request, user)).length === 0) grantSudo(request, user.id);
-  });
-
-  app.get('/sudo', { config: { action: 'sudo.index', page: sudoPage } }, async (request, reply) => {
-    const user = requireSessionUser(request);
-    const next = safeNext((request.query as Record<string, unknown>).next);
-    saveNext(request, user.id, next);
-    const state = activeSudo(request);
-    return respond(request, reply, {
-      action: 'sudo.index',
-      status: 'info',
-      data: {
-        active: state !== null,
-        factors: await sudoFactorsFor(request, user),
-        expires_at: state?.expiresAt ?? null,
-        ...(next ? { next } : {}),
-      },
-      render: true,
-    });
-  });
+export async function sudoRoutes(app: FastifyInstance): Promise<void> {
+  const { config, rateLimiter } = app;
+  app.get(
+    '/sudo',
+    { config: { action: 'sudo.index', page: sudoPage, pageProps: sudoPageProps } },
+    async (request, reply) => {
+      const user = requireSessionUser(request);
+      const next = safeNext((request.query as Record<string, unknown>).next);
+      saveNext(request, user.id, next);
+      const state = activeSudo(request);
+      return respond(request, reply, {
+        action: 'sudo.index',
+        status: 'info',
+        data: {
+          active: state !== null,
+          factors: await sudoFactorsFor(request, user),
+          expires_at: state?.expiresAt ?? null,
+          ...(next ? { next } : {}),
+        },
+        render: true,
+      });
+    },
+  );
 
   app.post(
     '/sudo/challenge',
-    { config: { action: 'sudo.challenge', page: sudoPage } },
+    { config: { action: 'sudo.challenge', page: sudoPage, pageProps: sudoPageProps } },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const fields = new FieldReader(request.body);
@@ -70,7 +68,7 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/sudo/verify',
-    { config: { action: 'sudo.verified', page: sudoPage } },
+    { config: { action: 'sudo.verified', page: sudoPage, pageProps: sudoPageProps } },
     async (request, reply) => {
       const user = requireSessionUser(request);
       const body = (request.body ?? {}) as Record<string, unknown>;
@@ -81,13 +79,13 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
       // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
       // The attempt is counted before the proof is checked, so guesses sent all at once cannot
       // pass a read-only check together; a good proof clears the count.
-      const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
+      const { sudoMaxFailures, sudoFailureWindow } = config.limits;
       const limitKey = `sudo:${user.id}`;
-      await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+      await rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
-      await services.rateLimiter.reset(limitKey);
+      await rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);
@@ -101,15 +99,28 @@ export async function sudoModule(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post('/sudo/exit', { config: { action: 'sudo.exit', page: sudoPage } }, async (request, reply) => {
-    requireSessionUser(request);
-    endSudo(request);
-    return respond(request, reply, {
-      action: 'sudo.exit',
-      status: 'success',
-      message: 'You left sudo mode.',
-      data: { active: false },
-      redirectTo: '/',
-    });
-  });
+  app.post(
+    '/sudo/exit',
+    { config: { action: 'sudo.exit', page: sudoPage, pageProps: sudoPageProps } },
+    async (request, reply) => {
+      requireSessionUser(request);
+      endSudo(request);
+      return respond(request, reply, {
+        action: 'sudo.exit',
+        status: 'success',
+        message: 'You left sudo mode.',
+        data: { active: false },
+        redirectTo: '/',
+      });
+    },
+  );
+}
+
+async function sudoPageProps(request: FastifyRequest): Promise<SudoPageProps> {
+  const user = request.caller?.user;
+  const state = activeSudo(request);
+  return {
+    factors: user ? await sudoFactorsFor(request, user) : [],
+    state: state ? { expiresAt: state.expiresAt } : null,
+  };
 }

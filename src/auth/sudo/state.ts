@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isoAfter } from '../../clock.ts';
+import { isoAfter } from '../../core/clock.ts';
 
 /** The session key holding sudo: bound to one user id and a server-fixed expiry. */
 export const SUDO_KEY = 'sudo';
@@ -14,7 +14,7 @@ export function activeSudo(request: FastifyRequest): SudoState | null {
   const state = request.session.get<SudoState>(SUDO_KEY);
   const userId = request.session.userId;
   if (!state || userId === null || state.userId !== userId) return null;
-  const now = request.server.citadel.clock.now().toISOString();
+  const now = request.server.clock.now().toISOString();
   if (typeof state.expiresAt !== 'string' || state.expiresAt <= now) return null;
   return state;
 }
@@ -24,7 +24,7 @@ export function activeSudo(request: FastifyRequest): SudoState | null {
  * session id changes so an id observed before elevation cannot ride on it.
  */
 export function grantSudo(request: FastifyRequest, userId: number): SudoState {
-  const services = request.server.citadel;
+  const services = request.server;
   const state: SudoState = { userId, expiresAt: isoAfter(services.clock, services.config.limits.sudoTtl) };
   request.session.set(SUDO_KEY, state);
   request.session.regenerate();

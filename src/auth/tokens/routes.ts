@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
-import { requireAbility } from '../../http/caller.ts';
-import { ForbiddenError, NotFoundError } from '../../http/errors.ts';
-import { requireSudo } from '../sudo/guard.ts';
-import { tokensPage } from '../../views/pages/tokens.ts';
+import { requireAbility } from '../core/caller.ts';
+import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { isSudoActive, requireSudo } from '../sudo/guard.ts';
+import { tokensPage, type TokensPageProps } from './pages.ts';
 import { coversAbilities } from './abilities.ts';
 import { parseTokenId, readAbilities, readExpiresAt } from './input.ts';
 
@@ -14,20 +14,24 @@ async function tokenCreator(request: FastifyRequest, _reply: FastifyReply): Prom
 }
 
 /** Personal access token management: list, create (shown once), revoke. */
-export async function tokensModule(app: FastifyInstance): Promise<void> {
-  app.get('/tokens', { config: { action: 'tokens.index', page: tokensPage } }, async (request, reply) => {
-    const caller = requireAbility(request, 'tokens:read');
-    const tokens = await request.server.citadel.tokens.listForUser(caller.user.id);
-    return respond(request, reply, {
-      action: 'tokens.index',
-      status: 'success',
-      fields: { tokens },
-      render: true,
-    });
-  });
+export async function tokensRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/tokens',
+    { config: { action: 'tokens.index', page: tokensPage, pageProps: tokensPageProps } },
+    async (request, reply) => {
+      const caller = requireAbility(request, 'tokens:read');
+      const tokens = await request.server.tokens.listForUser(caller.user.id);
+      return respond(request, reply, {
+        action: 'tokens.index',
+        status: 'success',
+        fields: { tokens },
+        render: true,
+      });
+    },
+  );
 
   const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const services = request.server.citadel;
+    const services = request.server;
     const caller = requireAbility(request, 'tokens:create');
     const fields = new FieldReader(request.body);
     const name = fields.string('name', { required: true, min: 1, max: 100 });
@@ -61,7 +65,7 @@ export async function tokensModule(app: FastifyInstance): Promise<void> {
     });
   };
   const createOptions = {
-    config: { action: 'tokens.create', page: tokensPage },
+    config: { action: 'tokens.create', page: tokensPage, pageProps: tokensPageProps },
     // The ability check first: a caller without it gets 401/403 before any sudo prompt.
     preHandler: [tokenCreator, requireSudo],
   };
@@ -72,7 +76,7 @@ export async function tokensModule(app: FastifyInstance): Promise<void> {
     const caller = requireAbility(request, 'tokens:delete');
     const id = parseTokenId((request.params as { id?: unknown }).id);
     // Someone else's token and no token at all look the same: ids reveal nothing.
-    if (id === null || !(await request.server.citadel.tokens.revoke(caller.user.id, id))) {
+    if (id === null || !(await request.server.tokens.revoke(caller.user.id, id))) {
       throw new NotFoundError('Token not found.');
     }
     return respond(request, reply, {
@@ -85,4 +89,12 @@ export async function tokensModule(app: FastifyInstance): Promise<void> {
   const revokeOptions = { config: { action: 'tokens.revoke' } };
   app.delete('/tokens/:id', revokeOptions, revoke);
   app.post('/tokens/revoke/:id', revokeOptions, revoke);
+}
+
+async function tokensPageProps(request: FastifyRequest): Promise<TokensPageProps> {
+  const caller = request.caller;
+  if (caller?.via !== 'session') return { tokens: [], needsSudo: false };
+  const tokens = await request.server.tokens.listForUser(caller.user.id);
+  // Creating asks for sudo; the page's link to it brings the browser back here afterwards.
+  return { tokens, needsSudo: !(await isSudoActive(request)) };
 }

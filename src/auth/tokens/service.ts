@@ -1,21 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
-import type { Clock } from '../../clock.ts';
-import { sha256Hex } from '../../crypto.ts';
+import type { Clock } from '../../core/clock.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { insertReturningId } from '../../db/insert.ts';
+import type { TokenRecord } from '../../http/caller.ts';
 import { generateTokenString, isWellFormedToken } from './format.ts';
 
 type TokenRow = Selectable<PersonalAccessTokensTable>;
 
-/** A token as listed to its owner: never the hash, never the plain token. */
-export interface TokenRecord {
-  id: number;
-  name: string;
-  abilities: string[];
-  last_used_at: string | null;
-  created_at: string;
-  expires_at: string | null;
-}
+export type { TokenRecord } from '../../http/caller.ts';
 
 export interface IssuedToken {
   /** The plain token: returned once, never stored. */

@@ -1,9 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sha256Hex } from '../../crypto.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
-import { REMEMBER_COOKIE } from '../../auth/accounts/remember.ts';
-import { resolveCaller } from '../caller.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -20,19 +18,8 @@ export function cookieOptions(secure: boolean, maxAge?: number) {
   };
 }
 
-/** Set the remember-me cookie (or clear it with null). */
-export function setRememberCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  value: { value: string; maxAge: number } | null,
-) {
-  const secure = request.server.citadel.config.secureCookies;
-  if (value) reply.setCookie(REMEMBER_COOKIE, value.value, cookieOptions(secure, value.maxAge));
-  else reply.clearCookie(REMEMBER_COOKIE, cookieOptions(secure));
-}
-
 async function loadSession(request: FastifyRequest): Promise<Session> {
-  const { sessions } = request.server.citadel;
+  const { sessions } = request.server;
   const raw = request.cookies[SESSION_COOKIE];
   if (raw && raw.length <= 128) {
     const stored = await sessions.load(sha256Hex(raw));
@@ -41,44 +28,22 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
   return new Session(null, null, {}, { expiresAt: null });
 }
 
-/** A remember-me cookie signs the browser back in when its session has ended; it is rotated on use. */
-async function restoreFromRememberCookie(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const services = request.server.citadel;
-  const cookie = request.cookies[REMEMBER_COOKIE];
-  if (!cookie || request.session.userId !== null || request.headers.authorization) return;
-  const restored = await services.remember.consume(cookie);
-  // A concurrent request of the same browser rotated the cookie first: leave the new one alone.
-  if (restored === 'superseded') return;
-  const user = restored ? await services.users.findById(restored.userId) : undefined;
-  if (!restored || !user || user.active !== 1) {
-    setRememberCookie(request, reply, null);
-    return;
-  }
-  request.session.clear();
-  request.session.setUser(user.id);
-  setRememberCookie(request, reply, restored.cookie);
-  for (const listener of services.signedInListeners) await listener(request, user);
-}
-
 /**
- * Sessions for every route: loaded from the cookie on request (no cookie, no lookup), the caller
- * resolved, and saved on send when anything changed or the idle expiry needs a refresh.
+ * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and saved on
+ * send when anything changed or the idle expiry needs a refresh. Who the caller is, the auth core
+ * decides in a later onRequest hook.
  */
 export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstance) {
   app.decorateRequest('session', null as unknown as Session);
-  app.decorateRequest('caller', null);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     request.session = await loadSession(request);
-    await restoreFromRememberCookie(request, reply);
-    // A bad bearer token throws (401); request.caller then keeps its default, null.
-    request.caller = await resolveCaller(request);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
     const session = request.session;
     if (!session) return payload;
-    const { config, clock, sessions } = request.server.citadel;
+    const { config, clock, sessions } = request.server;
     const now = clock.now().getTime();
     const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
     const stale =

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../../crypto.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { SessionData, SessionStore } from './store.ts';
 
 export interface Flash {

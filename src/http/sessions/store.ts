@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 export type SessionData = Record<string, unknown>;
 

@@ -1,21 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, UsersTable } from '../db/schema.ts';
-import type { Clock } from '../clock.ts';
-import { insertReturningId } from '../db/insert.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Clock } from '../../core/clock.ts';
+import { insertReturningId } from '../../db/insert.ts';
+import type { UserRecord } from '../../http/caller.ts';
 
-export type UserRecord = Selectable<UsersTable>;
-
-/** The user as every response shows it: never the password hash. */
-export interface PublicUser {
-  id: number;
-  username: string;
-  email: string;
-  active: boolean;
-}
-
-export function publicUser(user: UserRecord): PublicUser {
-  return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
-}
+export { publicUser, type PublicUser, type UserRecord } from '../../http/caller.ts';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

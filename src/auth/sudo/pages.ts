@@ -1,22 +1,23 @@
-import { html, type SafeHtml } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { sudoFactorsFor } from '../../auth/sudo/eligible.ts';
-import { activeSudo } from '../../auth/sudo/state.ts';
-import { safeNext } from '../../auth/sudo/next.ts';
+import { safeNext } from './next.ts';
 
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
 }
 
+export interface SudoPageProps {
+  /** The factors this user can prove now. */
+  factors: string[];
+  /** The grace period in force, if any. */
+  state: { expiresAt: string } | null;
+}
+
 /** The step-up page: one form per factor this user can prove. */
-export async function sudoPage(ctx: PageContext): Promise<SafeHtml> {
-  const request = ctx.request;
-  const user = request.caller?.user;
-  const factors = user ? await sudoFactorsFor(request, user) : [];
-  const state = activeSudo(request);
-  const query = request.query as Record<string, unknown> | undefined;
-  const next = safeNext(ctx.outcome?.data?.next ?? query?.next ?? ctx.input.next) ?? '';
+export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
+  const { factors, state } = ctx.props;
+  const next = safeNext(ctx.outcome?.data?.next ?? ctx.query.next ?? ctx.input.next) ?? '';
   const keepNext = next ? hidden('next', next) : '';
   const chosen = ctx.input.factor;
   const forFactor = (id: string) => (chosen === id ? ctx : { ...ctx, errors: {} });

@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from './db/url.ts';
+import type { Dialect } from '../db/url.ts';
 import type { Redis } from 'ioredis';
-import type { Database } from './db/schema.ts';
-import { isoAfter, type Clock } from './clock.ts';
-import { TooManyRequestsError } from './http/errors.ts';
-import { sha256Hex } from './crypto.ts';
+import type { Database } from '../db/schema.ts';
+import { isoAfter, type Clock } from '../core/clock.ts';
+import { TooManyRequestsError } from '../core/errors.ts';
+import { sha256Hex } from '../core/crypto.ts';
 
 /** The `rate_limits.key` column holds 191 characters (the MySQL index limit). */
 const MAX_STORED_KEY = 191;

@@ -11,7 +11,7 @@ export async function limitEmailSends(
   kind: string,
   email: string | undefined,
 ): Promise<void> {
-  const { rateLimiter, config } = request.server.citadel;
+  const { rateLimiter, config } = request.server;
   const { sendsPerAddress, sendsPerIp, sendWindow } = config.limits;
   await rateLimiter.consume(`send:${kind}:ip:${request.ip}`, sendsPerIp, sendWindow);
   if (email)

@@ -1,5 +1,5 @@
-import { html } from '../html.ts';
-import { layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 export function homePage(ctx: PageContext) {

@@ -1,8 +1,7 @@
-import { html, type SafeHtml } from '../html.ts';
-import { csrfField, field, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { csrfField, field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { settingsData } from '../../auth/factors/settings.ts';
-import type { PasskeySummary } from '../../auth/factors/passkey.ts';
+import type { PasskeySummary } from './passkey.ts';
 
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;
@@ -43,16 +42,12 @@ function totpConfirm(ctx: PageContext, data: Record<string, unknown> | undefined
 }
 
 /** Two-factor settings: authenticator app, passkeys, recovery codes. */
-export async function twoFactorPage(ctx: PageContext): Promise<SafeHtml> {
+export async function twoFactorPage(
+  ctx: PageContext<{ settings: Record<string, unknown> }>,
+): Promise<SafeHtml> {
   const outcome = ctx.outcome;
-  const user = ctx.request.caller?.user;
-  // Error renders carry no data: read the current settings again.
-  const data =
-    outcome?.data && 'enrolled_factors' in outcome.data
-      ? outcome.data
-      : user
-        ? await settingsData(ctx.request, user)
-        : {};
+  // Error renders carry no data: the current settings the route read again.
+  const data = outcome?.data && 'enrolled_factors' in outcome.data ? outcome.data : ctx.props.settings;
   const enrolled = (data.enrolled_factors as string[] | undefined) ?? [];
   const passkeys = (data.passkeys as PasskeySummary[] | undefined) ?? [];
   const remaining = Number(data.recovery_codes_remaining ?? 0);

@@ -1,11 +1,10 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** Set a first password (social sign-up) or change the current one (asks for sudo first). */
-export function setPasswordPage(ctx: PageContext) {
-  const caller = ctx.request.caller;
-  const hasPassword = caller?.via === 'session' && caller.user.password_hash !== null;
+export function setPasswordPage(ctx: PageContext<{ hasPassword: boolean }>) {
+  const { hasPassword } = ctx.props;
   return layout(
     ctx,
     hasPassword ? 'Change your password' : 'Set a password',

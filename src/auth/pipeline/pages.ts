@@ -1,35 +1,30 @@
-import { html } from '../html.ts';
-import { csrfField, form, layout } from '../layout.ts';
+import { html, type SafeHtml } from '../../http/html.ts';
+import { csrfField, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { maskEmail, readPending } from '../../auth/pipeline/context.ts';
-import { actionContext } from '../../auth/pipeline/runner.ts';
+
+/** The current step of a pending sign-in, as its page shows it; null when none is waiting. */
+export type PipelinePageProps = {
+  step: { label: string; maskedEmail: string; fields: SafeHtml; canResend: boolean } | null;
+};
 
 /**
  * The page of the current post-sign-in action: its fields (a code box for the email actions, the
  * custom action's own fields otherwise), a resend button when the action can send again, cancel.
  */
-export async function pipelinePage(ctx: PageContext) {
-  const { request } = ctx;
-  const services = request.server.citadel;
-  const pending = readPending(request.session);
-  const action = pending ? services.actions.get(pending.current) : undefined;
-  const user = pending && action ? await services.users.findById(pending.userId) : undefined;
-  if (!pending || !action || !user) {
+export function pipelinePage(ctx: PageContext<PipelinePageProps>) {
+  const { step } = ctx.props;
+  if (!step) {
     return layout(
       ctx,
       'Sign in',
       html`<p>There is no sign-in step waiting. <a href="/login">Sign in</a></p>`,
     );
   }
-  const actionCtx = actionContext(request, user, pending, action.id);
   const errors = Object.entries(ctx.errors);
-  const fields = action.renderFields
-    ? action.renderFields(actionCtx)
-    : html`<p>Continue to finish signing in.</p>`;
   return layout(
     ctx,
-    action.label,
-    html`<p>Signing in as <strong>${maskEmail(user.email)}</strong>.</p>
+    step.label,
+    html`<p>Signing in as <strong>${step.maskedEmail}</strong>.</p>
       ${
         errors.length > 0
           ? html`<ul class="field-error" role="alert">
@@ -37,9 +32,9 @@ export async function pipelinePage(ctx: PageContext) {
             </ul>`
           : ''
       }
-      ${form(ctx, '/action/handle', fields, 'Continue', html`id="action-form"`)}
+      ${form(ctx, '/action/handle', step.fields, 'Continue', html`id="action-form"`)}
       ${
-        action.challenge
+        step.canResend
           ? html`<form method="post" action="/action/challenge">
               ${csrfField(ctx)}<button class="secondary" type="submit">Send a new code</button>
             </form>`

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import { sha256Hex } from '../crypto.ts';
+import type { Database } from '../../db/schema.ts';
+import { sha256Hex } from '../../core/crypto.ts';
 
 /** Tables of emailed single-use tokens: the same columns (token_hash, user_id, expires_at, used_at). */
 export type SingleUseTokenTable = 'password_reset_tokens' | 'magic_link_tokens';

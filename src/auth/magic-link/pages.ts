@@ -1,5 +1,5 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** The request form: one address, one button. */
@@ -21,8 +21,8 @@ export function magicLinkPage(ctx: PageContext) {
 }
 
 /** After the request: the same words for any address. */
-export function magicLinkSentPage(ctx: PageContext) {
-  const minutes = Math.round(ctx.request.server.citadel.config.limits.magicLinkTtl / 60);
+export function magicLinkSentPage(ctx: PageContext<{ linkMinutes: number }>) {
+  const minutes = ctx.props.linkMinutes;
   return layout(
     ctx,
     'Check your email',

@@ -1,7 +1,7 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { isSudoActive } from '../../auth/sudo/guard.ts';
+import type { TokenRecord } from '../../http/caller.ts';
 
 function when(value: string | null, fallback: string) {
   return value
@@ -9,13 +9,18 @@ function when(value: string | null, fallback: string) {
     : fallback;
 }
 
+export interface TokensPageProps {
+  /** The signed-in user's tokens. */
+  tokens: TokenRecord[];
+  /** Creating asks for sudo first. */
+  needsSudo: boolean;
+}
+
 /** The token page: the new token once (right after creation), the list with revoke, the create form. */
-export async function tokensPage(ctx: PageContext) {
-  const tokens = ctx.user ? await ctx.request.server.citadel.tokens.listForUser(ctx.user.id) : [];
+export function tokensPage(ctx: PageContext<TokensPageProps>) {
+  const { tokens, needsSudo } = ctx.props;
   const created = ctx.outcome?.action === 'tokens.create' && ctx.outcome.status === 'success';
   const plain = created ? ctx.outcome?.fields?.token : undefined;
-  // Creating asks for sudo; the link brings the browser back here afterwards.
-  const needsSudo = ctx.user !== null && !(await isSudoActive(ctx.request));
   return layout(
     ctx,
     'Personal access tokens',

@@ -13,3 +13,8 @@ export interface MagicLinkTokensTable {
 export interface MagicLinkTables {
   magic_link_tokens: MagicLinkTokensTable;
 }
+
+declare module '../../db/schema.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface Database extends MagicLinkTables {}
+}

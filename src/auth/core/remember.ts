@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Clock } from '../../clock.ts';
-import { randomToken, safeEqual, sha256Hex } from '../../crypto.ts';
+import type { Clock } from '../../core/clock.ts';
+import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
 
 export const REMEMBER_COOKIE = 'citadel_remember';
 

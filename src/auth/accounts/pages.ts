@@ -1,10 +1,15 @@
-import { html } from '../html.ts';
-import { field, form, layout } from '../layout.ts';
+import { html } from '../../http/html.ts';
+import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
+/** The sign-in and registration pages show a button per configured social provider. */
+export interface SignInPageProps {
+  providers: { id: string; label: string }[];
+}
+
 /** "Sign in with …" buttons for the configured providers. */
-function socialButtons(ctx: PageContext) {
-  const providers = ctx.request.server.citadel.config.oauthProviders;
+function socialButtons(ctx: PageContext<SignInPageProps>) {
+  const providers = ctx.props.providers;
   if (providers.length === 0) return '';
   return html`<p>Or continue with:</p>
     <ul class="social">
@@ -12,7 +17,7 @@ function socialButtons(ctx: PageContext) {
     </ul>`;
 }
 
-export function loginPage(ctx: PageContext) {
+export function loginPage(ctx: PageContext<SignInPageProps>) {
   return layout(
     ctx,
     'Sign in',
@@ -33,7 +38,7 @@ export function loginPage(ctx: PageContext) {
   );
 }
 
-export function registerPage(ctx: PageContext) {
+export function registerPage(ctx: PageContext<SignInPageProps>) {
   return layout(
     ctx,
     'Create an account',
@@ -62,11 +67,13 @@ export function forgotPasswordPage(ctx: PageContext) {
   );
 }
 
-export function resetPasswordPage(ctx: PageContext) {
-  const query = ctx.request.query as Record<string, unknown>;
-  const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-  const token =
-    typeof body.token === 'string' ? body.token : typeof query.token === 'string' ? query.token : '';
+/** The reset token from the link (GET) or the form that failed (POST): never re-filled from input. */
+export interface ResetPasswordPageProps {
+  token: string;
+}
+
+export function resetPasswordPage(ctx: PageContext<ResetPasswordPageProps>) {
+  const { token } = ctx.props;
   return layout(
     ctx,
     'Choose a new password',

@@ -1,5 +1,5 @@
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
-import type { PageContext } from '../http/respond.ts';
+import type { PageContext } from './respond.ts';
 
 const STYLE = `
 body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1d2330;line-height:1.5}

@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Caller, UserRecord } from '../../http/caller.ts';
+import { hasAbility } from '../tokens/abilities.ts';
+import { AuthenticationRequiredError, ForbiddenError, HttpError } from '../../core/errors.ts';
+
+export type { Caller } from '../../http/caller.ts';
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+export class InvalidTokenError extends HttpError {
+  override name = 'InvalidTokenError';
+  constructor() {
+    super(401, 'Invalid or expired token.', { headers: { 'www-authenticate': 'Bearer' } });
+  }
+}
+
+/**
+ * Resolve the caller: an `Authorization: Bearer` token if the header is present (and then only
+ * that: a bad token is a 401, never a fall-back to the cookie), else the session's user.
+ * Tokens are accepted only in the header, never in the query string.
+ */
+export async function resolveCaller(request: FastifyRequest): Promise<Caller | null> {
+  const services = request.server;
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = BEARER.exec(header);
+    if (!match) throw new InvalidTokenError();
+    const verified = await services.tokens.verify(match[1]!);
+    if (!verified) throw new InvalidTokenError();
+    const user = await services.users.findById(verified.userId);
+    if (!user || user.active !== 1) throw new InvalidTokenError();
+    return { via: 'token', user, token: verified.record };
+  }
+  const userId = request.session.userId;
+  if (userId === null) return null;
+  const user = await services.users.findById(userId);
+  if (!user || user.active !== 1) {
+    request.session.clear();
+    return null;
+  }
+  return { via: 'session', user, token: null };
+}
+
+/** The caller, or 401. */
+export function requireCaller(request: FastifyRequest): Caller {
+  if (!request.caller) throw new AuthenticationRequiredError();
+  return request.caller;
+}
+
+/** A session caller (not a token), or 401: for pages and flows that only make sense in a browser. */
+export function requireSessionUser(request: FastifyRequest): UserRecord {
+  const caller = request.caller;
+  if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
+  return caller.user;
+}
+
+/** For token callers, the ability or 403; session callers hold every ability of their user. */
+export function requireAbility(request: FastifyRequest, ability: string): Caller {
+  const caller = requireCaller(request);
+  if (caller.via === 'token' && !hasAbility(caller.token.abilities, ability)) {
+    throw new ForbiddenError(`This token lacks the ability "${ability}".`);
+  }
+  return caller;
+}
+
+/** Route preHandler: 401 unless there is a caller. */
+export async function authenticated(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  requireCaller(request);
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CitadelPlugin, SignedInListener } from '../../plugin.ts';
+import { UserService } from './users.ts';
+import { PasswordHasher } from './passwords.ts';
+import { RememberTokens } from './remember.ts';
+import { resolveCaller } from './caller.ts';
+import { restoreRememberedSession } from './sessions.ts';
+import { PersonalAccessTokens } from '../tokens/service.ts';
+import { ActionRegistry } from '../pipeline/registry.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    users: UserService;
+    passwords: PasswordHasher;
+    remember: RememberTokens;
+    tokens: PersonalAccessTokens;
+    /** Every pipeline action of the plugins and the configuration, by id. */
+    actions: ActionRegistry;
+    /** The plugins' `signedIn` listeners, in plugin order. */
+    signInListeners: readonly SignedInListener[];
+  }
+}
+
+export interface AuthCoreOptions {
+  plugins: readonly CitadelPlugin[];
+}
+
+/**
+ * The auth core: the user, password, remember-me and token services every capability shares,
+ * who the caller is (remember-me restoration, then the session or the bearer token) on every
+ * request, and the plugins' actions, listeners and routes.
+ */
+export const authCore = fp(async function authCore(app: FastifyInstance, { plugins }: AuthCoreOptions) {
+  const { db, clock, config } = app;
+  app.decorate('users', new UserService(db, clock));
+  app.decorate('passwords', new PasswordHasher());
+  app.decorate('remember', new RememberTokens(db, clock, config.limits.rememberTtl));
+  app.decorate('tokens', new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval));
+
+  const actions = new ActionRegistry();
+  for (const plugin of plugins) for (const action of plugin.actions ?? []) actions.register(action);
+  for (const action of config.actions ?? []) actions.register(action);
+  app.decorate('actions', actions);
+  app.decorate(
+    'signInListeners',
+    plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
+  );
+
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request, reply) => {
+    await restoreRememberedSession(request, reply);
+    // A bad bearer token throws (401); request.caller then keeps its default, null.
+    request.caller = await resolveCaller(request);
+  });
+
+  for (const plugin of plugins) {
+    const routes = plugin.routes;
+    if (routes) await app.register(async (scope) => routes(scope));
+  }
+});

@@ -1,0 +1,12 @@
+import { definePlugin } from '../../plugin.ts';
+import { factorsRoutes } from './routes.ts';
+import { factorsMigration } from './migrations.ts';
+import { twoFactorAction } from './action.ts';
+
+/** TOTP, passkeys and recovery codes: their settings pages and the automatic `two_factor` step. */
+export const factorsPlugin = definePlugin({
+  name: 'factors',
+  migrations: [factorsMigration],
+  routes: factorsRoutes,
+  actions: [twoFactorAction],
+});

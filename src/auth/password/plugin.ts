@@ -1,0 +1,5 @@
+import { definePlugin } from '../../plugin.ts';
+import { passwordRoutes } from './routes.ts';
+
+/** Setting or changing the password of a signed-in account. */
+export const passwordPlugin = definePlugin({ name: 'password', routes: passwordRoutes });

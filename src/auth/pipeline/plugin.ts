@@ -1,0 +1,12 @@
+import { definePlugin } from '../../plugin.ts';
+import { pipelineRoutes } from './routes.ts';
+import { pipelineClaimsMigration } from './claims.ts';
+import { email2faAction, emailActivationAction } from './email-code.ts';
+
+/** The post-sign-in pipeline: the /action/* endpoints and the built-in emailed-code actions. */
+export const pipelinePlugin = definePlugin({
+  name: 'pipeline',
+  migrations: [pipelineClaimsMigration],
+  routes: pipelineRoutes,
+  actions: [email2faAction, emailActivationAction],
+});

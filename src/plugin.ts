@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CitadelMigration } from './db/migrations/types.ts';
+import type { UserRecord } from './http/caller.ts';
+import type { PipelineAction } from './auth/pipeline/types.ts';
+
+/** Runs after a session is established for a user, on every sign-in path. */
+export type SignedInListener = (request: FastifyRequest, user: UserRecord) => Promise<void> | void;
+
+/** What a plugin wants to hear about. */
+export interface PluginEvents {
+  /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
+  signedIn?: SignedInListener;
+}
+
+/**
+ * A capability: its tables (migrations), its routes and pages, the sign-in actions it brings and
+ * the events it listens to. Every built-in capability is one; an application adds its own in
+ * `plugins: [...]` without editing Citadel's files.
+ */
+export interface CitadelPlugin {
+  /** Unique among the server's plugins. */
+  name: string;
+  /** Kysely migrations for the plugin's tables; names sort in the order they run. */
+  migrations?: readonly CitadelMigration[];
+  /** Registers the plugin's routes, at the same prefix as the auth routes. */
+  routes?: (app: FastifyInstance) => void | Promise<void>;
+  /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
+  actions?: readonly PipelineAction[];
+  events?: PluginEvents;
+}
+
+declare module './config/types.ts' {
+  interface ExtensionSettings {
+    /** Capabilities added to the built-in ones (`auth/index.ts`), registered after them. */
+    plugins?: CitadelPlugin[];
+  }
+}
+
+/** Identity helper that types a plugin. */
+export function definePlugin<const T extends CitadelPlugin>(plugin: T): T {
+  return plugin;
+}
