@@ -10,6 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { redactUrl } from './db/url.ts';
 import { isClusterPrimary, parseWorkerCount, runPrimary } from './ops/cluster.ts';
 import { exitGracefullyOnSignals } from './ops/shutdown.ts';
+import { importOptional, MissingDependencyError } from './core/optional-dependency.ts';
 
 const HELP = `citadel: authentication server and resource API engine
 
@@ -28,6 +29,17 @@ object createServer() accepts.`;
 
 class UsageError extends Error {}
 
+/**
+ * A TypeScript config file needs a loader when Citadel itself runs compiled (the installed
+ * package); tsx is the only thing it is used for.
+ */
+async function registerTypeScriptLoader(): Promise<void> {
+  if (process.env.CITADEL_TS_LOADER === '1') return;
+  const { register } = await importOptional('tsx', 'A TypeScript config file', () => import('tsx/esm/api'));
+  register();
+  process.env.CITADEL_TS_LOADER = '1';
+}
+
 /** The application's config module: --config FILE, else ./citadel.config.ts when it exists. */
 async function loadOptions(configPath: string | undefined): Promise<CitadelOptions> {
   const path = resolve(configPath ?? 'citadel.config.ts');
@@ -35,6 +47,7 @@ async function loadOptions(configPath: string | undefined): Promise<CitadelOptio
     if (configPath) throw new ConfigError(`config file not found: ${path}`);
     return {};
   }
+  if (/\.[cm]?ts$/.test(path)) await registerTypeScriptLoader();
   const module = (await import(pathToFileURL(path).href)) as {
     default?: CitadelOptions | (() => CitadelOptions | Promise<CitadelOptions>);
   };
@@ -119,6 +132,7 @@ export async function main(argv: string[]): Promise<void> {
 /** One line and exit code 1 for anything that stops the command; never a stack trace. */
 function describe(error: unknown): string {
   if (error instanceof ConfigError) return `configuration error: ${error.message}`;
+  if (error instanceof MissingDependencyError) return error.message;
   if (error instanceof UsageError) return `${error.message} (see citadel --help)`;
   const e = error as { code?: string; message?: string };
   if (

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { parseDatabaseUrl, type Dialect } from './url.ts';
+import { importOptional } from '../core/optional-dependency.ts';
 
 /** Connections of the pool right now (SQLite: its one connection, never waited for here). */
 export interface PoolUse {
@@ -66,7 +67,11 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     : undefined;
 
   if (dialect === 'sqlite') {
-    const { default: SQLite } = await import('better-sqlite3');
+    const { default: SQLite } = await importOptional(
+      'better-sqlite3',
+      'A sqlite: DATABASE_URL',
+      () => import('better-sqlite3'),
+    );
     if (target !== ':memory:') mkdirSync(dirname(target), { recursive: true });
     const sqlite = new SQLite(target);
     sqlite.pragma('journal_mode = WAL');
@@ -84,7 +89,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
   }
 
   if (dialect === 'postgres') {
-    const pg = await import('pg');
+    const pg = await importOptional('pg', 'A postgres: DATABASE_URL', () => import('pg'));
     // A bounded wait for a connection: a hung server then fails requests (503) instead of holding them.
     const pool = new pg.default.Pool({
       connectionString: target,
@@ -101,7 +106,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     return { db, dialect, close: () => db.destroy(), poolUse };
   }
 
-  const mysql = await import('mysql2');
+  const mysql = await importOptional('mysql2', 'A mysql: DATABASE_URL', () => import('mysql2'));
   const pool = mysql.createPool({
     uri: target,
     connectionLimit: options.poolSize ?? 10,

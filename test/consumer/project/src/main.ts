@@ -1,0 +1,145 @@
+// A program an application developer would write on Citadel, compiled by tsc and run with plain
+// node: its own table (migration), its own resource on it, a custom sign-in action rendering html,
+// a plugin adding a route; then register, sign in through the action and write through the API.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { strict as assert } from 'node:assert';
+import {
+  createApi,
+  createServer,
+  defineConfig,
+  definePlugin,
+  defineResource,
+  ValidationError,
+  type CitadelMigration,
+  type PipelineAction,
+} from 'citadel';
+import { html } from 'citadel/html';
+import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
+import * as everyExport from './every-export.js';
+
+for (const name of everyExport.VALUE_EXPORTS) {
+  assert.notEqual(everyExport[name], undefined, `export ${name} is undefined at run time`);
+}
+
+const notesTable: CitadelMigration = {
+  name: '2026_11_24_000000_notes',
+  async up(db, dialect) {
+    await idColumn(db.schema.createTable('notes'), dialect)
+      .addColumn('user_id', 'integer', userIdColumn)
+      .addColumn('body', 'varchar(500)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+  },
+};
+
+const notes = defineResource({
+  name: 'notes',
+  version: 'v1',
+  columns: {
+    id: { type: 'integer', readOnly: true },
+    user_id: { type: 'integer', readOnly: true, hidden: true },
+    body: { type: 'string' },
+    created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
+  },
+  requiredAuth: ['get', 'post', 'put', 'patch', 'delete'],
+  hooks: {
+    beforeQuery: (query, ctx) => query.where('notes.user_id', '=', ctx.user?.id ?? -1),
+    beforeSave: (data, ctx) => (ctx.verb === 'post' ? { ...data, user_id: ctx.user!.id } : data),
+  },
+});
+
+const houseRules: PipelineAction = {
+  id: 'house_rules',
+  label: 'Accept the house rules',
+  async handle(_ctx, body) {
+    if (body.agree !== true) throw new ValidationError({ agree: 'Please agree to the house rules.' });
+    return true;
+  },
+  renderFields: () => html`<label><input type="checkbox" name="agree" value="1" /> I agree</label>`,
+};
+
+const hello = definePlugin({
+  name: 'hello',
+  routes(app) {
+    app.get('/hello', async () => ({ hello: 'world' }));
+  },
+});
+
+const dataDir = mkdtempSync(join(tmpdir(), 'citadel-consumer-data-'));
+const config = defineConfig({
+  env: {},
+  databaseUrl: `sqlite:${join(dataDir, 'app.sqlite')}`,
+  sessionSecret: 'consumer-test-secret-consumer-test-secret',
+  dataDir,
+  logLevel: 'silent',
+  loginActions: ['house_rules'],
+  actions: [houseRules],
+  plugins: [hello],
+  migrations: [notesTable],
+  api: createApi({ apiName: 'Consumer API', apiBaseUrl: '/api', resources: [notes] }).publish({
+    version: 'v1',
+  }),
+});
+
+const server = await createServer(config);
+const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+const cookies = new Map<string, string>();
+
+async function call(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${address}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const [name, value] = pair!.split('=');
+    cookies.set(name!, value ?? '');
+  }
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+}
+
+try {
+  const hi = await call('GET', '/hello');
+  assert.deepEqual([hi.status, hi.body], [200, { hello: 'world' }]);
+
+  const account = {
+    username: 'ada',
+    email: 'ada@example.com',
+    password: 'correct horse battery',
+    password_confirm: 'correct horse battery',
+  };
+  const registered = await call('POST', '/register', account);
+  assert.equal(registered.status, 201, JSON.stringify(registered.body));
+  await call('POST', '/logout', {});
+  cookies.clear();
+
+  const login = await call('POST', '/login', { email: account.email, password: account.password });
+  assert.equal(login.body.action, 'login.action_required', JSON.stringify(login.body));
+  assert.equal((await call('GET', '/action/show')).body.data.action, 'house_rules');
+  assert.equal((await call('POST', '/action/handle', { agree: false })).status, 422);
+  const done = await call('POST', '/action/handle', { agree: true });
+  assert.equal(done.body.action, 'action.success', JSON.stringify(done.body));
+  assert.equal((await call('GET', '/me')).body.user.username, 'ada');
+
+  const created = await call('POST', '/api/v1/notes', { body: 'Written through my own resource' });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const listed = await call('GET', '/api/v1/notes');
+  assert.equal(listed.body.data.length, 1);
+  assert.equal(listed.body.data[0].body, 'Written through my own resource');
+  assert.equal(listed.body.data[0].user_id, undefined, 'a hidden column must not be returned');
+
+  console.log(
+    `consumer program: plugin route, registration, sign-in through "house_rules", POST and GET /api/v1/notes all passed`,
+  );
+} finally {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
