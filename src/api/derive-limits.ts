@@ -1,7 +1,12 @@
 import { BadRequestError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
-import type { DeriveNode } from './query.ts';
 import type { ApiRecord } from './types.ts';
+
+/** The shape of a parsed `derive` tree these checks walk (query.ts's DeriveNode is one). */
+interface DeriveNode {
+  relation: { name: string };
+  children: readonly DeriveNode[];
+}
 
 /** Levels of `derive` a resource allows unless its `maxDeriveDepth` says otherwise. */
 export const DEFAULT_MAX_DERIVE_DEPTH = 3;
