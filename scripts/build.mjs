@@ -22,7 +22,8 @@ function* files(dir) {
 
 // tsc rewrites `./x.ts` to `./x.js` in JavaScript but keeps `.ts` in declarations, which a consumer
 // with allowImportingTsExtensions off cannot resolve: rewrite relative specifiers there too.
-const RELATIVE_TS_SPECIFIER = /((?:from\s+|import\s*\(\s*|import\s+|declare\s+module\s+)['"])(\.{1,2}\/[^'"]+?)\.ts(['"])/g;
+const RELATIVE_TS_SPECIFIER =
+  /((?:from\s+|import\s*\(\s*|import\s+|declare\s+module\s+)['"])(\.{1,2}\/[^'"]+?)\.ts(['"])/g;
 for (const path of files(DIST)) {
   if (!path.endsWith('.d.ts')) continue;
   const text = readFileSync(path, 'utf8');

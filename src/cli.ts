@@ -19,6 +19,7 @@ Usage:
                                                 with N processes (WORKERS; 0 = one per core; default 1)
   citadel migrate [--config FILE]               apply pending database migrations
   citadel make:resource <name> [--dir DIR]      write a resource configuration skeleton
+  citadel make:migration <name> [--dir DIR]     write a migration skeleton (default dir: migrations)
   citadel openapi --api-version <v> [--config FILE]
                                                 print the OpenAPI document of one API version
   citadel --help
@@ -117,6 +118,12 @@ export async function main(argv: string[]): Promise<void> {
       const { makeResource } = await import('./api/cli/make-resource.ts');
       if (!rest[0]) throw new UsageError('make:resource needs a resource name');
       await makeResource(rest[0], values.dir ?? '.');
+      return;
+    }
+    case 'make:migration': {
+      const { makeMigration } = await import('./db/make-migration.ts');
+      if (!rest[0]) throw new UsageError('make:migration needs a migration name');
+      await makeMigration(rest[0], values.dir ?? 'migrations');
       return;
     }
     case 'openapi': {

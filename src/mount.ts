@@ -61,7 +61,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       ...config.migrations,
     ]);
   }
-  const { services: core, redis } = createCoreServices(config, {
+  const { services: core, redis } = await createCoreServices(config, {
     db: database.db,
     dialect: database.dialect,
     clock,

@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { importOptional } from './core/optional-dependency.ts';
 import type { CitadelConfig } from './config/types.ts';
 import type { Database } from './db/schema.ts';
 import type { Dialect } from './db/url.ts';
 import type { Clock } from './core/clock.ts';
 import { SecretBox } from './core/crypto.ts';
-import { DatabaseSessionStore, RedisSessionStore, type SessionStore } from './http/sessions/store.ts';
-import { DatabaseRateLimitStore, RateLimiter, RedisRateLimitStore } from './http/rate-limit.ts';
+import { DatabaseSessionStore, type SessionStore } from './http/sessions/store.ts';
+import { RedisSessionStore } from './http/sessions/store-redis.ts';
+import { DatabaseRateLimitStore, RateLimiter } from './http/rate-limit.ts';
+import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
 
 /**
@@ -25,16 +28,21 @@ export interface CoreServices {
   mailer: Mailer;
 }
 
-export function createCoreServices(
+export async function createCoreServices(
   config: CitadelConfig,
   deps: { db: Kysely<Database>; dialect: Dialect; clock: Clock; logger: FastifyBaseLogger },
-): { services: CoreServices; redis?: Redis } {
+): Promise<{ services: CoreServices; redis?: Redis }> {
   const { db, dialect, clock, logger } = deps;
+  // ioredis is an optional peer dependency, loaded only when REDIS_URL is set.
+  const RedisClient = config.redisUrl
+    ? (await importOptional('ioredis', 'REDIS_URL', () => import('ioredis'))).Redis
+    : undefined;
   // Connected by the start-up check (or the first command); errors before the first connection
   // are that check's to report, in one line.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
-    : undefined;
+  const redis =
+    config.redisUrl && RedisClient
+      ? new RedisClient(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 })
+      : undefined;
   let connectedOnce = false;
   redis?.once('ready', () => (connectedOnce = true));
   redis?.on('error', (err) => {

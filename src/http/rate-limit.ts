@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/url.ts';
-import type { Redis } from 'ioredis';
 import type { Database } from '../db/schema.ts';
 import { isoAfter, type Clock } from '../core/clock.ts';
 import { TooManyRequestsError } from '../core/errors.ts';
@@ -139,49 +138,6 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 }
 
-export class RedisRateLimitStore implements RateLimitStore {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix = 'citadel:rl:',
-  ) {}
-
-  async hit(key: string, windowSeconds: number): Promise<LimitState> {
-    const k = this.prefix + key;
-    // The window's expiry is set in the same transaction as the first count, so a counter can
-    // never be left without one.
-    const [, [, count], [, ttl]] = (await this.redis
-      .multi()
-      .set(k, 0, 'PX', windowSeconds * 1000, 'NX')
-      .incr(k)
-      .pttl(k)
-      .exec()) as [unknown, [null, number], [null, number]];
-    return { count, retryAfter: Math.max(0, ttl) / 1000 };
-  }
-
-  async peek(key: string): Promise<LimitState> {
-    const k = this.prefix + key;
-    const [[, count], [, ttl]] = (await this.redis.multi().get(k).pttl(k).exec()) as [
-      [null, string | null],
-      [null, number],
-    ];
-    return { count: Number(count ?? 0), retryAfter: Math.max(0, ttl) / 1000 };
-  }
-
-  async reset(key: string): Promise<void> {
-    await this.redis.del(this.prefix + key);
-  }
-
-  async release(key: string): Promise<void> {
-    // One step, so two releases cannot both see 1 and go below zero.
-    await this.redis.eval(
-      "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0",
-      1,
-      this.prefix + key,
-    );
-  }
-}
-
-/** Limits expressed as rules over a store: `check` refuses once `max` is reached, `hit` counts. */
 export class RateLimiter {
   constructor(readonly store: RateLimitStore) {}
 

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { Redis } from 'ioredis';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 
@@ -106,98 +105,5 @@ export class DatabaseSessionStore implements SessionStore {
       data: JSON.parse(row.data) as SessionData,
       expiresAt: row.expires_at,
     }));
-  }
-}
-
-/** Sessions in Redis: one key per session with a TTL, and a set per user to end all of a user's sessions. */
-export class RedisSessionStore implements SessionStore {
-  constructor(
-    private readonly redis: Redis,
-    private readonly clock: Clock,
-    private readonly prefix = 'citadel:',
-  ) {}
-
-  private key(idHash: string): string {
-    return `${this.prefix}session:${idHash}`;
-  }
-
-  private userKey(userId: number): string {
-    return `${this.prefix}user-sessions:${userId}`;
-  }
-
-  async load(idHash: string): Promise<StoredSession | null> {
-    const raw = await this.redis.get(this.key(idHash));
-    if (!raw) return null;
-    const stored = JSON.parse(raw) as StoredSession;
-    if (stored.expiresAt <= this.clock.now().toISOString()) {
-      await this.destroy(idHash);
-      return null;
-    }
-    return stored;
-  }
-
-  /** SET with NX (insert) or XX (update): Redis decides atomically whether the key exists. */
-  private async write(idHash: string, session: StoredSession, mode: 'NX' | 'XX'): Promise<boolean> {
-    const ttlMs = Math.max(1000, new Date(session.expiresAt).getTime() - this.clock.now().getTime());
-    const value = JSON.stringify(session);
-    const key = this.key(idHash);
-    const written =
-      mode === 'NX'
-        ? await this.redis.set(key, value, 'PX', ttlMs, 'NX')
-        : await this.redis.set(key, value, 'PX', ttlMs, 'XX');
-    if (written !== 'OK') return false;
-    if (session.userId !== null) {
-      await this.redis
-        .multi()
-        .sadd(this.userKey(session.userId), idHash)
-        .pexpire(this.userKey(session.userId), ttlMs * 2)
-        .exec();
-    }
-    return true;
-  }
-
-  async insert(idHash: string, session: StoredSession): Promise<void> {
-    if (!(await this.write(idHash, session, 'NX'))) throw new Error('session id collision');
-  }
-
-  async update(idHash: string, session: StoredSession): Promise<boolean> {
-    return this.write(idHash, session, 'XX');
-  }
-
-  async destroy(idHash: string): Promise<boolean> {
-    const raw = await this.redis.get(this.key(idHash));
-    const multi = this.redis.multi().del(this.key(idHash));
-    if (raw) {
-      const { userId } = JSON.parse(raw) as StoredSession;
-      if (userId !== null) multi.srem(this.userKey(userId), idHash);
-    }
-    const results = (await multi.exec()) ?? [];
-    return Number(results[0]?.[1] ?? 0) > 0;
-  }
-
-  async destroyForUser(userId: number, exceptIdHash?: string): Promise<void> {
-    const ids = await this.redis.smembers(this.userKey(userId));
-    const doomed = ids.filter((id) => id !== exceptIdHash);
-    if (doomed.length === 0) return;
-    await this.redis
-      .multi()
-      .del(...doomed.map((id) => this.key(id)))
-      .srem(this.userKey(userId), ...doomed)
-      .exec();
-  }
-
-  async listForUser(userId: number): Promise<(StoredSession & { idHash: string })[]> {
-    const ids = await this.redis.smembers(this.userKey(userId));
-    if (ids.length === 0) return [];
-    const values = await this.redis.mget(...ids.map((id) => this.key(id)));
-    const now = this.clock.now().toISOString();
-    const out: (StoredSession & { idHash: string })[] = [];
-    ids.forEach((idHash, i) => {
-      const raw = values[i];
-      if (!raw) return;
-      const stored = JSON.parse(raw) as StoredSession;
-      if (stored.userId === userId && stored.expiresAt > now) out.push({ ...stored, idHash });
-    });
-    return out;
   }
 }
