@@ -20,12 +20,7 @@ import { registerOperations } from './ops/plugin.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { assertRedisReachable } from './ops/redis.ts';
 
-declare module './config/types.ts' {
-  interface ExtensionSettings {
-    /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
-    seed?: (services: CitadelServices) => Promise<void>;
-  }
-}
+import './seed-setting.ts';
 
 export interface MountOptions {
   config: CitadelConfig;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './core/redis-client.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
@@ -33,7 +33,7 @@ export interface CitadelServer {
   services: CitadelServices;
   config: CitadelConfig;
   /** The Redis connection when `redisUrl` is set (sessions and rate-limit counters live there). */
-  redis?: Redis;
+  redis?: RedisClient;
   /** Notices from start-up (for example a generated session secret). */
   notices: string[];
   /**

@@ -18,8 +18,10 @@ export const NOTIFICATION_IDS = [
   'second_factor_locked',
 ] as const;
 
+/** One kind of notification email (the values NOTIFY_EVENTS lists). */
 export type NotificationId = (typeof NOTIFICATION_IDS)[number];
 
+/** Days security events are kept unless EVENT_RETENTION_DAYS says otherwise. */
 export const DEFAULT_EVENT_RETENTION_DAYS = 180;
 
 /** The application's part of an account deletion: remove or anonymise its own rows of the user. */
@@ -41,6 +43,7 @@ declare module '../../config/types.ts' {
   }
 }
 
+/** The account center's resolved settings: notification emails to send and event retention. */
 export interface AccountCenterSettings {
   requireTwoFactor: boolean;
   notifyEvents: readonly string[];

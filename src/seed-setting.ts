@@ -1,0 +1,8 @@
+import type { CitadelServices } from './http/fastify-types.ts';
+
+declare module './config/types.ts' {
+  interface ExtensionSettings {
+    /** Sample data, run after migrations when `seedDemo` is on; it decides itself whether to add anything. */
+    seed?: (services: CitadelServices) => Promise<void>;
+  }
+}
