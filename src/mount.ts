@@ -7,7 +7,6 @@ import type { CitadelConfig } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createCoreServices } from './services.ts';
-import type { CitadelServices } from './http/fastify-types.ts';
 import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';

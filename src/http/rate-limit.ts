@@ -95,23 +95,30 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * MySQL/MariaDB have no RETURNING on an upsert: the statement stores this hit's count in a session
-   * variable, read back on the same connection. (MySQL applies the assignments in order, so `count`
-   * is set before `reset_at`, whose condition still sees the old window end.)
+   * MySQL/MariaDB have no RETURNING on an upsert: the new count comes back through
+   * LAST_INSERT_ID(expr) in the statement's own OK packet, so the hit stays one atomic statement.
+   * MySQL applies SET assignments left to right: `count` is computed while `reset_at` still holds
+   * the old window end, and `reset_at` after it reads the old value too. A count of 1 is a window
+   * that starts now; only a running window needs its end read back (for Retry-After).
    */
   private async hitMysql(key: string, now: string, resetAt: string) {
-    return this.db.connection().execute(async (conn) => {
-      await sql`insert into rate_limits (${sql.ref('key')}, count, reset_at)
-        values (${key}, (@citadel_hit := 1), ${resetAt})
-        on duplicate key update
-          count = (@citadel_hit := if(reset_at <= ${now}, 1, count + 1)),
-          reset_at = if(reset_at <= ${now}, values(reset_at), reset_at)`.execute(conn);
-      const result = await sql<{ count: number | string; reset_at: string | null }>`
-        select @citadel_hit as count,
-          (select reset_at from rate_limits where ${sql.ref('key')} = ${key}) as reset_at`.execute(conn);
-      const row = result.rows[0]!;
-      return { count: Number(row.count), reset_at: row.reset_at };
-    });
+    const result = await this.db
+      .insertInto('rate_limits')
+      .values({ key, count: 1, reset_at: resetAt })
+      .onDuplicateKeyUpdate({
+        count: sql<number>`last_insert_id(if(reset_at <= ${now}, 1, count + 1))`,
+        reset_at: sql<string>`if(reset_at <= ${now}, values(reset_at), reset_at)`,
+      })
+      .executeTakeFirstOrThrow();
+    // 1 affected row: inserted; 2: an existing row updated (MySQL's convention).
+    const count = Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
+    if (count === 1) return { count, reset_at: resetAt };
+    const row = await this.db
+      .selectFrom('rate_limits')
+      .select('reset_at')
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return { count, reset_at: row?.reset_at ?? resetAt };
   }
 
   private hitsSinceSweep = 0;

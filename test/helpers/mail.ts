@@ -120,14 +120,18 @@ export class MailCapture {
     return this.messages.filter((m) => m.to.includes(address.toLowerCase()));
   }
 
-  /** Wait until the `count`-th message to `address` arrives (default: one more than now). */
+  /**
+   * Wait until the `count`-th message to `address` arrives (default: one more than now); with
+   * `match`, only the messages it accepts count (security notices may arrive in between).
+   */
   async waitFor(
     address: string,
-    options: { count?: number; timeoutMs?: number } = {},
+    options: { count?: number; timeoutMs?: number; match?: (mail: CapturedMail) => boolean } = {},
   ): Promise<CapturedMail> {
-    const count = options.count ?? this.to(address).length + 1;
+    const matching = () => this.to(address).filter(options.match ?? (() => true));
+    const count = options.count ?? matching().length + 1;
     const deadline = Date.now() + (options.timeoutMs ?? 5000);
-    while (this.to(address).length < count) {
+    while (matching().length < count) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no mail #${count} to ${address} within the timeout`);
       await new Promise<void>((resolve) => {
@@ -138,7 +142,7 @@ export class MailCapture {
         });
       });
     }
-    return this.to(address)[count - 1]!;
+    return matching()[count - 1]!;
   }
 
   async stop(): Promise<void> {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
-/** The budget of issue 12: a password sign-in of an account with no second factor. */
-const MAX_SIGN_IN_STATEMENTS = 6;
+/**
+ * A password sign-in of an account with no second factor. Issue 12 aims at 6; since the account
+ * center's `sign_in` event (a read for the new-device notice, an insert) and issue 13's per-account
+ * budget (counted before the password check, given back on success) it is 9, and this guards that
+ * figure until the aim is met (the statements are listed when it fails).
+ */
+const MAX_SIGN_IN_STATEMENTS = 9;
 
 describe('SQL statements per request', () => {
   const statements: string[] = [];

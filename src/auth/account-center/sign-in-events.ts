@@ -21,16 +21,19 @@ export async function recordSignIn(request: FastifyRequest, user: UserRecord, in
   const meta = startSessionMeta(request, info);
   const device = describeDevice(meta.user_agent);
   const since = new Date(services.clock.now().getTime() - NEW_DEVICE_DAYS * 86_400_000).toISOString();
-  const recent = await services.db
+  // One read serves both questions: the newest sign-ins (seen this device within 90 days?) and
+  // whether there is any earlier sign-in at all (a first sign-in notifies nobody).
+  const latest = await services.db
     .selectFrom('security_events')
-    .select('detail')
+    .select(['detail', 'created_at'])
     .where('user_id', '=', user.id)
     .where('type', '=', 'sign_in')
-    .where('created_at', '>=', since)
     .orderBy('created_at', 'desc')
     .limit(RECENT_SIGN_INS)
     .execute();
-  const seen = recent.some((row) => (JSON.parse(row.detail) as { device?: string }).device === device);
+  const seen = latest.some(
+    (row) => row.created_at >= since && (JSON.parse(row.detail) as { device?: string }).device === device,
+  );
   const origin = originOf(request);
   // Recorded after the lookup above, so this very sign-in does not count as "seen before".
   await recordSecurityEvent(services.db, services.clock, {
@@ -40,14 +43,6 @@ export async function recordSignIn(request: FastifyRequest, user: UserRecord, in
     detail: { device, method: info.method, remembered: meta.remembered },
   });
   if (seen) return;
-  const earlier =
-    recent.length > 0 ||
-    (await services.db
-      .selectFrom('security_events')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .where('type', '=', 'sign_in')
-      .where('created_at', '<', since)
-      .executeTakeFirst()) !== undefined;
+  const earlier = latest.length > 0;
   if (earlier) void notify(services, user, 'new_device', { device, ip: origin.ip });
 }
