@@ -50,6 +50,14 @@ describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authe
       },
     });
 
+    // This test follows the password-then-passkey path: without autofill support the sign-in page
+    // does not offer the passkey by itself (test/e2e/account-pages.test.ts covers autofill).
+    await page.addInitScript(() => {
+      Object.defineProperty(window.PublicKeyCredential, 'isConditionalMediationAvailable', {
+        value: () => Promise.resolve(false),
+      });
+    });
+
     // Sign in with the password (no factor yet: straight in).
     await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
 
@@ -107,6 +115,8 @@ describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authe
     expect((await json(page, '/sudo')).body.data.active).toBe(true);
 
     // Remove it.
+    // Removing asks first (a confirmation dialog); accept it.
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.click('button[data-remove-passkey="Laptop"]');
     await page.waitForURL(`${base}/two-factor`);
     expect(await page.textContent('.flash')).toContain('Passkey removed');

@@ -71,8 +71,15 @@ describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium
     expect(await page.$('#new-token-value')).toBeNull();
     expect(await page.content()).not.toContain(token);
 
+    // Revoking asks first (a confirmation dialog naming the token); accept it.
+    const dialogs: string[] = [];
+    page.once('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
     await page.click('#token-list form[action^="/tokens/revoke/"] button[type=submit]');
     await page.waitForURL(`${base}/tokens`);
+    expect(dialogs).toEqual([expect.stringContaining('Browser token')]);
     await page.waitForSelector('#no-tokens');
     expect(await page.textContent('[role=status]')).toContain('Token revoked.');
     expect(await bearerMe(token)).toBe(401);
