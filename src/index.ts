@@ -69,5 +69,5 @@ export { ConfigError } from './config/errors.ts';
 // Modules whose declarations add settings to CitadelOptions (declaration merging): re-exported so
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
 export type * from './api/settings.ts';
-export type * from './auth/account-center/settings.ts';
+export type { AccountCenterSettings, NotificationId } from './auth/account-center/settings.ts';
 export type * from './seed-setting.ts';
