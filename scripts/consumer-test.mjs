@@ -51,6 +51,7 @@ try {
       '--no-fund',
       tarball,
       pinned('better-sqlite3'),
+      pinned('@sinclair/typebox'),
       pinned('typescript'),
       pinned('@types/node'),
     ],

@@ -15,6 +15,7 @@ import {
   type CitadelMigration,
   type PipelineAction,
 } from 'citadel';
+import { Type } from '@sinclair/typebox';
 import { html } from 'citadel/html';
 import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
 import * as everyExport from './every-export.js';
@@ -44,6 +45,8 @@ const notes = defineResource({
     created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
   },
   requiredAuth: ['get', 'post', 'put', 'patch', 'delete'],
+  // A validator per write verb: the verbs it names are the ones served.
+  formClass: { post: Type.Object({ body: Type.String({ minLength: 1, maxLength: 500 }) }) },
   hooks: {
     beforeQuery: (query, ctx) => query.where('notes.user_id', '=', ctx.user?.id ?? -1),
     beforeSave: (data, ctx) => (ctx.verb === 'post' ? { ...data, user_id: ctx.user!.id } : data),
