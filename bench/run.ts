@@ -11,12 +11,12 @@
  * bare Fastify and prepared statements); and `citadel serve` with 1 worker against 2.
  */
 import { deepStrictEqual } from 'node:assert/strict';
-import { loadavg } from 'node:os';
 import type { TestDialect } from '../test/helpers/databases.ts';
-import { load, type LoadOptions, type LoadResult } from './load.ts';
+import { type LoadOptions } from './load.ts';
 import { BULK, demoOptions, LIST_QUERY, startBenchTarget, type BenchTarget } from './setup.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
 import { printTable, type Row } from './table.ts';
+import { pair } from './rounds.ts';
 import { CEILING_LIST_QUERY, startCeiling } from './ceiling.ts';
 import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
 import { startServeProcess } from './serve-process.ts';
@@ -53,70 +53,6 @@ async function assertSameAnswer(
     engine,
     `the hand-written route does not return the engine's JSON for ${engineUrl}`,
   );
-}
-
-/** Several short rounds, engine and hand-written alternating, so load from elsewhere hits both alike. */
-const ROUNDS = 4;
-
-function combine(results: LoadResult[]): LoadResult {
-  const requests = results.reduce((sum, r) => sum + r.requests, 0);
-  const seconds = results.reduce((sum, r) => sum + r.seconds, 0);
-  return {
-    requests,
-    seconds,
-    requestsPerSecond: requests / seconds,
-    // The worst round's p99: a conservative figure.
-    p99Ms: Math.max(...results.map((r) => r.p99Ms)),
-    failures: results.reduce((sum, r) => sum + r.failures, 0),
-  };
-}
-
-async function pair(
-  name: string,
-  dialect: string,
-  engineUrl: string,
-  baselineUrl: string,
-  options: LoadOptions,
-  baselineOptions: LoadOptions = options,
-): Promise<Row> {
-  log(`${dialect}: ${name}`);
-  // Warm-up, not reported: JIT, prepared statements and the database's caches, for both routes.
-  for (const [url, opts] of [
-    [engineUrl, options],
-    [baselineUrl, baselineOptions],
-  ] as const)
-    await load(url, { ...opts, durationSeconds: 1, amount: opts.amount ? 1 : undefined });
-  const inRounds = (opts: LoadOptions): LoadOptions => ({
-    ...opts,
-    durationSeconds: opts.durationSeconds / ROUNDS,
-    ...(opts.amount ? { amount: Math.ceil(opts.amount / ROUNDS) } : {}),
-  });
-  const round = inRounds(options);
-  const baselineRound = inRounds(baselineOptions);
-  const engineRuns: LoadResult[] = [];
-  const baselineRuns: LoadResult[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    // Alternate who goes first as well.
-    if (i % 2 === 0) {
-      engineRuns.push(await load(engineUrl, round));
-      baselineRuns.push(await load(baselineUrl, baselineRound));
-    } else {
-      baselineRuns.push(await load(baselineUrl, baselineRound));
-      engineRuns.push(await load(engineUrl, round));
-    }
-  }
-  const engine = combine(engineRuns);
-  const baseline = combine(baselineRuns);
-  for (const [who, result] of [
-    ['engine', engine],
-    ['hand-written', baseline],
-  ] as const) {
-    if (result.failures > 0)
-      throw new Error(
-        `${dialect} ${name}: ${who} had ${result.failures} failed requests of ${result.requests}`,
-      );
-  }
-  return { name, dialect, engine, baseline, load: loadavg()[0]! };
 }
 
 async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]> {
