@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
+import { isOutageError, ServiceUnavailableError } from '../outage.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -51,13 +52,27 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       session.cookieValue !== null &&
       session.expiresAt !== null &&
       new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-    if (session.isDestroyed) {
-      await session.save(sessions, expiresAt);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
-    } else if (session.isDirty || stale) {
-      if (await session.save(sessions, expiresAt))
-        reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
-      else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
+    try {
+      if (session.isDestroyed) {
+        await session.save(sessions, expiresAt);
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
+      } else if (session.isDirty || stale) {
+        if (await session.save(sessions, expiresAt))
+          reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
+        else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
+      }
+    } catch (error) {
+      if (!isOutageError(error)) throw error;
+      // The store went away between the answer and its write-back. An answer that is already an
+      // error goes out as it is: an error thrown here would reach Fastify's last-resort handler,
+      // which shows the driver's message (host and port). Any other answer becomes a 503, since
+      // the session it relies on was not kept.
+      request.log.warn(
+        { err: { message: (error as Error).message } },
+        'session not saved: store unavailable',
+      );
+      if (reply.statusCode >= 500) return payload;
+      throw new ServiceUnavailableError();
     }
     return payload;
   });
