@@ -56,12 +56,14 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   const requestListeners = plugins.flatMap((plugin) =>
     plugin.events?.request ? [plugin.events.request] : [],
   );
-  app.decorateRequest('caller', null);
+  // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
+  if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
     // Health, readiness and metrics: no session was loaded, and no caller is wanted.
     if (request.routeOptions.config.sessionless) return;
+    // A bad bearer token throws (401); request.caller then stays null (never a host's value).
+    request.caller = null;
     await restoreRememberedSession(request, reply);
-    // A bad bearer token throws (401); request.caller then keeps its default, null.
     request.caller = await resolveCaller(request);
     for (const listener of requestListeners) await listener(request);
   });
