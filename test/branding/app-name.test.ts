@@ -22,6 +22,35 @@ describe('branding: APP_NAME and stylesheet', () => {
     expect(page.headers['content-security-policy']).toContain('https://cdn.acme.test');
   });
 
+  it("names every email's subject and body (account mails and security notices)", async () => {
+    const user = await t.createUser({ emailVerified: true });
+    expect((await t.client().post('/forgot-password', { email: user.email })).status).toBe(200);
+    await t.mail.waitFor(user.email, { count: 1, match: (m) => /reset your password/i.test(m.subject) });
+    expect((await t.client().post('/magic-link', { email: user.email })).status).toBe(200);
+    await t.mail.waitFor(user.email, { count: 1, match: (m) => /sign-in link/i.test(m.subject) });
+    // A security notice: creating an access token.
+    const client = await t.signIn(user);
+    await sudoWithPassword(client);
+    const token = await client.post('/tokens', { name: 'ci', abilities: ['*'] });
+    expect(token.status, token.text).toBeLessThan(300);
+    await t.mail.waitFor(user.email, { count: 1, match: (m) => /access token/i.test(m.subject) });
+
+    const mails = t.mail.to(user.email);
+    expect(mails.map((m) => m.subject)).toEqual(
+      expect.arrayContaining([
+        'Acme Books: Reset your password',
+        'Acme Books: Your sign-in link',
+        'Acme Books: A personal access token was created',
+      ]),
+    );
+    for (const mail of mails) {
+      expect(mail.subject).toMatch(/^Acme Books: /);
+      expect(mail.text).toContain('This message was sent by Acme Books.');
+      expect(mail.html).toContain('This message was sent by Acme Books.');
+      expect(`${mail.subject}${mail.text}${mail.html}`).not.toContain('Citadel');
+    }
+  });
+
   it('is the TOTP issuer and the WebAuthn relying-party name', async () => {
     const user = await t.createUser();
     const client = await t.signIn(user);
