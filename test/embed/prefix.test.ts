@@ -205,6 +205,17 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
       expect(urls.filter((url) => !underPrefix(url)), path).toEqual([]);
     }
 
+    // The passkey settings script calls under the prefix; without sudo it sends the browser to
+    // the sudo page under the prefix, with `next` inside Citadel.
+    await page.goto(`${base}${PREFIX}/two-factor`, { waitUntil: 'networkidle' });
+    await page.fill('#passkey-name', 'Laptop');
+    const enroll = page.waitForResponse((r) => r.url().endsWith('/two-factor/enroll/start'));
+    await Promise.all([page.waitForURL(/\/sudo\?next=/), page.click('#passkey-register')]);
+    expect(new URL((await enroll).url()).pathname).toBe(`${PREFIX}/two-factor/enroll/start`);
+    expect(new URL(page.url()).pathname).toBe(`${PREFIX}/sudo`);
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/two-factor');
+    await expect.poll(() => page.locator('h1').innerText()).toBe('Confirm it is you');
+
     // The passkey sign-in script asks the server under the prefix for its options.
     await page.goto(`${base}${PREFIX}/logout`).catch(() => undefined);
     await page.context().clearCookies();
@@ -216,7 +227,8 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
     expect(answer.status()).toBe(200);
 
     expect(seen.filter((r) => !r.path.startsWith(`${PREFIX}/`) && r.path !== PREFIX)).toEqual([]);
-    expect(seen.filter((r) => r.status >= 400)).toEqual([]);
+    // The only refusal: enrolling a passkey without sudo (403, as it should).
+    expect(seen.filter((r) => r.status >= 400)).toEqual([{ path: `${PREFIX}/two-factor/enroll/start`, status: 403 }]);
     expect(errors).toEqual([]);
   });
 
