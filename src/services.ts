@@ -61,7 +61,9 @@ export async function createCoreServices(
     ),
     // APP_NAME on every subject and body, whatever sends the message.
     mailer: new BrandedMailer(
-      config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : new LogMailer(logger, config.mailFrom),
+      config.smtpUrl
+        ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+        : new LogMailer(logger, config.mailFrom),
       config.appName,
     ),
   };

@@ -98,8 +98,8 @@ export type PageReplacement<K extends PageName> = (
 /** `pages: { login: (ctx) => html... }`: the pages an application or a plugin replaces, by name. */
 export type PageReplacements = { [K in PageName]?: PageReplacement<K> };
 
-/** The built-in pages by name (for a replacement that wraps the original). */
-export const builtInPages: { readonly [K in PageName]: PageReplacement<K> } = {
+/** The built-in pages by name, for a replacement that wraps the original (each is synchronous). */
+export const builtInPages: { readonly [K in PageName]: (ctx: PageContext<PageProps[K]>) => SafeHtml } = {
   home: homePage,
   login: loginPage,
   register: registerPage,
@@ -144,7 +144,10 @@ export function pageReplacements(
 ): Map<PageRenderer, PageRenderer> {
   const replacements = new Map<PageRenderer, PageRenderer>();
   const sources: [string, PageReplacements | undefined][] = [
-    ...plugins.map((plugin): [string, PageReplacements | undefined] => [`plugin "${plugin.name}"`, plugin.pages]),
+    ...plugins.map((plugin): [string, PageReplacements | undefined] => [
+      `plugin "${plugin.name}"`,
+      plugin.pages,
+    ]),
     ['the configuration', configured],
   ];
   for (const [source, pages] of sources) {

@@ -7,7 +7,9 @@ import type { Mailer, MailMessage } from './mailer.ts';
  * through the `mailer` service passes here, so no template can forget it.
  */
 export function brandMessage(message: MailMessage, appName: string): MailMessage {
-  const subject = message.subject.startsWith(`${appName}: `) ? message.subject : `${appName}: ${message.subject}`;
+  const subject = message.subject.startsWith(`${appName}: `)
+    ? message.subject
+    : `${appName}: ${message.subject}`;
   const signature = `This message was sent by ${appName}.`;
   const footer = `<p style="color: #5b6577; font-size: 0.9em">${escapeHtml(signature)}</p>`;
   const closing = message.html.lastIndexOf('</body>');

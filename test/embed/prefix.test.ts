@@ -17,7 +17,14 @@ import { chromiumAvailable } from '../helpers/services.ts';
  */
 
 const PREFIX = '/auth';
-const SIGNED_OUT_PAGES = ['/', '/login', '/register', '/forgot-password', '/magic-link', '/reset-password?token=x'];
+const SIGNED_OUT_PAGES = [
+  '/',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/magic-link',
+  '/reset-password?token=x',
+];
 const SIGNED_IN_PAGES = [
   '/',
   '/account',
@@ -111,7 +118,11 @@ describe('embedded under a prefix, in a host with decorators of the same names',
 
   it("the host's decorators keep their values on the host's routes", async () => {
     const answer = await host.inject({ url: '/host', headers: { cookie } });
-    expect(answer.json()).toEqual({ config: { hostSetting: 'kept' }, db: 'the host database', session: null });
+    expect(answer.json()).toEqual({
+      config: { hostSetting: 'kept' },
+      db: 'the host database',
+      session: null,
+    });
     const me = await host.inject({ url: `${PREFIX}/me`, headers: { accept: 'application/json', cookie } });
     expect(me.json().user.username).toBe('prefixed');
   });
@@ -130,7 +141,10 @@ describe('embedded under a prefix, in a host with decorators of the same names',
       expect(page.headers['content-type'], visit.path).toContain('text/html');
       const links = linksIn(page.body);
       expect(links.length, visit.path).toBeGreaterThan(0);
-      expect(links.filter((link) => !underPrefix(link)), `${visit.path} (${page.statusCode})`).toEqual([]);
+      expect(
+        links.filter((link) => !underPrefix(link)),
+        `${visit.path} (${page.statusCode})`,
+      ).toEqual([]);
     }
   });
 
@@ -192,7 +206,10 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
     await page.fill('#field-email', 'browser@example.com');
     await page.fill('#field-password', TEST_PASSWORD);
     await page.fill('#field-password_confirm', TEST_PASSWORD);
-    await Promise.all([page.waitForURL(`${base}${PREFIX}/`), page.click(`form[action="${PREFIX}/register"] button`)]);
+    await Promise.all([
+      page.waitForURL(`${base}${PREFIX}/`),
+      page.click(`form[action="${PREFIX}/register"] button`),
+    ]);
 
     // Signed in: every settings page, as the browser renders it.
     for (const path of SIGNED_IN_PAGES) {
@@ -202,7 +219,10 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
           ['href', 'src', 'action', 'formaction'].flatMap((name) => e.getAttribute(name) ?? []),
         ),
       );
-      expect(urls.filter((url) => !underPrefix(url)), path).toEqual([]);
+      expect(
+        urls.filter((url) => !underPrefix(url)),
+        path,
+      ).toEqual([]);
     }
 
     // The passkey settings script calls under the prefix; without sudo it sends the browser to
@@ -228,7 +248,9 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
 
     expect(seen.filter((r) => !r.path.startsWith(`${PREFIX}/`) && r.path !== PREFIX)).toEqual([]);
     // The only refusal: enrolling a passkey without sudo (403, as it should).
-    expect(seen.filter((r) => r.status >= 400)).toEqual([{ path: `${PREFIX}/two-factor/enroll/start`, status: 403 }]);
+    expect(seen.filter((r) => r.status >= 400)).toEqual([
+      { path: `${PREFIX}/two-factor/enroll/start`, status: 403 },
+    ]);
     expect(errors).toEqual([]);
   });
 

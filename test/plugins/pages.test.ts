@@ -51,7 +51,9 @@ describe('replacing built-in pages (`pages` in the config and in a plugin)', () 
 
   it('the replacement is also the page a failed form post shows, with the error', async () => {
     const user = await t.createUser();
-    const failed = await t.client().post('/login', { email: user.email, password: 'wrong password!' }, 'form');
+    const failed = await t
+      .client()
+      .post('/login', { email: user.email, password: 'wrong password!' }, 'form');
     expect(failed.status).toBe(401);
     expect(failed.text).toContain('id="custom-login"');
     expect(failed.text).toMatch(/<p id="custom-error">[^<]+<\/p>/);
@@ -100,7 +102,9 @@ describe('page replacements that cannot work stop start-up', () => {
       /the configuration replaces an unknown page "loginn" \(known: home, login, /,
     );
     const plugin = definePlugin({ name: 'typo', pages: { sign_in: () => html`x` } as PageReplacements });
-    expect(() => pageReplacements([plugin], undefined)).toThrow(/plugin "typo" replaces an unknown page "sign_in"/);
+    expect(() => pageReplacements([plugin], undefined)).toThrow(
+      /plugin "typo" replaces an unknown page "sign_in"/,
+    );
     expect(() => pageReplacements([], { login: 'x' } as unknown as PageReplacements)).toThrow(
       /the replacement of page "login" must be a function/,
     );

@@ -174,7 +174,10 @@ export interface PluginFactorView {
  * one method picker for the typed proofs (app code, recovery code, plugins' factors), and the
  * passkey button.
  */
-export function twoFactorStepFields(factors: string[], pluginFactors: readonly PluginFactorView[] = []): SafeHtml {
+export function twoFactorStepFields(
+  factors: string[],
+  pluginFactors: readonly PluginFactorView[] = [],
+): SafeHtml {
   const typed = factors.filter((f) => f === 'totp' || f === 'recovery_code');
   const hasTyped = typed.length > 0 || pluginFactors.length > 0;
   return html`${

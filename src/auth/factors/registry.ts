@@ -53,7 +53,9 @@ export class FactorRegistry {
   }
 
   /** Labels and proof inputs of factors the built-in pages do not draw themselves. */
-  pluginFactors(ids: readonly string[]): { id: string; label: string; input: NonNullable<Factor['proofInput']> }[] {
+  pluginFactors(
+    ids: readonly string[],
+  ): { id: string; label: string; input: NonNullable<Factor['proofInput']> }[] {
     return [...this.secondFactors, ...this.sudoFactors]
       .filter((f, i, all) => all.indexOf(f) === i && !BUILT_IN_IDS.has(f.id) && ids.includes(f.id))
       .map((f) => ({ id: f.id, label: f.label, input: f.proofInput ?? { label: f.label } }));

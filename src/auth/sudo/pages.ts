@@ -8,6 +8,7 @@ function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
 }
 
+/** What the sudo page offers: the factors this user can prove, and the grace period, if any. */
 export interface SudoPageProps {
   /** The factors this user can prove now. */
   factors: string[];

@@ -58,7 +58,10 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const fields = new FieldReader(request.body);
       const id = fields.string('factor', { required: true, max: 32 });
       fields.throwIfInvalid();
-      const factor = findFactor(await availableFactors(request, user, request.server.factorRegistry.sudoFactors), id);
+      const factor = findFactor(
+        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
+        id,
+      );
       if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
       return respond(request, reply, {
         action: 'sudo.challenge',
@@ -75,7 +78,10 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const user = requireSessionUser(request);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const { factor: id, proof } = readProof(body);
-      const factor = findFactor(await availableFactors(request, user, request.server.factorRegistry.sudoFactors), id);
+      const factor = findFactor(
+        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
+        id,
+      );
       if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
 
       // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
