@@ -6,6 +6,8 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
 // An application's own sign-in page: its own markup, the same form fields the route reads.
 const pages: PageReplacements = {
+  error: (ctx) =>
+    layout(ctx, 'Lost in the stacks', html`<p id="custom-error-page">${ctx.outcome?.statusCode}</p>`),
   login: (ctx) =>
     layout(
       ctx,
@@ -87,6 +89,13 @@ describe('replacing built-in pages (`pages` in the config and in a plugin)', () 
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/^<div id="theme-wrapper"><!doctype html>/);
     expect(page.text).toContain('action="/register"');
+  });
+
+  it('the error page is replaced too (a form client asking for a page that does not exist)', async () => {
+    const page = await t.client().get('/no-such-page', 'form');
+    expect(page.status).toBe(404);
+    expect(page.text).toContain('<p id="custom-error-page">404</p>');
+    expect((await t.client().get('/no-such-page')).body).toMatchObject({ statusCode: 404 });
   });
 
   it('pages that are not replaced stay the built-in ones', async () => {

@@ -65,6 +65,7 @@ const pinFactor: Factor = {
     return {};
   },
   async verify(request, user, proof) {
+    pinChecks.push(user.id);
     const stored = await storedPin(request, user);
     if (stored === undefined || typeof proof !== 'string' || !/^\d{6}$/.test(proof)) return false;
     return safeEqual(stored, pinHash(request, user.id, proof));
@@ -88,6 +89,8 @@ const sudoOnlyFactor: Factor = {
 };
 
 const seenRequests: string[] = [];
+/** Every user id a PIN was checked for: the limits must hold for a plugin's factor too. */
+const pinChecks: number[] = [];
 
 const pinPlugin = definePlugin({
   name: 'pin',
@@ -204,6 +207,35 @@ describe("a plugin's factor: sign-in two-factor step and sudo", () => {
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.action).toBe('sudo.verified');
     expect((await client.get('/sudo')).body.data.active).toBe(true);
+  });
+});
+
+describe("a plugin's factor under the sudo failure limit", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ plugins: [pinPlugin] });
+  });
+  afterAll(async () => t?.close());
+
+  it('guesses sent all at once: at most SUDO_MAX_FAILURES reach the factor, then even the right PIN waits', async () => {
+    const user = await t.createUser();
+    const setup = await t.signIn(user);
+    expect((await setup.post('/pin', { pin: PIN })).status).toBe(200);
+    const client = t.client();
+    await client.post('/login', { email: user.email, password: TEST_PASSWORD });
+    expect((await client.post('/action/handle', { factor: 'pin', proof: PIN })).status).toBe(200);
+
+    const max = t.server.config.limits.sudoMaxFailures;
+    const before = pinChecks.filter((id) => id === user.id).length;
+    const guesses = Array.from({ length: max + 4 }, (_, i) => String(100000 + i));
+    const answers = await Promise.all(
+      guesses.map((proof) => client.post('/sudo/verify', { factor: 'pin', proof })),
+    );
+    expect(answers.filter((a) => a.status === 422).length).toBeLessThanOrEqual(max);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(4);
+    expect(pinChecks.filter((id) => id === user.id).length - before).toBeLessThanOrEqual(max);
+    expect((await client.post('/sudo/verify', { factor: 'pin', proof: PIN })).status).toBe(429);
+    expect((await client.get('/sudo')).body.data.active).toBe(false);
   });
 });
 
