@@ -235,6 +235,15 @@ describe.skipIf(!chromiumAvailable())('embedded under a prefix, in Chromium', ()
     expect(new URL(page.url()).pathname).toBe(`${PREFIX}/sudo`);
     expect(new URL(page.url()).searchParams.get('next')).toBe('/two-factor');
     await expect.poll(() => page.locator('h1').innerText()).toBe('Confirm it is you');
+    // Confirming comes back to the page that asked, under the prefix.
+    await page.fill('#sudo-password input[name="proof"]', TEST_PASSWORD);
+    await Promise.all([
+      page.waitForURL(`${base}${PREFIX}/two-factor`),
+      page.click('#sudo-password button[type=submit]'),
+    ]);
+    // In sudo mode the sudo page offers "Continue", under the prefix too.
+    await page.goto(`${base}${PREFIX}/sudo?next=/tokens`);
+    expect(await page.getAttribute('#sudo-continue', 'href')).toBe(`${PREFIX}/tokens`);
 
     // The passkey sign-in script asks the server under the prefix for its options.
     await page.goto(`${base}${PREFIX}/logout`).catch(() => undefined);
