@@ -149,8 +149,8 @@ async function call(method: string, path: string, body?: unknown, accept = 'appl
   const json = (response.headers.get('content-type') ?? '').includes('json');
   // JSON answers are checked by the assertions below, not by types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const body = (json && text ? JSON.parse(text) : null) as Record<string, any>;
-  return { status: response.status, text, body };
+  const parsed = (json && text ? JSON.parse(text) : null) as Record<string, any>;
+  return { status: response.status, text, body: parsed };
 }
 
 try {
