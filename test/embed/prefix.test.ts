@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import citadel from '../../src/fastify.ts';
+import { field, form, html, layout } from '../../src/html.ts';
 import demo from '../../examples/blog/citadel.config.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { MailCapture } from '../helpers/mail.ts';
@@ -69,6 +70,16 @@ async function hostApp(database: TestDatabase, mail: MailCapture, appUrl: string
     smtpUrl: mail.url,
     appUrl,
     dataDir: '/tmp/citadel-test-data',
+    // A replaced page writes Citadel paths too: the prefix is added to it as to the built-in ones.
+    pages: {
+      magic_link: (ctx) =>
+        layout(
+          ctx,
+          'Email me a link',
+          html`<p id="own-magic-link"><a href="/login">Use a password</a></p>
+            ${form(ctx, '/magic-link', field(ctx, { name: 'email', label: 'Email' }), 'Send')}`,
+        ),
+    },
   });
   await host.ready();
   return host;
@@ -141,6 +152,10 @@ describe('embedded under a prefix, in a host with decorators of the same names',
       expect(page.headers['content-type'], visit.path).toContain('text/html');
       const links = linksIn(page.body);
       expect(links.length, visit.path).toBeGreaterThan(0);
+      if (visit.path === '/magic-link') {
+        expect(page.body).toContain('<p id="own-magic-link"><a href="/auth/login">');
+        expect(page.body).toContain('action="/auth/magic-link"');
+      }
       expect(
         links.filter((link) => !underPrefix(link)),
         `${visit.path} (${page.statusCode})`,
