@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { EnrollableFactor, Factor, ProofScope } from './types.ts';
+import type { PluginFactorView } from './pages.ts';
 import { totpFactor } from './totp.ts';
 import { passkeyFactor } from './passkey.ts';
 import { recoveryCodeFactor } from './recovery.ts';
@@ -53,9 +54,7 @@ export class FactorRegistry {
   }
 
   /** Labels and proof inputs of factors the built-in pages do not draw themselves. */
-  pluginFactors(
-    ids: readonly string[],
-  ): { id: string; label: string; input: NonNullable<Factor['proofInput']> }[] {
+  pluginFactors(ids: readonly string[]): PluginFactorView[] {
     return [...this.secondFactors, ...this.sudoFactors]
       .filter((f, i, all) => all.indexOf(f) === i && !BUILT_IN_IDS.has(f.id) && ids.includes(f.id))
       .map((f) => ({ id: f.id, label: f.label, input: f.proofInput ?? { label: f.label } }));
