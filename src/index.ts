@@ -15,7 +15,31 @@ export type {
 } from './config/types.ts';
 export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
 export type { PipelineAction, ActionContext, PipelinePurpose, SignInResult } from './auth/pipeline/types.ts';
-export type { Factor, EnrollableFactor, FactorId, ProofScope } from './auth/factors/types.ts';
+export type {
+  Factor,
+  EnrollableFactor,
+  FactorId,
+  BuiltInFactorId,
+  ProofScope,
+} from './auth/factors/types.ts';
+export {
+  builtInPages,
+  type PageProps,
+  type PageName,
+  type PageReplacement,
+  type PageReplacements,
+  type NoPageProps,
+  type AccountPageProps,
+  type MagicLinkSentPageProps,
+  type PipelinePageProps,
+  type ResetPasswordPageProps,
+  type SetPasswordPageProps,
+  type SignInPageProps,
+  type SudoPageProps,
+  type TokensPageProps,
+  type TwoFactorPageProps,
+} from './auth/pages.ts';
+export type { PluginFactorView } from './auth/factors/pages.ts';
 export type {
   ApiConfig,
   ResourceConfig,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
+import type { Factor } from './auth/factors/types.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -25,8 +26,8 @@ export interface PluginEvents {
 }
 
 /**
- * A capability: its tables (migrations), its routes and pages, the sign-in actions it brings and
- * the events it listens to. Every built-in capability is one; an application adds its own in
+ * A capability: its tables (migrations), its routes, the sign-in actions and factors it brings,
+ * the built-in pages it replaces and the events it listens to. Every built-in capability is one; an application adds its own in
  * `plugins: [...]` without editing Citadel's files.
  */
 export interface CitadelPlugin {
@@ -38,6 +39,12 @@ export interface CitadelPlugin {
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
   actions?: readonly PipelineAction[];
+  /**
+   * Ways of proving who you are this plugin brings: offered by the `two_factor` sign-in step and
+   * by sudo (each as its `scopes` say), after the built-in ones.
+   */
+  factors?: readonly Factor[];
+  // `pages` (the built-in pages it replaces) is declared by `auth/pages.ts`, beside the registry.
   events?: PluginEvents;
 }
 

@@ -12,6 +12,7 @@ import { RedisSessionStore } from './http/sessions/store-redis.ts';
 import { DatabaseRateLimitStore, RateLimiter } from './http/rate-limit.ts';
 import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
 import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
+import { BrandedMailer } from './mail/branding.ts';
 
 /**
  * The services of the core, each one decorator of the Fastify instance (see http/fastify-types.ts).
@@ -58,9 +59,13 @@ export async function createCoreServices(
     rateLimiter: new RateLimiter(
       redis ? new RedisRateLimitStore(redis) : new DatabaseRateLimitStore(db, dialect, clock),
     ),
-    mailer: config.smtpUrl
-      ? new SmtpMailer(config.smtpUrl, config.mailFrom)
-      : new LogMailer(logger, config.mailFrom),
+    // APP_NAME on every subject and body, whatever sends the message.
+    mailer: new BrandedMailer(
+      config.smtpUrl
+        ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+        : new LogMailer(logger, config.mailFrom),
+      config.appName,
+    ),
   };
   return { services, redis };
 }

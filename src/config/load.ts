@@ -211,7 +211,7 @@ export function loadConfig(
       notices,
     ),
     smtpUrl,
-    mailFrom: options.mailFrom ?? env.MAIL_FROM ?? 'Citadel <no-reply@localhost>',
+    mailFrom: options.mailFrom ?? env.MAIL_FROM ?? `${displayName(appName)} <no-reply@localhost>`,
     loginActions,
     registerActions,
     oauthProviders,
@@ -228,6 +228,11 @@ export function loadConfig(
     trustProxy: parseTrustProxy(options.trustProxy ?? env.TRUST_PROXY),
     metricsToken,
   };
+}
+
+/** APP_NAME as an email display name: quoted when it holds anything but atom text (`Acme, Inc.`). */
+function displayName(name: string): string {
+  return /^[\w !#$%&'*+\-/=?^`{|}~]+$/.test(name) ? name : `"${name.replace(/["\\]/g, '\\$&')}"`;
 }
 
 /** Every listed action id must be one the plugins or the application registered (not an automatic one). */

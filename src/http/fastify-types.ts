@@ -30,6 +30,8 @@ declare module 'fastify' {
     sessions: SessionStore;
     rateLimiter: RateLimiter;
     mailer: Mailer;
+    /** Built-in page renderer to the application's or a plugin's replacement (`pages`). */
+    pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
   }
   interface FastifyRequest {
     session: Session;

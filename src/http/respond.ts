@@ -104,7 +104,8 @@ export async function renderPage(
     stylesheet: request.server.config.stylesheet,
     props: loadProps ? await loadProps(request) : {},
   };
-  const body = await page(ctx);
+  // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
+  const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);
   return reply
     .code(outcome?.statusCode ?? 200)
     .header('cache-control', NO_STORE)

@@ -23,7 +23,7 @@ describe('mail over SMTP (real capture on loopback)', () => {
       }),
     );
     const mail = await t.mail.waitFor('someone@example.com', { count: 1 });
-    expect(mail.subject).toBe('Hello ünïcode');
+    expect(mail.subject).toBe('Citadel: Hello ünïcode');
     expect(mail.from).toContain('tests@citadel.test');
     expect(mail.text).toContain('Hi <b>there</b> & welcome.');
     expect(mail.text).toContain('Open it: http://localhost:3000/x?token=abc&y=1');
@@ -97,7 +97,7 @@ describe('mail without SMTP_URL: the log transport', () => {
     expect(entry!.mail).toEqual({
       from: 'Citadel <no-reply@localhost>',
       to: user.email,
-      subject: 'Reset your password',
+      subject: 'Citadel: Reset your password',
     });
     expect(String(entry!.msg)).toContain('log transport');
     expect(String(entry!.msg)).toMatch(/http:\/\/localhost:3000\/reset-password\?token=[\w-]{43}/);

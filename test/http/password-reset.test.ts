@@ -41,7 +41,7 @@ describe('forgot-password and reset-password', () => {
       redirect_to: '/login',
     });
     const mail = await t.mail.waitFor(user.email);
-    expect(mail.subject).toBe('Reset your password');
+    expect(mail.subject).toBe('Citadel: Reset your password');
     // Give a mail to the unknown address every chance to arrive: none does.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(t.mail.to('ghost@example.com')).toEqual([]);

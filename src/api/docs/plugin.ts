@@ -27,9 +27,21 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
     const documentUrl = joinPath(base, version, publication.docs?.route ?? DEFAULT_DOCS_ROUTE);
     const uiUrl = joinPath(base, version, publication.docs?.uiRoute ?? DEFAULT_DOCS_UI_ROUTE);
     const assetsUrl = `${uiUrl}/assets`;
+    // Routes are relative to where Citadel is mounted; the page's and the document's URLs are
+    // the browser's, mount path included ("Try it out" calls the server URL).
+    const mountPath = app.hasDecorator('config') ? app.config.basePath : '';
     // Built (and checked) at start-up: a configuration the generator cannot describe fails early.
-    const body = JSON.stringify(buildOpenApiDocument(api, version, (app as { dialect?: Dialect }).dialect));
-    const page = docsPage({ title: api.apiName, version, documentUrl, assetsUrl }).toString();
+    const document = buildOpenApiDocument(api, version, (app as { dialect?: Dialect }).dialect);
+    const servers = document.servers as { url: string }[];
+    const body = JSON.stringify(
+      mountPath ? { ...document, servers: servers.map((s) => ({ ...s, url: mountPath + s.url })) } : document,
+    );
+    const page = docsPage({
+      title: api.apiName,
+      version,
+      documentUrl: mountPath + documentUrl,
+      assetsUrl: mountPath + assetsUrl,
+    }).toString();
 
     app.get(documentUrl, async (_request, reply) => {
       return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(body);

@@ -8,6 +8,8 @@ import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { PersonalAccessTokens } from '../tokens/service.ts';
 import { ActionRegistry } from '../pipeline/registry.ts';
+import { FactorRegistry } from '../factors/registry.ts';
+import { pageReplacements } from '../pages.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +19,8 @@ declare module 'fastify' {
     tokens: PersonalAccessTokens;
     /** Every pipeline action of the plugins and the configuration, by id. */
     actions: ActionRegistry;
+    /** Every factor of the plugins (built-in first), for the two-factor sign-in step and sudo. */
+    factorRegistry: FactorRegistry;
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
   }
@@ -29,7 +33,7 @@ export interface AuthCoreOptions {
 /**
  * The auth core: the user, password, remember-me and token services every capability shares,
  * who the caller is (remember-me restoration, then the session or the bearer token) on every
- * request, and the plugins' actions, listeners and routes.
+ * request, and the plugins' actions, factors, page replacements, listeners and routes.
  */
 export const authCore = fp(async function authCore(app: FastifyInstance, { plugins }: AuthCoreOptions) {
   const { db, clock, config } = app;
@@ -42,6 +46,8 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   for (const plugin of plugins) for (const action of plugin.actions ?? []) actions.register(action);
   for (const action of config.actions ?? []) actions.register(action);
   app.decorate('actions', actions);
+  app.decorate('factorRegistry', new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])));
+  app.decorate('pageReplacements', pageReplacements(plugins, config.pages));
   app.decorate(
     'signInListeners',
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
@@ -50,12 +56,14 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   const requestListeners = plugins.flatMap((plugin) =>
     plugin.events?.request ? [plugin.events.request] : [],
   );
-  app.decorateRequest('caller', null);
+  // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
+  if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
     // Health, readiness and metrics: no session was loaded, and no caller is wanted.
     if (request.routeOptions.config.sessionless) return;
+    // A bad bearer token throws (401); request.caller then stays null (never a host's value).
+    request.caller = null;
     await restoreRememberedSession(request, reply);
-    // A bad bearer token throws (401); request.caller then keeps its default, null.
     request.caller = await resolveCaller(request);
     for (const listener of requestListeners) await listener(request);
   });

@@ -1,7 +1,7 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { twoFactorStepFields } from './pages.ts';
-import { availableFactors, enrolledFactorIds, findFactor, secondFactors } from './registry.ts';
+import { availableFactors, enrolledFactorIds, findFactor } from './registry.ts';
 
 /** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
 export function readProof(body: Record<string, unknown>): { factor: string; proof: unknown } {
@@ -15,7 +15,9 @@ export function readProof(body: Record<string, unknown>): { factor: string; proo
 }
 
 async function factorIds(ctx: ActionContext): Promise<string[]> {
-  return (await availableFactors(ctx.request, ctx.user, secondFactors)).map((f) => f.id);
+  return (await availableFactors(ctx.request, ctx.user, ctx.services.factorRegistry.secondFactors)).map(
+    (f) => f.id,
+  );
 }
 
 /**
@@ -28,7 +30,10 @@ export const twoFactorAction: PipelineAction = {
   label: 'Two-factor authentication',
 
   async isPendingFor(ctx) {
-    return (await enrolledFactorIds(ctx.services, ctx.user.id)).length > 0;
+    return (
+      (await enrolledFactorIds(ctx.services, ctx.user.id)).length > 0 ||
+      ctx.services.factorRegistry.hasEnrolledPluginFactor(ctx.request, ctx.user)
+    );
   },
 
   async start(ctx) {
@@ -41,7 +46,7 @@ export const twoFactorAction: PipelineAction = {
     const factors = await factorIds(ctx);
     ctx.state.factors = factors;
     const data: Record<string, unknown> = { factors };
-    const passkey = findFactor(secondFactors, 'passkey');
+    const passkey = findFactor(ctx.services.factorRegistry.secondFactors, 'passkey');
     if (factors.includes('passkey') && passkey)
       data.passkey = await passkey.challenge(ctx.request, ctx.user, 'sign_in');
     return data;
@@ -49,7 +54,7 @@ export const twoFactorAction: PipelineAction = {
 
   async handle(ctx, body) {
     const { factor: id, proof } = readProof(body);
-    const factor = findFactor(secondFactors, id);
+    const factor = findFactor(ctx.services.factorRegistry.secondFactors, id);
     if (!factor) throw new ValidationError({ factor: 'Unknown factor.' });
     if (!(await factor.isAvailable(ctx.request, ctx.user))) return false;
     return factor.verify(ctx.request, ctx.user, proof, 'sign_in');
@@ -57,6 +62,6 @@ export const twoFactorAction: PipelineAction = {
 
   renderFields(ctx) {
     const factors = Array.isArray(ctx.state.factors) ? (ctx.state.factors as string[]) : ['totp'];
-    return twoFactorStepFields(factors);
+    return twoFactorStepFields(factors, ctx.services.factorRegistry.pluginFactors(factors));
   },
 };

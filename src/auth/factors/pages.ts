@@ -162,15 +162,31 @@ export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
   );
 }
 
-/** The `two_factor` sign-in step's fields, inside the pipeline's form posting to /action/handle. */
-export function twoFactorStepFields(factors: string[]): SafeHtml {
+/** A plugin's factor as the pages show it: a text proof. */
+export interface PluginFactorView {
+  id: string;
+  label: string;
+  input: { label: string; autocomplete?: string; inputmode?: 'numeric' | 'text' };
+}
+
+/**
+ * The `two_factor` sign-in step's fields, inside the pipeline's form posting to /action/handle:
+ * one method picker for the typed proofs (app code, recovery code, plugins' factors), and the
+ * passkey button.
+ */
+export function twoFactorStepFields(
+  factors: string[],
+  pluginFactors: readonly PluginFactorView[] = [],
+): SafeHtml {
   const typed = factors.filter((f) => f === 'totp' || f === 'recovery_code');
+  const hasTyped = typed.length > 0 || pluginFactors.length > 0;
   return html`${
-    typed.length > 0
+    hasTyped
       ? html`<label for="field-factor">Method</label>
           <select id="field-factor" name="factor">
             ${typed.includes('totp') ? html`<option value="totp">Authenticator app code</option>` : ''}
             ${typed.includes('recovery_code') ? html`<option value="recovery_code">Recovery code</option>` : ''}
+            ${pluginFactors.map((f) => html`<option value="${f.id}">${f.label}</option>`)}
           </select>
           <label for="field-proof">Code</label>
           <input id="field-proof" name="proof" type="text" autocomplete="one-time-code" required />`

@@ -4,6 +4,8 @@ import type { Factor } from './types.ts';
 export const passwordFactor: Factor = {
   id: 'password',
   label: 'Password',
+  // A password is the first factor: it proves nothing more at the two-factor step.
+  scopes: ['sudo'],
   async isAvailable(_request, user) {
     return Boolean(user.password_hash);
   },

@@ -5,15 +5,35 @@ import type { UserRecord } from '../core/users.ts';
 export type ProofScope = 'sign_in' | 'sudo';
 
 /** The built-in factors. */
-export type FactorId = 'totp' | 'passkey' | 'recovery_code' | 'password';
+export type BuiltInFactorId = 'totp' | 'passkey' | 'recovery_code' | 'password';
+
+/** A factor's id: a built-in one or a plugin's own (letters, digits, `_`). */
+export type FactorId = BuiltInFactorId | (string & {});
 
 /**
- * One way of proving who you are. Enrollable factors (totp, passkey) implement the enroll and
- * unenroll steps; recovery codes come with the first enrolled factor; password is a sudo proof only.
+ * One way of proving who you are. The built-in factors (TOTP, passkey, recovery code, password)
+ * implement it, and a plugin adds its own in `factors: [...]`: the `two_factor` sign-in step and
+ * sudo then list it (`GET /action/show`, `GET /sudo`) and verify `{ factor: id, proof }` with it.
+ * Enrollable factors (totp, passkey) also implement the enroll and unenroll steps; recovery codes
+ * come with the first enrolled factor; password is a sudo proof only.
  */
 export interface Factor {
   id: FactorId;
+  /** What the pages call it ("Authenticator app", "Security PIN"). */
   label: string;
+  /**
+   * Where it is accepted (default both): `sign_in`, the `two_factor` step after a password or
+   * another first factor; `sudo`, the step-up before sensitive changes.
+   */
+  scopes?: readonly ProofScope[];
+  /**
+   * Whether this user has set the factor up, so that every sign-in asks for a second factor.
+   * Plugin factors accepted at sign-in implement it; without it a factor is accepted when
+   * available but does not by itself make the step pending (like recovery codes).
+   */
+  isEnrolled?(request: FastifyRequest, user: UserRecord): Promise<boolean>;
+  /** The proof's text field on the HTML pages (plugin factors; the built-ins render their own). */
+  proofInput?: { label: string; autocomplete?: string; inputmode?: 'numeric' | 'text' };
   /** Can this user prove it right now? */
   isAvailable(request: FastifyRequest, user: UserRecord): Promise<boolean>;
   /** What the client needs before answering (passkey: request options); most need nothing. */

@@ -20,8 +20,13 @@ export function magicLinkPage(ctx: PageContext) {
   );
 }
 
+/** What the "check your email" page says: how long the link works. */
+export interface MagicLinkSentPageProps {
+  linkMinutes: number;
+}
+
 /** After the request: the same words for any address. */
-export function magicLinkSentPage(ctx: PageContext<{ linkMinutes: number }>) {
+export function magicLinkSentPage(ctx: PageContext<MagicLinkSentPageProps>) {
   const minutes = ctx.props.linkMinutes;
   return layout(
     ctx,

@@ -2,8 +2,13 @@ import { html } from '../../http/html.ts';
 import { field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
+/** Whether the user has a password yet (social sign-up: not yet). */
+export interface SetPasswordPageProps {
+  hasPassword: boolean;
+}
+
 /** Set a first password (social sign-up) or change the current one (asks for sudo first). */
-export function setPasswordPage(ctx: PageContext<{ hasPassword: boolean }>) {
+export function setPasswordPage(ctx: PageContext<SetPasswordPageProps>) {
   const { hasPassword } = ctx.props;
   return layout(
     ctx,

@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { UserRecord } from '../core/users.ts';
-import { availableFactors, hasAvailableFactor, sudoProofFactors } from '../factors/registry.ts';
+import { availableFactors, hasAvailableFactor } from '../factors/registry.ts';
 
-/** The factor ids this user can prove for sudo: password (if set), totp, passkey, recovery_code. */
+/** The factor ids this user can prove for sudo: password (if set), totp, passkey, recovery_code, plugins'. */
 export async function sudoFactorsFor(request: FastifyRequest, user: UserRecord): Promise<string[]> {
-  return (await availableFactors(request, user, sudoProofFactors)).map((f) => f.id);
+  return (await availableFactors(request, user, request.server.factorRegistry.sudoFactors)).map((f) => f.id);
 }
 
 /** Whether this user has anything to prove for sudo (without listing it: usually no query at all). */
 export function hasSudoFactor(request: FastifyRequest, user: UserRecord): Promise<boolean> {
-  return hasAvailableFactor(request, user, sudoProofFactors);
+  return hasAvailableFactor(request, user, request.server.factorRegistry.sudoFactors);
 }

@@ -2,14 +2,18 @@ import { html, type SafeHtml } from '../../http/html.ts';
 import { field, form, layout, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import { safeNext } from './next.ts';
+import type { PluginFactorView } from '../factors/pages.ts';
 
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
 }
 
+/** What the sudo page offers: the factors this user can prove, and the grace period, if any. */
 export interface SudoPageProps {
   /** The factors this user can prove now. */
   factors: string[];
+  /** The plugins' factors among them, with their labels and proof inputs. */
+  pluginFactors: PluginFactorView[];
   /** The grace period in force, if any. */
   state: { expiresAt: string } | null;
   /** SUDO_TTL, for telling how long the confirmation lasts. */
@@ -70,6 +74,19 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
           '/sudo/verify',
           html`${hidden('factor', 'recovery_code')}${keepNext}
           ${field(forFactor('recovery_code'), { name: 'proof', label: 'Recovery code', autocomplete: 'off', required: true })}`,
+          'Confirm',
+        )}
+      </section>`,
+    );
+  for (const factor of ctx.props.pluginFactors)
+    forms.push(
+      html`<section id="sudo-${factor.id}">
+        <h2>${factor.label}</h2>
+        ${form(
+          ctx,
+          '/sudo/verify',
+          html`${hidden('factor', factor.id)}${keepNext}
+          ${field(forFactor(factor.id), { name: 'proof', label: factor.input.label, autocomplete: factor.input.autocomplete ?? 'off', inputmode: factor.input.inputmode, required: true })}`,
           'Confirm',
         )}
       </section>`,

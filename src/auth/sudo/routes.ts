@@ -4,7 +4,7 @@ import { requireSessionUser } from '../core/caller.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
-import { availableFactors, findFactor, sudoProofFactors } from '../factors/registry.ts';
+import { availableFactors, findFactor } from '../factors/registry.ts';
 import { readProof } from '../factors/action.ts';
 import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
@@ -58,7 +58,10 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const fields = new FieldReader(request.body);
       const id = fields.string('factor', { required: true, max: 32 });
       fields.throwIfInvalid();
-      const factor = findFactor(await availableFactors(request, user, sudoProofFactors), id);
+      const factor = findFactor(
+        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
+        id,
+      );
       if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
       return respond(request, reply, {
         action: 'sudo.challenge',
@@ -75,7 +78,10 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const user = requireSessionUser(request);
       const body = (request.body ?? {}) as Record<string, unknown>;
       const { factor: id, proof } = readProof(body);
-      const factor = findFactor(await availableFactors(request, user, sudoProofFactors), id);
+      const factor = findFactor(
+        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
+        id,
+      );
       if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
 
       // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
@@ -129,8 +135,10 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
 async function sudoPageProps(request: FastifyRequest): Promise<SudoPageProps> {
   const user = request.caller?.user;
   const state = activeSudo(request);
+  const factors = user ? await sudoFactorsFor(request, user) : [];
   return {
-    factors: user ? await sudoFactorsFor(request, user) : [],
+    factors,
+    pluginFactors: request.server.factorRegistry.pluginFactors(factors),
     state: state ? { expiresAt: state.expiresAt } : null,
     ttlSeconds: request.server.config.limits.sudoTtl,
   };

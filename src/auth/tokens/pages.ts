@@ -3,6 +3,7 @@ import { csrfField, field, form, layout, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import type { TokenRecord } from '../../http/caller.ts';
 
+/** What the token page lists: the signed-in user's tokens, and whether creating needs sudo first. */
 export interface TokensPageProps {
   /** The signed-in user's tokens. */
   tokens: TokenRecord[];

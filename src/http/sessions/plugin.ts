@@ -35,7 +35,9 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
  * decides in a later onRequest hook.
  */
 export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstance) {
-  app.decorateRequest('session', null as unknown as Session);
+  // A host application may have its own `request.session` (embedding): on Citadel's routes the
+  // onRequest hook below sets Citadel's; declaring it twice would stop the host from starting.
+  if (!app.hasRequestDecorator('session')) app.decorateRequest('session', null as unknown as Session);
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.sessionless) return;

@@ -3,6 +3,10 @@
 (function () {
   'use strict';
   var lib = window.SimpleWebAuthnBrowser;
+  // Citadel may be mounted under a path (`/auth`): this script's own URL says where.
+  var base = document.currentScript
+    ? new URL(document.currentScript.src).pathname.replace(/\/assets\/[^/]*$/, '')
+    : '';
   var status = document.getElementById('passkey-login-status');
 
   function say(text) {
@@ -10,7 +14,7 @@
   }
 
   function post(url, body) {
-    return fetch(url, {
+    return fetch(base + url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { accept: 'application/json', 'content-type': 'application/json', 'x-spa': 'true' },

@@ -1,8 +1,12 @@
 // Passkey buttons on the two-factor settings page, the sudo page and the two-factor sign-in step.
-// Served from our origin (the CSP forbids inline scripts); needs /assets/simplewebauthn.js first.
+// Served from our origin (the CSP forbids inline scripts); needs assets/simplewebauthn.js first.
 (function () {
   'use strict';
   var lib = window.SimpleWebAuthnBrowser;
+  // Citadel may be mounted under a path (`/auth`): this script's own URL says where.
+  var base = document.currentScript
+    ? new URL(document.currentScript.src).pathname.replace(/\/assets\/[^/]*$/, '')
+    : '';
 
   function status(text) {
     var el = document.getElementById('passkey-status');
@@ -11,7 +15,7 @@
 
   // JSON requests need no CSRF token: a cross-site page cannot send Content-Type application/json.
   function call(method, url, body) {
-    return fetch(url, {
+    return fetch(base + url, {
       method: method,
       credentials: 'same-origin',
       headers: { accept: 'application/json', 'content-type': 'application/json', 'x-spa': 'true' },
@@ -25,7 +29,10 @@
 
   function failed(result) {
     if (result.body && result.body.action === 'sudo.required') {
-      window.location.href = '/sudo?next=' + encodeURIComponent(window.location.pathname);
+      // `next` is a path inside Citadel: without the mount path, which the redirect adds back.
+      var here = window.location.pathname;
+      if (base && here.indexOf(base + '/') === 0) here = here.slice(base.length);
+      window.location.href = base + '/sudo?next=' + encodeURIComponent(here);
       return;
     }
     var errors = (result.body && result.body.errors) || {};
@@ -49,7 +56,7 @@
       list.appendChild(item);
     });
     var done = document.createElement('a');
-    done.href = '/two-factor';
+    done.href = base + '/two-factor';
     done.textContent = 'I saved them';
     box.replaceChildren(heading, list, done);
   }
@@ -106,7 +113,7 @@
           })
         : await call('POST', '/action/handle', { factor: 'passkey', proof: assertion });
     if (result.status !== 200) return failed(result);
-    window.location.href = result.body.redirect_to || '/';
+    window.location.href = result.body.redirect_to || base + '/';
   }
 
   function guard(fn, arg) {

@@ -1,6 +1,8 @@
 // A program an application developer would write on Citadel, compiled by tsc and run with plain
 // node: its own table (migration), its own resource on it, a custom sign-in action rendering html,
-// a plugin adding a route; then register, sign in through the action and write through the API.
+// a plugin adding a route and a sudo factor, a replaced sign-in page; then register, sign in
+// through the action, confirm with the plugin's factor and write through the API.
+import { timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +15,12 @@ import {
   defineResource,
   ValidationError,
   type CitadelMigration,
+  type Factor,
+  type PageReplacements,
   type PipelineAction,
 } from 'citadel';
 import { Type } from '@sinclair/typebox';
-import { html } from 'citadel/html';
+import { html, layout } from 'citadel/html';
 import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
 import * as everyExport from './every-export.js';
 
@@ -63,12 +67,46 @@ const houseRules: PipelineAction = {
   renderFields: () => html`<label><input type="checkbox" name="agree" value="1" /> I agree</label>`,
 };
 
+// A sudo proof of the application's own: the office door code (the same for everyone here).
+const DOOR_CODE = Buffer.from('4711-open');
+const doorCode: Factor = {
+  id: 'door_code',
+  label: 'Office door code',
+  scopes: ['sudo'],
+  proofInput: { label: 'Door code', autocomplete: 'off' },
+  async isAvailable() {
+    return true;
+  },
+  async challenge() {
+    return {};
+  },
+  async verify(_request, _user, proof) {
+    const given = Buffer.from(typeof proof === 'string' ? proof : '');
+    return given.length === DOOR_CODE.length && timingSafeEqual(given, DOOR_CODE);
+  },
+};
+
 const hello = definePlugin({
   name: 'hello',
   routes(app) {
     app.get('/hello', async () => ({ hello: 'world' }));
   },
+  factors: [doorCode],
 });
+
+// The application's own sign-in page (browsers only; JSON clients get the same envelopes).
+const pages: PageReplacements = {
+  login: (ctx) =>
+    layout(
+      ctx,
+      'Sign in to your notes',
+      html`<form method="post" action="/login">
+        <input type="hidden" name="_csrf" value="${ctx.csrf}" />
+        <input name="email" /><input name="password" type="password" /><button>Sign in</button>
+        <p id="providers">${ctx.props.providers.length} providers</p>
+      </form>`,
+    ),
+};
 
 const dataDir = mkdtempSync(join(tmpdir(), 'citadel-consumer-data-'));
 const config = defineConfig({
@@ -80,6 +118,7 @@ const config = defineConfig({
   loginActions: ['house_rules'],
   actions: [houseRules],
   plugins: [hello],
+  pages,
   migrations: [notesTable],
   api: createApi({ apiName: 'Consumer API', apiBaseUrl: '/api', resources: [notes] }).publish({
     version: 'v1',
@@ -90,11 +129,12 @@ const server = await createServer(config);
 const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
 const cookies = new Map<string, string>();
 
-async function call(method: string, path: string, body?: unknown) {
+async function call(method: string, path: string, body?: unknown, accept = 'application/json') {
   const response = await fetch(`${address}${path}`, {
     method,
+    redirect: 'manual',
     headers: {
-      accept: 'application/json',
+      accept,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
     },
@@ -106,14 +146,21 @@ async function call(method: string, path: string, body?: unknown) {
     cookies.set(name!, value ?? '');
   }
   const text = await response.text();
+  const json = (response.headers.get('content-type') ?? '').includes('json');
   // JSON answers are checked by the assertions below, not by types.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
+  const parsed = (json && text ? JSON.parse(text) : null) as Record<string, any>;
+  return { status: response.status, text, body: parsed };
 }
 
 try {
   const hi = await call('GET', '/hello');
   assert.deepEqual([hi.status, hi.body], [200, { hello: 'world' }]);
+  const loginPage = await call('GET', '/login', undefined, 'text/html');
+  assert.equal(loginPage.status, 200);
+  assert.match(loginPage.text, /<title>Sign in to your notes · Citadel<\/title>/);
+  assert.match(loginPage.text, /<p id="providers">0 providers<\/p>/);
+  assert.equal((await call('GET', '/login')).body.action, 'login.show');
 
   const account = {
     username: 'ada',
@@ -134,6 +181,12 @@ try {
   assert.equal(done.body.action, 'action.success', JSON.stringify(done.body));
   assert.equal((await call('GET', '/me')).body.user.username, 'ada');
 
+  // Sudo offers the plugin's factor after the password, and verifies it.
+  assert.deepEqual((await call('GET', '/sudo')).body.data.factors, ['password', 'door_code']);
+  assert.equal((await call('POST', '/sudo/verify', { factor: 'door_code', proof: '1234-nope' })).status, 422);
+  const confirmed = await call('POST', '/sudo/verify', { factor: 'door_code', proof: '4711-open' });
+  assert.equal(confirmed.body.action, 'sudo.verified', JSON.stringify(confirmed.body));
+
   const created = await call('POST', '/api/v1/notes', { body: 'Written through my own resource' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const listed = await call('GET', '/api/v1/notes');
@@ -142,7 +195,7 @@ try {
   assert.equal(listed.body.data[0].user_id, undefined, 'a hidden column must not be returned');
 
   console.log(
-    `consumer program: plugin route, registration, sign-in through "house_rules", POST and GET /api/v1/notes all passed`,
+    `consumer program: plugin route, replaced login page, registration, sign-in through "house_rules", sudo with the plugin's "door_code" factor, POST and GET /api/v1/notes all passed`,
   );
 } finally {
   await server.close();
