@@ -89,10 +89,20 @@ function providersFromEnv(env: Record<string, string | undefined>): OAuthProvide
       scopes: env[`${prefix}SCOPES`]
         ? list(env[`${prefix}SCOPES`]?.replace(/ /g, ','))
         : (preset.scopes ?? []),
+      tokenEndpointAuth: tokenEndpointAuth(prefix, env[`${prefix}TOKEN_AUTH`]),
     };
     validateProvider(provider);
     return provider;
   });
+}
+
+function tokenEndpointAuth(
+  prefix: string,
+  value: string | undefined,
+): OAuthProviderConfig['tokenEndpointAuth'] {
+  if (value === undefined || value === '') return 'client_secret_basic';
+  if (value === 'client_secret_basic' || value === 'client_secret_post') return value;
+  throw new ConfigError(`${prefix}TOKEN_AUTH must be client_secret_basic or client_secret_post, got "${value}"`);
 }
 
 function validateProvider(p: OAuthProviderConfig): void {

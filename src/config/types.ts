@@ -15,6 +15,11 @@ export interface OAuthProviderConfig {
   tokenUrl?: string;
   userinfoUrl?: string;
   scopes: string[];
+  /**
+   * Client authentication at the token endpoint (OAUTH_<ID>_TOKEN_AUTH): `client_secret_basic`
+   * (the default, RFC 6749 §2.3.1) or `client_secret_post`.
+   */
+  tokenEndpointAuth?: 'client_secret_basic' | 'client_secret_post';
   /** Display name on the sign-in buttons. */
   label: string;
 }
