@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, NotFoundError } from '../core/errors.ts';
+import { NotFoundError } from '../core/errors.ts';
+import { cacheByCaller } from '../http/cache-control.ts';
 import { authorize } from './authorize.ts';
 import { compileApi, publishedIn, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';
@@ -12,13 +13,6 @@ import { findRecord, listRecords } from './read.ts';
 import { deploymentAlphabet, IdCodec } from './sqids.ts';
 import type { ApiConfig, Verb } from './types.ts';
 import { createRecords, deleteRecord, updateRecord } from './write.ts';
-
-class MethodNotAllowedError extends HttpError {
-  override name = 'MethodNotAllowedError';
-  constructor(resource: string, verb: Verb, allow: string) {
-    super(405, `${verb.toUpperCase()} is not available on ${resource}.`, { headers: { allow } });
-  }
-}
 
 function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {
   if (resource.pkObfuscated) {
@@ -42,50 +36,46 @@ function registerResource(
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
+  // Only served verbs get a route: any other method on these paths is the not-found handler's
+  // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
-  const allowCollection = ['get', 'post']
-    .filter((v) => available(v as Verb))
-    .map((v) => v.toUpperCase())
-    .join(', ');
-  const allowItem = ['get', 'put', 'patch', 'delete']
-    .filter((v) => available(v as Verb))
-    .map((v) => v.toUpperCase())
-    .join(', ');
 
   const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
-    if (!available(verb))
-      throw new MethodNotAllowedError(resource.name, verb, verb === 'post' ? allowCollection : allowItem);
     const { user, token } = authorize(resource, verb, request);
     return { version, verb, request, user, token, codec, db: request.server.db };
   };
   const idOf = (request: FastifyRequest) => parseId(resource, codec, (request.params as { id: string }).id);
 
-  scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-    const context = begin('get', request);
-    const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
-    const { records, pagination } = await listRecords(context, resource, plan);
-    return reply.send({
-      status: 'success',
-      data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
-      pagination,
+  if (available('get'))
+    scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
+      const context = begin('get', request);
+      const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
+      const { records, pagination } = await listRecords(context, resource, plan);
+      return reply.send({
+        status: 'success',
+        data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
+        pagination,
+      });
     });
-  });
 
-  scope.get(item, async (request, reply) => {
-    const context = begin('get', request);
-    const derive = parseItemQuery(resource, request.query as QueryInput);
-    const record = await findRecord(context, resource, idOf(request), derive);
-    if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-    return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
-  });
+  if (available('get'))
+    scope.get(item, async (request, reply) => {
+      const context = begin('get', request);
+      const derive = parseItemQuery(resource, request.query as QueryInput);
+      const record = await findRecord(context, resource, idOf(request), derive);
+      if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
+    });
 
-  scope.post(collection, async (request, reply) => {
-    const context = begin('post', request);
-    const data = await createRecords(context, resource, resource.validators.post!, request.body);
-    return reply.code(201).send({ status: 'success', data });
-  });
+  if (available('post'))
+    scope.post(collection, async (request, reply) => {
+      const context = begin('post', request);
+      const data = await createRecords(context, resource, resource.validators.post!, request.body);
+      return reply.code(201).send({ status: 'success', data });
+    });
 
   for (const verb of ['put', 'patch'] as const) {
+    if (!available(verb)) continue;
     scope.route({
       method: verb.toUpperCase() as 'PUT' | 'PATCH',
       url: item,
@@ -98,12 +88,13 @@ function registerResource(
     });
   }
 
-  scope.delete(item, async (request, reply) => {
-    const context = begin('delete', request);
-    const id = idOf(request);
-    await deleteRecord(context, resource, id);
-    return reply.send({ status: 'success', data: { id: resource.pkObfuscated ? codec.encode(id) : id } });
-  });
+  if (available('delete'))
+    scope.delete(item, async (request, reply) => {
+      const context = begin('delete', request);
+      const id = idOf(request);
+      await deleteRecord(context, resource, id);
+      return reply.send({ status: 'success', data: { id: resource.pkObfuscated ? codec.encode(id) : id } });
+    });
 }
 
 /**
@@ -120,6 +111,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
     async (scope) => {
       scope.setErrorHandler(problemErrorHandler);
       scope.setNotFoundHandler(problemNotFound);
+      scope.addHook('onSend', cacheByCaller);
       scope.addHook('preValidation', limitPayloadShape);
       scope.addHook('preValidation', refuseNulCharacters);
       for (const publication of api.publications) {

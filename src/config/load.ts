@@ -102,7 +102,9 @@ function tokenEndpointAuth(
 ): OAuthProviderConfig['tokenEndpointAuth'] {
   if (value === undefined || value === '') return 'client_secret_basic';
   if (value === 'client_secret_basic' || value === 'client_secret_post') return value;
-  throw new ConfigError(`${prefix}TOKEN_AUTH must be client_secret_basic or client_secret_post, got "${value}"`);
+  throw new ConfigError(
+    `${prefix}TOKEN_AUTH must be client_secret_basic or client_secret_post, got "${value}"`,
+  );
 }
 
 function validateProvider(p: OAuthProviderConfig): void {

@@ -101,7 +101,11 @@ describe('ID token signature and token endpoint client authentication', () => {
     const client = t.client();
     mock.identity = identity('other-key');
     const url = await startSignIn(client);
-    const forged = await new SignJWT({ ...payloadOf(genuine), nonce: url.searchParams.get('nonce'), sub: 'other-key' })
+    const forged = await new SignJWT({
+      ...payloadOf(genuine),
+      nonce: url.searchParams.get('nonce'),
+      sub: 'other-key',
+    })
       .setProtectedHeader({ alg: 'RS256', kid })
       .sign(privateKey);
     rewrite = () => forged;
