@@ -190,6 +190,12 @@ export function loadConfig(
     checkActionIds('AUTH_REGISTER_ACTIONS', registerActions, knownActions);
   }
 
+  const registerHideExisting =
+    options.registerHideExisting ?? ['1', 'true'].includes((env.REGISTER_HIDE_EXISTING ?? '').toLowerCase());
+  // Without activation a new registration signs in at once: a known address could not look the same.
+  if (registerHideExisting && !registerActions.includes('email_activation'))
+    throw new ConfigError('REGISTER_HIDE_EXISTING needs email_activation in AUTH_REGISTER_ACTIONS');
+
   const oauthProviders = options.oauthProviders ?? providersFromEnv(env);
   oauthProviders.forEach(validateProvider);
 
@@ -226,6 +232,7 @@ export function loadConfig(
     mailFrom: options.mailFrom ?? env.MAIL_FROM ?? 'Citadel <no-reply@localhost>',
     loginActions,
     registerActions,
+    registerHideExisting,
     oauthProviders,
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     sqidsAlphabet,

@@ -78,6 +78,11 @@ export interface CitadelOptions extends ExtensionSettings {
   mailFrom?: string;
   loginActions?: string[];
   registerActions?: string[];
+  /**
+   * REGISTER_HIDE_EXISTING: registering a known address answers like a new one and mails the
+   * owner instead (needs `email_activation` among the register actions).
+   */
+  registerHideExisting?: boolean;
   sudoTtl?: number;
   oauthProviders?: OAuthProviderConfig[];
   redisUrl?: string;
@@ -122,6 +127,7 @@ export interface CitadelConfig extends ExtensionSettings {
   mailFrom: string;
   loginActions: string[];
   registerActions: string[];
+  registerHideExisting: boolean;
   oauthProviders: OAuthProviderConfig[];
   redisUrl?: string;
   sqidsAlphabet?: string;
