@@ -10,13 +10,13 @@ import { refuseNulCharacters } from './nul.ts';
 import { limitPayloadShape } from './request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
 import { findRecord, listRecords } from './read.ts';
-import { deploymentAlphabet, IdCodec } from './sqids.ts';
+import { deploymentCodecs, type IdCodecs } from './sqids.ts';
 import type { ApiConfig, Verb } from './types.ts';
 import { createRecords, deleteRecord, updateRecord } from './write.ts';
 
-function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {
+function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): number | string {
   if (resource.pkObfuscated) {
-    const id = codec.decode(raw);
+    const id = codecs.of(resource.idSpaces.get(resource.primaryKey)!).decode(raw);
     if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
     return id;
   }
@@ -32,7 +32,7 @@ function registerResource(
   scope: FastifyInstance,
   resource: CompiledResource,
   version: string,
-  codec: IdCodec,
+  codecs: IdCodecs,
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
@@ -42,18 +42,18 @@ function registerResource(
 
   const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
     const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codec, db: request.server.db };
+    return { version, verb, request, user, token, codecs, db: request.server.db };
   };
-  const idOf = (request: FastifyRequest) => parseId(resource, codec, (request.params as { id: string }).id);
+  const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
   if (available('get'))
     scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
       const context = begin('get', request);
-      const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
+      const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
       const { records, pagination } = await listRecords(context, resource, plan);
       return reply.send({
         status: 'success',
-        data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
+        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs)),
         pagination,
       });
     });
@@ -64,7 +64,7 @@ function registerResource(
       const derive = parseItemQuery(resource, request.query as QueryInput);
       const record = await findRecord(context, resource, idOf(request), derive);
       if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
+      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs) });
     });
 
   if (available('post'))
@@ -93,7 +93,12 @@ function registerResource(
       const context = begin('delete', request);
       const id = idOf(request);
       await deleteRecord(context, resource, id);
-      return reply.send({ status: 'success', data: { id: resource.pkObfuscated ? codec.encode(id) : id } });
+      return reply.send({
+        status: 'success',
+        data: {
+          id: resource.pkObfuscated ? codecs.of(resource.idSpaces.get(resource.primaryKey)!).encode(id) : id,
+        },
+      });
     });
 }
 
@@ -105,7 +110,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
   const { api } = options;
   const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
-  const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
+  const codecs = deploymentCodecs(secrets, config);
 
   await app.register(
     async (scope) => {
@@ -117,7 +122,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))
-            registerResource(scope, resource, publication.version, codec);
+            registerResource(scope, resource, publication.version, codecs);
         }
       }
     },

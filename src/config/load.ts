@@ -237,6 +237,8 @@ export function loadConfig(
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     sqidsAlphabet,
     sqidsMinLength,
+    sqidsPerResource:
+      options.sqidsPerResource ?? !['0', 'false'].includes((env.SQIDS_PER_RESOURCE ?? '').toLowerCase()),
     seedDemo,
     logLevel,
     dataDir,

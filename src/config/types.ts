@@ -88,6 +88,11 @@ export interface CitadelOptions extends ExtensionSettings {
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength?: number;
+  /**
+   * One Sqids alphabet per id space (table), derived from the secret (SQIDS_PER_RESOURCE, default
+   * true). `false` keeps the single alphabet of earlier versions, so ids issued before stay valid.
+   */
+  sqidsPerResource?: boolean;
   seedDemo?: boolean;
   logLevel?: LogLevel;
   /** Folder for the generated session secret and the default SQLite file. */
@@ -132,6 +137,7 @@ export interface CitadelConfig extends ExtensionSettings {
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength: number;
+  sqidsPerResource: boolean;
   seedDemo: boolean;
   logLevel: LogLevel;
   dataDir: string;
