@@ -83,7 +83,7 @@ export async function problemErrorHandler(
           ? 'The request body must be JSON.'
           : status === 400
             ? 'The request could not be read (is the body valid JSON?).'
-            : (STATUS_CODES[status] ?? 'Bad request.');
+            : `${problemTitle(status)}.`;
     return sendProblem(request, reply, status, detail);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
