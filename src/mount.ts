@@ -17,6 +17,8 @@ import { citadelMigrations } from './assembly.ts';
 import './api/settings.ts';
 import { registerOperations } from './ops/plugin.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { knownPathAnswer } from './http/allow.ts';
+import { HttpError } from './core/errors.ts';
 import { assertRedisReachable } from './ops/redis.ts';
 
 import './seed-setting.ts';
@@ -108,6 +110,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       },
     },
     crossOriginEmbedderPolicy: false,
+    // RFC 6797 §7.2: HSTS is sent over https only; an http APP_URL (development) gets none.
+    strictTransportSecurity: config.secureCookies,
     // Same-origin Referers let a form post that needs sudo come back to its page afterwards;
     // other origins still get none.
     referrerPolicy: { policy: 'same-origin' },
@@ -121,6 +125,10 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   app.addHook('preHandler', verifyCsrf);
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {
+    // A known path with another method: OPTIONS 204 or 405, both with Allow (RFC 9110).
+    const known = knownPathAnswer(request, reply);
+    if (known instanceof HttpError) return void authErrorHandler(known, request, reply);
+    if (known) return;
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 

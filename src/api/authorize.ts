@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { publicUser } from '../auth/core/users.ts';
 import { hasAbility } from '../auth/tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../core/errors.ts';
+import { AuthenticationRequiredError, InsufficientScopeError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
 import type { Verb } from './types.ts';
 
@@ -17,7 +17,7 @@ export function authorize(resource: CompiledResource, verb: Verb, request: Fasti
       throw new AuthenticationRequiredError(
         'Authentication required: send a bearer token or a session cookie.',
       );
-    if (!effective) throw new ForbiddenError(`This token lacks the ability "${ability}".`);
+    if (!effective) throw new InsufficientScopeError(ability);
   }
   return effective
     ? { user: publicUser(effective.user), token: effective.token }

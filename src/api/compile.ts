@@ -21,6 +21,8 @@ export type OutputKind = 'plain' | 'id' | ColumnType;
 export interface OutputField {
   key: string;
   kind: OutputKind;
+  /** For an obfuscated id: its id space (the table the id belongs to), which picks the alphabet. */
+  space?: string;
 }
 
 export interface SortTerm {
@@ -68,6 +70,8 @@ export interface CompiledResource {
   plainSelect: Selection;
   output: OutputField[];
   obfuscated: ReadonlySet<string>;
+  /** Id space of each obfuscated column: the primary key's is the table, a foreign key's its target's. */
+  idSpaces: ReadonlyMap<string, string>;
   pkObfuscated: boolean;
   sortable: ReadonlySet<string>;
   searchable: readonly string[];
@@ -128,15 +132,48 @@ export function parseSort(text: string): SortTerm[] | string {
   return terms;
 }
 
-function compileOne(config: ResourceConfig, dialect: Dialect): CompiledResource {
+/**
+ * The id space of each obfuscated column: the table its ids belong to. The primary key's is the
+ * resource's table; a foreign key declared by a belongsTo relation takes its target's table; any
+ * other column is a space of its own.
+ */
+function idSpacesOf(
+  config: ResourceConfig,
+  table: string,
+  tables: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const primaryKey = config.primaryKey ?? 'id';
+  const spaces = new Map<string, string>();
+  for (const key of config.obfuscatedFields ?? []) {
+    let space = key === primaryKey ? table : `${table}.${key}`;
+    for (const relation of Object.values(config.relations ?? {})) {
+      if (relation.type !== 'belongsTo' || relation.foreignKey !== key) continue;
+      const target = relation.resource ? tables.get(relation.resource) : relation.table;
+      if (target) space = target;
+    }
+    spaces.set(key, space);
+  }
+  return spaces;
+}
+
+function compileOne(
+  config: ResourceConfig,
+  dialect: Dialect,
+  tables: ReadonlyMap<string, string>,
+): CompiledResource {
   const name = config.name;
   const table = config.table ?? name;
   const primaryKey = config.primaryKey ?? 'id';
   const obfuscated = new Set(config.obfuscatedFields ?? []);
+  const idSpaces = idSpacesOf(config, table, tables);
   const columnEntries = Object.entries(config.columns);
   const output = columnEntries
     .filter(([, column]) => !column.hidden)
-    .map(([key, column]) => ({ key, kind: outputKind(column.type, obfuscated.has(key)) }));
+    .map(([key, column]) => ({
+      key,
+      kind: outputKind(column.type, obfuscated.has(key)),
+      ...(obfuscated.has(key) ? { space: idSpaces.get(key)! } : {}),
+    }));
   // Hidden columns are never sortable: the order would reveal their values.
   const sortable = new Set(config.sortable ?? output.map((field) => field.key));
   const defaultSort = config.defaultSort
@@ -190,6 +227,7 @@ function compileOne(config: ResourceConfig, dialect: Dialect): CompiledResource 
     plainSelect: selection(dialect, null, Object.keys(config.columns), columnTypes),
     output,
     obfuscated,
+    idSpaces,
     pkObfuscated: obfuscated.has(primaryKey),
     sortable,
     searchable:
@@ -247,7 +285,10 @@ const compiledApis = new WeakMap<ApiConfig, Map<Dialect, Map<string, CompiledRes
 
 function compileAll(api: ApiConfig, dialect: Dialect): Map<string, CompiledResource> {
   validateApi(api);
-  const compiled = new Map(api.resources.map((resource) => [resource.name, compileOne(resource, dialect)]));
+  const tables = new Map(api.resources.map((resource) => [resource.name, resource.table ?? resource.name]));
+  const compiled = new Map(
+    api.resources.map((resource) => [resource.name, compileOne(resource, dialect, tables)]),
+  );
   for (const resource of compiled.values()) {
     const relations = new Map<string, CompiledRelation>();
     const nestedWritable = new Set<string>();
@@ -281,6 +322,8 @@ function compileAll(api: ApiConfig, dialect: Dialect): Map<string, CompiledResou
           output: columns.map((key) => ({
             key,
             kind: obfuscated.has(key) ? 'id' : (types.get(key) ?? 'plain'),
+            // The target's own key is an id of its table; another column a space of its own.
+            ...(obfuscated.has(key) ? { space: key === targetKey ? table : `${table}.${key}` } : {}),
           })),
         };
       }

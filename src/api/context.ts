@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
 import type { CompiledResource } from './compile.ts';
-import type { IdCodec } from './sqids.ts';
+import type { IdCodecs } from './sqids.ts';
 import type { ApiRecord, HookContext, ResourceQuery, Verb } from './types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables are not in the core's typed schema
@@ -16,7 +16,8 @@ export interface RequestScope {
   request: FastifyRequest;
   user: PublicUser | null;
   token: TokenRecord | null;
-  codec: IdCodec;
+  /** Sqids codecs, one per id space (`resource.idSpaces`). */
+  codecs: IdCodecs;
   /** The database, or the open transaction on writes. */
   db: AnyDb;
 }

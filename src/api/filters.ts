@@ -2,7 +2,7 @@ import { BadRequestError } from '../core/errors.ts';
 import type { Dialect } from '../db/url.ts';
 import { columnValueProblem, toStorage } from './column-types.ts';
 import type { CompiledResource } from './compile.ts';
-import type { IdCodec } from './sqids.ts';
+import type { IdCodecs } from './sqids.ts';
 import type { ColumnType } from './types.ts';
 
 /**
@@ -120,7 +120,7 @@ class FilterParser {
 
   constructor(
     private readonly resource: CompiledResource,
-    private readonly codec: IdCodec,
+    private readonly codecs: IdCodecs,
     private readonly dialect: Dialect,
   ) {}
 
@@ -191,7 +191,7 @@ class FilterParser {
       bad(name, 'must be a single value');
     const text = String(raw);
     if (this.resource.obfuscated.has(column)) {
-      const id = this.codec.decode(text);
+      const id = this.codecs.of(this.resource.idSpaces.get(column)!).decode(text);
       if (id === null) bad(name, 'is not a valid id');
       return id;
     }
@@ -217,10 +217,10 @@ export function isFilterParameter(name: string): boolean {
 export function parseFilters(
   resource: CompiledResource,
   query: FilterQuery,
-  codec: IdCodec,
+  codecs: IdCodecs,
   dialect: Dialect,
 ): FilterNode | null {
-  const parser = new FilterParser(resource, codec, dialect);
+  const parser = new FilterParser(resource, codecs, dialect);
   const children: FilterNode[] = [];
   for (const column of resource.filterable) {
     const value = query[column];

@@ -2,12 +2,13 @@ import { FROM_STORAGE } from './column-types.ts';
 import type { ApiRecord, ColumnType } from './types.ts';
 import type { CompiledResource, OutputField } from './compile.ts';
 import type { DeriveNode } from './query.ts';
-import type { IdCodec } from './sqids.ts';
+import type { IdCodecs } from './sqids.ts';
 
-type Converter = (value: unknown, codec: IdCodec) => unknown;
+type Converter = (value: unknown, codecs: IdCodecs, space: string) => unknown;
 
 const CONVERTERS = {
-  id: (value, codec) => (value === null || value === undefined ? null : codec.encode(value as number)),
+  id: (value, codecs, space) =>
+    value === null || value === undefined ? null : codecs.of(space).encode(value as number),
   plain: (value) => (value === undefined ? null : value),
   ...(Object.fromEntries(
     Object.entries(FROM_STORAGE).map(([type, convert]) => [
@@ -18,7 +19,7 @@ const CONVERTERS = {
 } satisfies Record<OutputField['kind'], Converter>;
 
 /** The visible columns of one row, converted: built once per field list, not per row. */
-type FieldFormatter = (row: ApiRecord, codec: IdCodec) => ApiRecord;
+type FieldFormatter = (row: ApiRecord, codecs: IdCodecs) => ApiRecord;
 
 const fieldFormatters = new WeakMap<readonly OutputField[], FieldFormatter>();
 
@@ -27,12 +28,13 @@ function fieldFormatter(output: readonly OutputField[]): FieldFormatter {
   if (!format) {
     const keys = output.map((field) => field.key);
     const converters = output.map((field) => CONVERTERS[field.kind]);
+    const spaces = output.map((field) => field.space ?? field.key);
     const count = keys.length;
-    format = (row, codec) => {
+    format = (row, codecs) => {
       const record: ApiRecord = {};
       for (let i = 0; i < count; i++) {
         const key = keys[i]!;
-        record[key] = converters[i]!(row[key], codec);
+        record[key] = converters[i]!(row[key], codecs, spaces[i]!);
       }
       return record;
     };
@@ -61,15 +63,15 @@ export function formatRecord(
   resource: CompiledResource,
   row: ApiRecord,
   derive: readonly DeriveNode[],
-  codec: IdCodec,
+  codecs: IdCodecs,
 ): ApiRecord {
-  const record = fieldFormatter(resource.output)(row, codec);
+  const record = fieldFormatter(resource.output)(row, codecs);
   for (const node of derive) {
     const value = row[node.relation.name];
     const target = node.relation.target;
     const format = fieldFormatter(target.output);
     const one = (child: ApiRecord) =>
-      target.resource ? formatRecord(target.resource, child, node.children, codec) : format(child, codec);
+      target.resource ? formatRecord(target.resource, child, node.children, codecs) : format(child, codecs);
     if (Array.isArray(value)) record[node.relation.name] = (value as ApiRecord[]).map(one);
     else record[node.relation.name] = value ? one(value as ApiRecord) : null;
   }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, NotFoundError } from '../core/errors.ts';
+import { NotFoundError } from '../core/errors.ts';
+import { cacheByCaller } from '../http/cache-control.ts';
 import { authorize } from './authorize.ts';
 import { compileApi, publishedIn, type CompiledResource } from './compile.ts';
 import type { RequestScope } from './context.ts';
@@ -9,20 +10,13 @@ import { refuseNulCharacters } from './nul.ts';
 import { limitPayloadShape } from './request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
 import { findRecord, listRecords } from './read.ts';
-import { deploymentAlphabet, IdCodec } from './sqids.ts';
+import { deploymentCodecs, type IdCodecs } from './sqids.ts';
 import type { ApiConfig, Verb } from './types.ts';
 import { createRecords, deleteRecord, updateRecord } from './write.ts';
 
-class MethodNotAllowedError extends HttpError {
-  override name = 'MethodNotAllowedError';
-  constructor(resource: string, verb: Verb, allow: string) {
-    super(405, `${verb.toUpperCase()} is not available on ${resource}.`, { headers: { allow } });
-  }
-}
-
-function parseId(resource: CompiledResource, codec: IdCodec, raw: string): number | string {
+function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): number | string {
   if (resource.pkObfuscated) {
-    const id = codec.decode(raw);
+    const id = codecs.of(resource.idSpaces.get(resource.primaryKey)!).decode(raw);
     if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
     return id;
   }
@@ -38,54 +32,50 @@ function registerResource(
   scope: FastifyInstance,
   resource: CompiledResource,
   version: string,
-  codec: IdCodec,
+  codecs: IdCodecs,
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
+  // Only served verbs get a route: any other method on these paths is the not-found handler's
+  // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
-  const allowCollection = ['get', 'post']
-    .filter((v) => available(v as Verb))
-    .map((v) => v.toUpperCase())
-    .join(', ');
-  const allowItem = ['get', 'put', 'patch', 'delete']
-    .filter((v) => available(v as Verb))
-    .map((v) => v.toUpperCase())
-    .join(', ');
 
   const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
-    if (!available(verb))
-      throw new MethodNotAllowedError(resource.name, verb, verb === 'post' ? allowCollection : allowItem);
     const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codec, db: request.server.db };
+    return { version, verb, request, user, token, codecs, db: request.server.db };
   };
-  const idOf = (request: FastifyRequest) => parseId(resource, codec, (request.params as { id: string }).id);
+  const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
-  scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-    const context = begin('get', request);
-    const plan = parseListQuery(resource, request.query as QueryInput, codec, request.server.dialect);
-    const { records, pagination } = await listRecords(context, resource, plan);
-    return reply.send({
-      status: 'success',
-      data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
-      pagination,
+  if (available('get'))
+    scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
+      const context = begin('get', request);
+      const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
+      const { records, pagination } = await listRecords(context, resource, plan);
+      return reply.send({
+        status: 'success',
+        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs)),
+        pagination,
+      });
     });
-  });
 
-  scope.get(item, async (request, reply) => {
-    const context = begin('get', request);
-    const derive = parseItemQuery(resource, request.query as QueryInput);
-    const record = await findRecord(context, resource, idOf(request), derive);
-    if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-    return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
-  });
+  if (available('get'))
+    scope.get(item, async (request, reply) => {
+      const context = begin('get', request);
+      const derive = parseItemQuery(resource, request.query as QueryInput);
+      const record = await findRecord(context, resource, idOf(request), derive);
+      if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs) });
+    });
 
-  scope.post(collection, async (request, reply) => {
-    const context = begin('post', request);
-    const data = await createRecords(context, resource, resource.validators.post!, request.body);
-    return reply.code(201).send({ status: 'success', data });
-  });
+  if (available('post'))
+    scope.post(collection, async (request, reply) => {
+      const context = begin('post', request);
+      const data = await createRecords(context, resource, resource.validators.post!, request.body);
+      return reply.code(201).send({ status: 'success', data });
+    });
 
   for (const verb of ['put', 'patch'] as const) {
+    if (!available(verb)) continue;
     scope.route({
       method: verb.toUpperCase() as 'PUT' | 'PATCH',
       url: item,
@@ -98,12 +88,18 @@ function registerResource(
     });
   }
 
-  scope.delete(item, async (request, reply) => {
-    const context = begin('delete', request);
-    const id = idOf(request);
-    await deleteRecord(context, resource, id);
-    return reply.send({ status: 'success', data: { id: resource.pkObfuscated ? codec.encode(id) : id } });
-  });
+  if (available('delete'))
+    scope.delete(item, async (request, reply) => {
+      const context = begin('delete', request);
+      const id = idOf(request);
+      await deleteRecord(context, resource, id);
+      return reply.send({
+        status: 'success',
+        data: {
+          id: resource.pkObfuscated ? codecs.of(resource.idSpaces.get(resource.primaryKey)!).encode(id) : id,
+        },
+      });
+    });
 }
 
 /**
@@ -114,18 +110,19 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
   const { api } = options;
   const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
-  const codec = new IdCodec(config.sqidsAlphabet ?? deploymentAlphabet(secrets), config.sqidsMinLength);
+  const codecs = deploymentCodecs(secrets, config);
 
   await app.register(
     async (scope) => {
       scope.setErrorHandler(problemErrorHandler);
       scope.setNotFoundHandler(problemNotFound);
+      scope.addHook('onSend', cacheByCaller);
       scope.addHook('preValidation', limitPayloadShape);
       scope.addHook('preValidation', refuseNulCharacters);
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))
-            registerResource(scope, resource, publication.version, codec);
+            registerResource(scope, resource, publication.version, codecs);
         }
       }
     },

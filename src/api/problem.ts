@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.ts';
 import type { InvalidParam } from './validation.ts';
 import { outageAs503 } from '../http/error-handler.ts';
+import { knownPathAnswer } from '../http/allow.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -63,7 +64,9 @@ export async function problemErrorHandler(
   const error = outageAs503(thrown, request);
   if (error instanceof HttpError) {
     if (error.options.headers) reply.headers(error.options.headers);
-    if (error.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+    // RFC 9110 §15.5.2: every 401 names a scheme; a bad token's own error says which.
+    if (error.statusCode === 401 && !reply.hasHeader('www-authenticate'))
+      reply.header('www-authenticate', 'Bearer');
     const invalid =
       error.options.invalidParams ??
       (error.options.errors
@@ -80,7 +83,7 @@ export async function problemErrorHandler(
           ? 'The request body must be JSON.'
           : status === 400
             ? 'The request could not be read (is the body valid JSON?).'
-            : (STATUS_CODES[status] ?? 'Bad request.');
+            : `${problemTitle(status)}.`;
     return sendProblem(request, reply, status, detail);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
@@ -88,5 +91,9 @@ export async function problemErrorHandler(
 }
 
 export async function problemNotFound(request: FastifyRequest, reply: FastifyReply) {
+  // A known path with another method: OPTIONS 204 or 405, both with Allow (RFC 9110).
+  const known = knownPathAnswer(request, reply);
+  if (known instanceof HttpError) return problemErrorHandler(known, request, reply);
+  if (known) return known;
   return sendProblem(request, reply, 404, 'No resource or operation exists at this path.');
 }

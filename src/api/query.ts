@@ -3,7 +3,7 @@ import { parseSort, type CompiledRelation, type CompiledResource, type SortTerm 
 import type { Dialect } from '../db/url.ts';
 import { isFilterParameter, parseFilters, type FilterNode } from './filters.ts';
 import { likePattern } from './search-sql.ts';
-import type { IdCodec } from './sqids.ts';
+import type { IdCodecs } from './sqids.ts';
 import { checkDeriveDepth } from './derive-limits.ts';
 
 /** A requested relation and what to embed inside it. */
@@ -87,11 +87,11 @@ export function parseDerive(resource: CompiledResource, text: string | undefined
 export function parseListQuery(
   resource: CompiledResource,
   query: QueryInput,
-  codec: IdCodec,
+  codecs: IdCodecs,
   dialect: Dialect,
 ): ListPlan {
   checkKnown(query, resource.listParameters, resource.filterable.size > 0);
-  const filter = parseFilters(resource, query, codec, dialect);
+  const filter = parseFilters(resource, query, codecs, dialect);
   const page = positive(query, 'page', 1);
   // A limit above maxLimit is lowered (and reported in pagination.limit), not refused.
   const limit = Math.min(positive(query, 'limit', resource.defaultLimit), resource.maxLimit);

@@ -54,18 +54,76 @@ export class IdCodec {
 }
 
 /**
+ * One codec per id space. A space is the table the ids belong to: a resource's primary key and
+ * every foreign key pointing at that table share it; other spaces have other alphabets, so an id of
+ * one resource is not a valid id of another, and knowing raw ids of one table (a user knows their
+ * own user id) reveals nothing about the ids of the others.
+ */
+export class IdCodecs {
+  private readonly bySpace = new Map<string, IdCodec>();
+
+  constructor(
+    private readonly alphabetFor: (space: string) => string,
+    private readonly minLength: number,
+  ) {}
+
+  of(space: string): IdCodec {
+    let codec = this.bySpace.get(space);
+    if (!codec) {
+      codec = new IdCodec(this.alphabetFor(space), this.minLength);
+      this.bySpace.set(space, codec);
+    }
+    return codec;
+  }
+}
+
+/**
+ * The codecs of a deployment. Each space gets the base alphabet (SQIDS_ALPHABET, else the default
+ * one) shuffled by a key derived from the session secret and the space's name. With
+ * `sqidsPerResource: false` (SQIDS_PER_RESOURCE=0, the migration path for ids issued before) every
+ * space uses the one alphabet of earlier versions: SQIDS_ALPHABET as given, else
+ * `deploymentAlphabet`.
+ */
+export function deploymentCodecs(
+  secrets: SecretBox,
+  settings: { sqidsAlphabet?: string; sqidsMinLength: number; sqidsPerResource?: boolean },
+): IdCodecs {
+  const shared = settings.sqidsAlphabet ?? deploymentAlphabet(secrets);
+  const alphabetFor =
+    settings.sqidsPerResource === false
+      ? () => shared
+      : (space: string) =>
+          shuffled(settings.sqidsAlphabet ?? defaultOptions.alphabet, secrets, `sqids-alphabet:${space}`);
+  return new IdCodecs(alphabetFor, settings.sqidsMinLength);
+}
+
+/**
  * Without SQIDS_ALPHABET, the default alphabet shuffled by a key derived from the session secret:
  * every process of one deployment agrees, and ids differ between deployments.
  */
 export function deploymentAlphabet(secrets: SecretBox): string {
-  const letters = [...defaultOptions.alphabet];
+  return shuffled(defaultOptions.alphabet, secrets, 'sqids-alphabet');
+}
+
+/** The alphabet of one id space: the base alphabet shuffled by the secret and the space's name. */
+export function spaceAlphabet(
+  secrets: SecretBox,
+  space: string,
+  base: string = defaultOptions.alphabet,
+): string {
+  return shuffled(base, secrets, `sqids-alphabet:${space}`);
+}
+
+/** `alphabet` shuffled by a keyed stream (HMAC of the session secret under `label`). */
+function shuffled(alphabet: string, secrets: SecretBox, label: string): string {
+  const letters = [...alphabet];
   let stream = Buffer.alloc(0);
   let counter = 0;
   const nextByte = (() => {
     let position = 0;
     return () => {
       if (position >= stream.length) {
-        stream = Buffer.from(secrets.hmac('sqids-alphabet', String(counter++)), 'hex');
+        stream = Buffer.from(secrets.hmac(label, String(counter++)), 'hex');
         position = 0;
       }
       return stream[position++]!;

@@ -59,7 +59,8 @@ function parentRelations(resource: CompiledResource): CompiledRelation[] {
 
 /** The key of an existing parent as stored, or a reason it is not one. */
 function parentKey(scope: RequestScope, target: CompiledResource, key: string, value: unknown): unknown {
-  if (target.obfuscated.has(key)) return scope.codec.decode(value) ?? { reason: 'is not a valid id' };
+  if (target.obfuscated.has(key))
+    return scope.codecs.of(target.idSpaces.get(key)!).decode(value) ?? { reason: 'is not a valid id' };
   const type = target.columnTypes.get(key);
   if (type === 'integer') return Number.isSafeInteger(value) ? value : { reason: 'must be an integer' };
   if (typeof value === 'string' || typeof value === 'number') return value;
@@ -194,7 +195,7 @@ function prepareItem(
   for (const field of resource.obfuscated) {
     if (!validator.properties.has(field) || !(field in data) || data[field] === null) continue;
     if (invalid.length > 0 && invalid.some((error) => error.name === join(prefix, field))) continue;
-    const decoded = scope.codec.decode(data[field]);
+    const decoded = scope.codecs.of(resource.idSpaces.get(field)!).decode(data[field]);
     if (decoded === null) errors.push({ name: join(prefix, field), reason: 'is not a valid id' });
     else data[field] = decoded;
   }
@@ -414,7 +415,7 @@ export async function createRecords(
     );
   });
   const formatted = rows.map((row, index) =>
-    formatRecord(resource, row, writtenRelations(items[index]!), scope.codec),
+    formatRecord(resource, row, writtenRelations(items[index]!), scope.codecs),
   );
   return bulk ? formatted : formatted[0]!;
 }
@@ -457,7 +458,7 @@ export async function updateRecord(
     const saved = await readRow(trx, resource, id);
     return afterSave(resource, saved, context);
   });
-  return formatRecord(resource, row, [], scope.codec);
+  return formatRecord(resource, row, [], scope.codecs);
 }
 
 /** DELETE of one record the caller can see. */

@@ -89,10 +89,22 @@ function providersFromEnv(env: Record<string, string | undefined>): OAuthProvide
       scopes: env[`${prefix}SCOPES`]
         ? list(env[`${prefix}SCOPES`]?.replace(/ /g, ','))
         : (preset.scopes ?? []),
+      tokenEndpointAuth: tokenEndpointAuth(prefix, env[`${prefix}TOKEN_AUTH`]),
     };
     validateProvider(provider);
     return provider;
   });
+}
+
+function tokenEndpointAuth(
+  prefix: string,
+  value: string | undefined,
+): OAuthProviderConfig['tokenEndpointAuth'] {
+  if (value === undefined || value === '') return 'client_secret_basic';
+  if (value === 'client_secret_basic' || value === 'client_secret_post') return value;
+  throw new ConfigError(
+    `${prefix}TOKEN_AUTH must be client_secret_basic or client_secret_post, got "${value}"`,
+  );
 }
 
 function validateProvider(p: OAuthProviderConfig): void {
@@ -178,6 +190,12 @@ export function loadConfig(
     checkActionIds('AUTH_REGISTER_ACTIONS', registerActions, knownActions);
   }
 
+  const registerHideExisting =
+    options.registerHideExisting ?? ['1', 'true'].includes((env.REGISTER_HIDE_EXISTING ?? '').toLowerCase());
+  // Without activation a new registration signs in at once: a known address could not look the same.
+  if (registerHideExisting && !registerActions.includes('email_activation'))
+    throw new ConfigError('REGISTER_HIDE_EXISTING needs email_activation in AUTH_REGISTER_ACTIONS');
+
   const oauthProviders = options.oauthProviders ?? providersFromEnv(env);
   oauthProviders.forEach(validateProvider);
 
@@ -214,10 +232,13 @@ export function loadConfig(
     mailFrom: options.mailFrom ?? env.MAIL_FROM ?? `${displayName(appName)} <no-reply@localhost>`,
     loginActions,
     registerActions,
+    registerHideExisting,
     oauthProviders,
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     sqidsAlphabet,
     sqidsMinLength,
+    sqidsPerResource:
+      options.sqidsPerResource ?? !['0', 'false'].includes((env.SQIDS_PER_RESOURCE ?? '').toLowerCase()),
     seedDemo,
     logLevel,
     dataDir,

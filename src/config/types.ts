@@ -15,6 +15,11 @@ export interface OAuthProviderConfig {
   tokenUrl?: string;
   userinfoUrl?: string;
   scopes: string[];
+  /**
+   * Client authentication at the token endpoint (OAUTH_<ID>_TOKEN_AUTH): `client_secret_basic`
+   * (the default, RFC 6749 §2.3.1) or `client_secret_post`.
+   */
+  tokenEndpointAuth?: 'client_secret_basic' | 'client_secret_post';
   /** Display name on the sign-in buttons. */
   label: string;
 }
@@ -73,11 +78,21 @@ export interface CitadelOptions extends ExtensionSettings {
   mailFrom?: string;
   loginActions?: string[];
   registerActions?: string[];
+  /**
+   * REGISTER_HIDE_EXISTING: registering a known address answers like a new one and mails the
+   * owner instead (needs `email_activation` among the register actions).
+   */
+  registerHideExisting?: boolean;
   sudoTtl?: number;
   oauthProviders?: OAuthProviderConfig[];
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength?: number;
+  /**
+   * One Sqids alphabet per id space (table), derived from the secret (SQIDS_PER_RESOURCE, default
+   * true). `false` keeps the single alphabet of earlier versions, so ids issued before stay valid.
+   */
+  sqidsPerResource?: boolean;
   seedDemo?: boolean;
   logLevel?: LogLevel;
   /** Folder for the generated session secret and the default SQLite file. */
@@ -117,10 +132,12 @@ export interface CitadelConfig extends ExtensionSettings {
   mailFrom: string;
   loginActions: string[];
   registerActions: string[];
+  registerHideExisting: boolean;
   oauthProviders: OAuthProviderConfig[];
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength: number;
+  sqidsPerResource: boolean;
   seedDemo: boolean;
   logLevel: LogLevel;
   dataDir: string;

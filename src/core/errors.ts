@@ -63,6 +63,16 @@ export class ForbiddenError extends HttpError {
   }
 }
 
+/** 403 for a bearer token without the ability (RFC 6750 §3.1 `insufficient_scope`). */
+export class InsufficientScopeError extends ForbiddenError {
+  override name = 'InsufficientScopeError';
+  constructor(ability: string) {
+    super(`This token lacks the ability "${ability}".`, {
+      headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${ability}"` },
+    });
+  }
+}
+
 /** 404. */
 export class NotFoundError extends HttpError {
   override name = 'NotFoundError';

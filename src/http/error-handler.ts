@@ -63,6 +63,10 @@ export async function authErrorHandler(
   const outcome = outcomeForError(request, error);
   if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
   if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfter));
+  // RFC 9110 §15.5.2: a 401 names the scheme that would work (RFC 6750 Bearer; a bad token's
+  // error sets its own `error="invalid_token"`).
+  if (outcome.statusCode === 401 && !reply.hasHeader('www-authenticate'))
+    reply.header('www-authenticate', 'Bearer');
   if (clientKind(request) !== 'form') return respond(request, reply, outcome);
 
   // Form clients: field errors re-show the form; auth and step-up errors send the browser on.

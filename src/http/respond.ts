@@ -1,3 +1,4 @@
+import { PRIVATE_NO_STORE } from './cache-control.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicUser, type PublicUser } from './caller.ts';
 import type { SafeHtml } from './html.ts';
@@ -51,7 +52,8 @@ export interface PageContext<P = unknown> {
 export type PageRenderer<P = any> = (ctx: PageContext<P>) => SafeHtml | Promise<SafeHtml>;
 
 /** Auth answers carry users, CSRF tokens and one-time secrets: no browser or proxy may keep them. */
-const NO_STORE = 'no-store';
+// Every auth answer and page depends on the session: never kept by a shared cache, nor stored.
+const NO_STORE = PRIVATE_NO_STORE;
 
 const NEVER_REFILLED = /password|secret|token|code|proof|_csrf/i;
 

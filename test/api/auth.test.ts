@@ -95,7 +95,7 @@ describe('resource API authentication (requiredAuth) and versions', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(response.headers['www-authenticate']).toBe('Bearer');
+    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
   });
 
   it('update and delete need posts:update / posts:delete on a token', async () => {

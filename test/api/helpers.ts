@@ -3,7 +3,7 @@ import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
+import { deploymentCodecs } from '../../src/api/sqids.ts';
 import type { ApiConfig } from '../../src/api/types.ts';
 import type { CitadelMigration } from '../../src/index.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
@@ -114,11 +114,7 @@ export async function countRows(t: BlogApp, table: string): Promise<number> {
   return Number(row.n);
 }
 
-/** The public (Sqids) id the server gives a raw id. */
-export function publicId(t: TestApp, raw: number): string {
-  const { config } = t.server;
-  return new IdCodec(
-    config.sqidsAlphabet ?? deploymentAlphabet(t.services.secrets),
-    config.sqidsMinLength,
-  ).encode(raw);
+/** The public (Sqids) id the server gives a raw id of the id space `space` (a table: `posts`, `comments`, `users`). */
+export function publicId(t: TestApp, raw: number, space = 'posts'): string {
+  return deploymentCodecs(t.services.secrets, t.server.config).of(space).encode(raw);
 }

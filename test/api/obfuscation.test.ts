@@ -1,6 +1,6 @@
 import Sqids from 'sqids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploymentAlphabet, IdCodec } from '../../src/api/sqids.ts';
+import { deploymentAlphabet, IdCodec, spaceAlphabet } from '../../src/api/sqids.ts';
 import { SecretBox } from '../../src/core/crypto.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
@@ -63,7 +63,7 @@ describe('key obfuscation (Sqids)', () => {
     const raw = rawIds[3]!;
     const canonical = publicId(t, raw);
     // The same number encoded without the minimum length: plain Sqids decoding accepts it.
-    const alphabet = deploymentAlphabet(t.services.secrets);
+    const alphabet = spaceAlphabet(t.services.secrets, 'posts');
     const shortForm = new Sqids({ alphabet }).encode([raw]);
     expect(shortForm).not.toBe(canonical);
     expect(new Sqids({ alphabet, minLength: 8 }).decode(shortForm)).toEqual([raw]);
@@ -96,7 +96,7 @@ describe('key obfuscation (Sqids)', () => {
     for (const bad of [
       String(target),
       target,
-      new Sqids({ alphabet: deploymentAlphabet(t.services.secrets) }).encode([target]),
+      new Sqids({ alphabet: spaceAlphabet(t.services.secrets, 'posts') }).encode([target]),
       'zzz',
     ]) {
       const response = remember(
@@ -130,7 +130,9 @@ describe('key obfuscation (Sqids)', () => {
     );
     const none = remember(await t.client().get(`/api/v1/comments?post_id=${publicId(t, rawIds[5]!)}`));
     expect(none.body.pagination.total).toBe(0);
-    const shortForm = new Sqids({ alphabet: deploymentAlphabet(t.services.secrets) }).encode([rawIds[0]!]);
+    const shortForm = new Sqids({ alphabet: spaceAlphabet(t.services.secrets, 'posts') }).encode([
+      rawIds[0]!,
+    ]);
     for (const bad of [String(rawIds[0]), shortForm, 'nope']) {
       const refused = remember(await t.client().get(`/api/v1/comments?post_id=${bad}`));
       expect(refused.status, bad).toBe(400);
@@ -172,7 +174,12 @@ describe('Sqids alphabet', () => {
       const user = await t.createUser();
       const [raw] = await insertPosts(t, user, [{}]);
       const response = await t.client().get('/api/v1/posts');
-      expect(response.body.data[0].id).toBe(new Sqids({ alphabet, minLength: 12 }).encode([raw!]));
+      // Per id space, SQIDS_ALPHABET is shuffled by the secret and the table's name.
+      const postsAlphabet = spaceAlphabet(t.services.secrets, 'posts', alphabet);
+      expect([...postsAlphabet].sort().join('')).toBe([...alphabet].sort().join(''));
+      expect(response.body.data[0].id).toBe(
+        new Sqids({ alphabet: postsAlphabet, minLength: 12 }).encode([raw!]),
+      );
       expect(response.body.data[0].id).toHaveLength(12);
     } finally {
       await t.close();

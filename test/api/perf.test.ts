@@ -179,7 +179,7 @@ describe('single reads of a resource without hooks: compiled once, executed with
   it('answers each id with its own row, converted, as the per-request path does', async () => {
     const client = t.client();
     for (const [index, raw] of rawIds.entries()) {
-      const id = publicId(t, raw);
+      const id = publicId(t, raw, 'gadgets');
       const fast = await client.get(`/api/v1/gadgets/${id}?derive=parts`);
       expect(fast.status).toBe(200);
       expect(fast.body.data).toMatchObject({
@@ -199,20 +199,20 @@ describe('single reads of a resource without hooks: compiled once, executed with
   });
 
   it('a missing id is a 404 after other ids were read', async () => {
-    const missing = publicId(t, rawIds.at(-1)! + 1000);
+    const missing = publicId(t, rawIds.at(-1)! + 1000, 'gadgets');
     expect((await t.client().get(`/api/v1/gadgets/${missing}`)).status).toBe(404);
-    expect((await t.client().get(`/api/v1/gadgets/${publicId(t, rawIds[0]!)}`)).status).toBe(200);
+    expect((await t.client().get(`/api/v1/gadgets/${publicId(t, rawIds[0]!, 'gadgets')}`)).status).toBe(200);
   });
 
   it('qualifies the columns when a hook joins a table with the same column names', async () => {
     const list = await t.client().get('/api/v1/joined_gadgets?sort=price');
     expect(list.status).toBe(200);
     expect(list.body.data.map((g: { id: string; price: number }) => [g.id, g.price])).toEqual(
-      rawIds.map((raw, index) => [publicId(t, raw), (index + 1) * 100]),
+      rawIds.map((raw, index) => [publicId(t, raw, 'gadgets'), (index + 1) * 100]),
     );
-    const one = await t.client().get(`/api/v1/joined_gadgets/${publicId(t, rawIds[2]!)}`);
+    const one = await t.client().get(`/api/v1/joined_gadgets/${publicId(t, rawIds[2]!, 'gadgets')}`);
     expect(one.status).toBe(200);
-    expect(one.body.data).toMatchObject({ id: publicId(t, rawIds[2]!), name: 'Gadget 3' });
+    expect(one.body.data).toMatchObject({ id: publicId(t, rawIds[2]!, 'gadgets'), name: 'Gadget 3' });
   });
 
   it('keeps one compiled statement per resource and database, and none for hooked resources', () => {

@@ -245,7 +245,7 @@ describe('resource API writes on the blog', () => {
     ).body.data;
     const put = await session.put(`/api/v1/comments/${comment.id}`, { author_name: 'x', body: 'y' });
     expect(put.status).toBe(405);
-    expect(put.headers.allow).toBe('GET, DELETE');
+    expect(put.headers.allow).toBe('GET, HEAD, DELETE, OPTIONS');
     const badJson = await session.request('POST', '/api/v1/posts', 'json', undefined, {
       headers: { 'content-type': 'application/json' },
     });
@@ -505,7 +505,7 @@ describe('resource API writes: hooks and constraints', () => {
     expect(typeof id).toBe('number'); // not obfuscated: raw ids are fine for this resource
     const del = await client.delete(`/api/v1/notes/${id}`);
     expect(del.status).toBe(405);
-    expect(del.headers.allow).toBe('GET, PATCH');
+    expect(del.headers.allow).toBe('GET, HEAD, PATCH, OPTIONS');
     expect((await client.put(`/api/v1/notes/${id}`, { title: 'x' })).status).toBe(405);
     expect((await client.get(`/api/v1/notes/${id}`)).status).toBe(200);
   });

@@ -30,7 +30,7 @@ describe('bearer guard', () => {
 
   function expectBearer401(res: { status: number; headers: Record<string, unknown>; body: unknown }) {
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     expect(res.body).toMatchObject({ status: 'error', statusCode: 401 });
   }
 
@@ -104,7 +104,8 @@ describe('bearer guard', () => {
     for (const key of ['token', 'access_token', 'api_token']) {
       const res = await t.client().get(`/me?${key}=${token}`);
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBeUndefined();
+      // Not taken as a token: a plain challenge (RFC 9110 §15.5.2), not invalid_token.
+      expect(res.headers['www-authenticate']).toBe('Bearer');
     }
   });
 

@@ -148,8 +148,8 @@ describe('HTTP basics', () => {
     const json = await t.client().get('/me');
     expect(json.headers['x-content-type-options']).toBe('nosniff');
     // Pages carry CSRF tokens and user data; envelopes carry users and one-time secrets.
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(json.headers['cache-control']).toBe('no-store');
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(json.headers['cache-control']).toBe('private, no-store');
   });
 
   it('negotiation: Accept JSON gets the envelope, X-Spa gets the envelope, a browser gets HTML', async () => {

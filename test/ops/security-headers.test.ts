@@ -11,7 +11,6 @@ const EXPECTED = {
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
   'referrer-policy': 'same-origin',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
   'x-content-type-options': 'nosniff',
   'x-dns-prefetch-control': 'off',
   'x-download-options': 'noopen',
@@ -41,6 +40,8 @@ describe('security headers, computed once', () => {
     expect(response.statusCode).toBe(status);
     for (const [name, value] of Object.entries(EXPECTED)) expect(response.headers[name], name).toBe(value);
     expect(response.headers['cross-origin-embedder-policy']).toBeUndefined();
+    // RFC 6797 §7.2: no HSTS over plain http (test/security/http-standards.test.ts covers https).
+    expect(response.headers['strict-transport-security']).toBeUndefined();
     expect(response.headers['x-powered-by']).toBeUndefined();
   });
 
@@ -54,6 +55,7 @@ describe('security headers, computed once', () => {
           ";upgrade-insecure-requests;connect-src 'self'",
         ),
       );
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await secure.close();
     }

@@ -27,6 +27,10 @@ export class MockProvider {
     await this.server.start(0, '127.0.0.1');
     this.server.service.on('beforeTokenSigning', (token) => {
       token.payload.sub = this.identity.sub;
+      // RFC 6749 §2.3.1: HTTP Basic credentials are form-encoded before Base64 ("-" may arrive as
+      // "%2D"); oauth2-mock-server takes the client id from them without decoding. A real
+      // provider decodes, so the fixture does.
+      if (typeof token.payload.aud === 'string') token.payload.aud = decodeURIComponent(token.payload.aud);
     });
     this.server.service.on('beforeResponse', (response) => {
       const body = response.body as Record<string, unknown>;

@@ -57,7 +57,7 @@ describe('personal access tokens', () => {
     expect(revoked.body).toMatchObject({ action: 'tokens.revoke', status: 'success' });
     const denied = await anonymous.get('/me', 'json', { token: plain });
     expect(denied.status).toBe(401);
-    expect(denied.headers['www-authenticate']).toBe('Bearer');
+    expect(denied.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     expect((await client.get('/tokens')).body.tokens).toEqual([]);
   });
 
@@ -117,7 +117,7 @@ describe('personal access tokens', () => {
     t.clock.advance(1);
     const expired = await t.client().get('/me', 'json', { token: created.body.token });
     expect(expired.status).toBe(401);
-    expect(expired.headers['www-authenticate']).toBe('Bearer');
+    expect(expired.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
   });
 
   it('lets a token mint only tokens within its own abilities', async () => {

@@ -24,6 +24,8 @@ import {
   type SignInPageProps,
 } from './pages.ts';
 import { homePage } from './home-page.ts';
+import { ACTIVATION_PENDING, mailOwnerOfExistingAddress } from './hidden-registration.ts';
+import type { UserRecord } from '../core/users.ts';
 import { USERNAME } from './username-rule.ts';
 import { changeWithEvent, originOf, recordSecurityEvent } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
@@ -152,10 +154,21 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       ) {
         fields.fail('username', 'This username is already taken.');
       }
-      if (email !== undefined && !fields.errors.email && (await services.users.findByEmail(email))) {
-        fields.fail('email', 'This email address is already registered.');
-      }
+      // REGISTER_HIDE_EXISTING: a known address is not an error; its owner is mailed instead.
+      const hideExisting = services.config.registerHideExisting;
+      let knownOwner =
+        email !== undefined && !fields.errors.email ? await services.users.findByEmail(email) : undefined;
+      if (knownOwner && !hideExisting) fields.fail('email', 'This email address is already registered.');
       fields.throwIfInvalid();
+      const answerForKnownAddress = async (owner: UserRecord) => {
+        await mailOwnerOfExistingAddress(request, owner);
+        return respond(request, reply, { ...ACTIVATION_PENDING });
+      };
+      if (knownOwner) {
+        // The same work as a real registration (the hash dominates), so the timing class matches.
+        await services.passwords.hash(password!);
+        return answerForKnownAddress(knownOwner);
+      }
 
       const needsActivation = services.config.registerActions.includes('email_activation');
       const user = await services.users
@@ -167,21 +180,22 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         })
         .catch(async (error: unknown) => {
           // Two registrations raced past the checks above: the unique index decides.
-          if (await services.users.findByEmail(email!))
-            throw new ValidationError({ email: 'This email address is already registered.' });
+          knownOwner = await services.users.findByEmail(email!);
+          if (knownOwner && hideExisting) return null;
+          if (knownOwner) throw new ValidationError({ email: 'This email address is already registered.' });
           if (await services.users.findByUsername(username!))
             throw new ValidationError({ username: 'This username is already taken.' });
           throw error;
         });
 
+      if (user === null) return answerForKnownAddress(knownOwner!);
+
       const result = await beginSignIn(request, reply, user, { purpose: 'register', remember: false });
       if (!result.signedIn) {
+        // Hiding known addresses, the answer carries no user: a known address has none to show.
         return respond(request, reply, {
-          action: 'register.action_required',
-          status: 'info',
-          message: 'Your account was created. One more step is needed to activate it.',
-          user: publicUser(user),
-          redirectTo: '/action/show',
+          ...ACTIVATION_PENDING,
+          ...(hideExisting ? {} : { user: publicUser(user) }),
         });
       }
       return respond(request, reply, {

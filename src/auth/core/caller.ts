@@ -1,17 +1,19 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, UserRecord } from '../../http/caller.ts';
 import { hasAbility } from '../tokens/abilities.ts';
-import { AuthenticationRequiredError, ForbiddenError, HttpError } from '../../core/errors.ts';
+import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
 
 export type { Caller } from '../../http/caller.ts';
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
-/** 401 for a missing, malformed, expired or revoked bearer token (with `WWW-Authenticate: Bearer`). */
+/** 401 for a malformed, expired or revoked bearer token (RFC 6750 §3.1 `invalid_token`). */
 export class InvalidTokenError extends HttpError {
   override name = 'InvalidTokenError';
   constructor() {
-    super(401, 'Invalid or expired token.', { headers: { 'www-authenticate': 'Bearer' } });
+    super(401, 'Invalid or expired token.', {
+      headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+    });
   }
 }
 
@@ -59,7 +61,7 @@ export function requireSessionUser(request: FastifyRequest): UserRecord {
 export function requireAbility(request: FastifyRequest, ability: string): Caller {
   const caller = requireCaller(request);
   if (caller.via === 'token' && !hasAbility(caller.token.abilities, ability)) {
-    throw new ForbiddenError(`This token lacks the ability "${ability}".`);
+    throw new InsufficientScopeError(ability);
   }
   return caller;
 }

@@ -33,6 +33,13 @@ function isTrue(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/** How the client authenticates at the token endpoint: HTTP Basic (RFC 6749's default) unless configured. */
+function clientAuthentication(settings: OAuthProviderConfig): oidc.ClientAuth {
+  return settings.tokenEndpointAuth === 'client_secret_post'
+    ? oidc.ClientSecretPost(settings.clientSecret)
+    : oidc.ClientSecretBasic(settings.clientSecret);
+}
+
 /** One configured provider: OpenID Connect by discovery, or plain OAuth 2.0 by explicit endpoints. */
 export class SocialProvider {
   private configuration: Promise<oidc.Configuration> | null = null;
@@ -73,9 +80,12 @@ export class SocialProvider {
   private async createConfiguration(): Promise<oidc.Configuration> {
     const { settings } = this;
     const execute = this.allowsInsecure ? [oidc.allowInsecureRequests] : [];
+    const clientAuth = clientAuthentication(settings);
     if (settings.issuer) {
-      return oidc.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret, undefined, {
-        execute,
+      // The ID token's signature is checked against the provider's JWKS (from discovery): without
+      // this step the library only checks the claims, and a forged token would pass.
+      return oidc.discovery(new URL(settings.issuer), settings.clientId, undefined, clientAuth, {
+        execute: [...execute, oidc.enableNonRepudiationChecks],
       });
     }
     const config = new oidc.Configuration(
@@ -86,7 +96,8 @@ export class SocialProvider {
         token_endpoint: settings.tokenUrl,
       },
       settings.clientId,
-      settings.clientSecret,
+      undefined,
+      clientAuth,
     );
     for (const step of execute) step(config);
     return config;

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import type { UserRecord } from '../core/users.ts';
+import { composeMail } from '../../mail/templates.ts';
+
+/** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
+export const ACTIVATION_PENDING = {
+  action: 'register.action_required',
+  status: 'info',
+  message: 'Your account was created. One more step is needed to activate it.',
+  redirectTo: '/action/show',
+} as const;
+
+/**
+ * REGISTER_HIDE_EXISTING, for an address that already has an account: no account is made; its
+ * owner gets a mail saying so (no link, no code: nothing in it signs anyone in). The caller hashed
+ * the password like a real registration, so both answers take the same time class.
+ */
+export async function mailOwnerOfExistingAddress(request: FastifyRequest, owner: UserRecord): Promise<void> {
+  const { config, mailer } = request.server;
+  // Like a new registration, the session starts over (a new registration clears it too).
+  request.session.clear();
+  request.caller = null;
+  await mailer.send(
+    composeMail(owner.email, {
+      subject: 'Someone tried to register with your address',
+      intro: `Someone tried to create an account on ${config.appName} with this email address, which already belongs to your account ${owner.username}. No new account was created.`,
+      outro:
+        'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
+    }),
+  );
+}

@@ -1,0 +1,21 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** For responses that depend on who asks: no shared cache keeps them, no cache stores them. */
+export const PRIVATE_NO_STORE = 'private, no-store';
+
+/**
+ * onSend hook for the resource API. A request with credentials (a cookie or Authorization) may see
+ * the caller's private rows: `private, no-store`. An anonymous answer may be cached, but only for
+ * requests without credentials (`Vary`), so a cache never hands it to a signed-in caller or back.
+ */
+export async function cacheByCaller(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (reply.hasHeader('cache-control')) return payload;
+  if (request.headers.cookie !== undefined || request.headers.authorization !== undefined || request.caller)
+    reply.header('cache-control', PRIVATE_NO_STORE);
+  else reply.header('vary', 'Cookie, Authorization');
+  return payload;
+}
