@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
+import type { SignInFact } from './auth/core/sign-in-facts.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -39,6 +40,8 @@ export interface CitadelPlugin {
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
   actions?: readonly PipelineAction[];
   events?: PluginEvents;
+  /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
+  signInFacts?: Readonly<Record<string, SignInFact>>;
 }
 
 declare module './config/types.ts' {

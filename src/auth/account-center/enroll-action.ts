@@ -1,7 +1,8 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { enrolledFactorIds } from '../factors/registry.ts';
+import { enrolledAtSignIn, enrolledFactorIds } from '../factors/registry.ts';
+import { forgetSignInFacts } from '../core/sign-in-facts.ts';
 import { totpFactor } from '../factors/totp.ts';
 import { passkeyFactor } from '../factors/passkey.ts';
 import { issueRecoveryCodes } from '../factors/recovery.ts';
@@ -60,7 +61,7 @@ export const twoFactorEnrollAction: PipelineAction = {
   async isPendingFor(ctx) {
     return (
       accountSettings(ctx.services.config).requireTwoFactor &&
-      (await enrolledFactorIds(ctx.services, ctx.user.id)).length === 0
+      (await enrolledAtSignIn(ctx.request, ctx.user)).length === 0
     );
   },
 
@@ -91,6 +92,7 @@ export const twoFactorEnrollAction: PipelineAction = {
       sealed: ctx.services.secrets.encrypt(SEAL, JSON.stringify(codes)),
     });
     delete ctx.state.totp;
+    forgetSignInFacts(ctx.request);
     const factor = (await enrolledFactorIds(ctx.services, ctx.user.id))[0] ?? 'totp';
     const origin = originOf(ctx.request);
     await recordSecurityEvent(ctx.services.db, ctx.services.clock, {

@@ -70,7 +70,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       fields.throwIfInvalid();
 
       const services = request.server;
-      const user = await verifyPasswordLogin(services, {
+      const user = await verifyPasswordLogin(request, {
         identifier: (email ?? username)!,
         password: password!,
         ip: request.ip,
@@ -105,13 +105,12 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         (db) => services.tokens.revoke(caller.user.id, caller.token.id, db),
       );
     } else {
-      if (caller)
-        await recordSecurityEvent(services.db, services.clock, {
-          userId: caller.user.id,
-          type: 'sign_out',
-          ...originOf(request),
-        });
       await endSession(request, reply);
+      // Committed with the end of the session (saved on send), or not at all.
+      if (caller) {
+        const event = { userId: caller.user.id, type: 'sign_out' as const, ...originOf(request) };
+        request.session.alongWithSave({ write: (db) => recordSecurityEvent(db, services.clock, event) });
+      }
     }
     return respond(request, reply, {
       action: 'logout',

@@ -1,7 +1,7 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { twoFactorStepFields } from './pages.ts';
-import { availableFactors, enrolledFactorIds, findFactor, secondFactors } from './registry.ts';
+import { availableFactors, enrolledAtSignIn, findFactor, secondFactors } from './registry.ts';
 
 /** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
 export function readProof(body: Record<string, unknown>): { factor: string; proof: unknown } {
@@ -28,7 +28,7 @@ export const twoFactorAction: PipelineAction = {
   label: 'Two-factor authentication',
 
   async isPendingFor(ctx) {
-    return (await enrolledFactorIds(ctx.services, ctx.user.id)).length > 0;
+    return (await enrolledAtSignIn(ctx.request, ctx.user)).length > 0;
   },
 
   async start(ctx) {

@@ -2,6 +2,7 @@ import { definePlugin } from '../../plugin.ts';
 import { factorsRoutes } from './routes.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
+import { factorFacts } from './registry.ts';
 
 /** TOTP, passkeys and recovery codes: their settings pages and the automatic `two_factor` step. */
 export const factorsPlugin = definePlugin({
@@ -9,4 +10,5 @@ export const factorsPlugin = definePlugin({
   migrations: [factorsMigration],
   routes: factorsRoutes,
   actions: [twoFactorAction],
+  signInFacts: factorFacts,
 });

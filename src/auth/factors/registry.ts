@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { EnrollableFactor, Factor } from './types.ts';
+import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
 import { totpFactor } from './totp.ts';
 import { passkeyFactor } from './passkey.ts';
 import { recoveryCodeFactor } from './recovery.ts';
@@ -35,6 +36,20 @@ export async function enrolledFactorIds(services: CitadelServices, userId: numbe
     .executeTakeFirstOrThrow();
   // Booleans on PostgreSQL, 0/1 on SQLite and MySQL.
   return (['totp', 'passkey'] as const).filter((id) => Number(row[id]) === 1);
+}
+
+/** The sign-in facts of the factors plugin: one per enrollable factor (read with the user at sign-in). */
+export const factorFacts: Record<string, SignInFact> = {
+  'factors.totp': (eb, userId) =>
+    eb.exists(eb.selectFrom('totp_factors').select('id').where('user_id', '=', userId)),
+  'factors.passkey': (eb, userId) =>
+    eb.exists(eb.selectFrom('passkeys').select('id').where('user_id', '=', userId)),
+};
+
+/** `enrolledFactorIds` for a sign-in in progress: from the facts it read (no statement of its own). */
+export async function enrolledAtSignIn(request: FastifyRequest, user: UserRecord): Promise<string[]> {
+  const facts = await signInFactsFor(request, user);
+  return (['totp', 'passkey'] as const).filter((id) => facts[`factors.${id}`]);
 }
 
 /** Whether this user can prove any factor of `list` now: stops at the first (a password needs no query). */

@@ -91,11 +91,15 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       await proofNotWrong(request.server, user.id);
       await rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
-      await recordSecurityEvent(request.server.db, request.server.clock, {
+      // Sudo lives in the session: its event commits with the session write (on send), or not at all.
+      const event = {
         userId: user.id,
-        type: 'sudo_elevated',
+        type: 'sudo_elevated' as const,
         ...originOf(request),
         detail: { factor: factor.id },
+      };
+      request.session.alongWithSave({
+        write: (db) => recordSecurityEvent(db, request.server.clock, event),
       });
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);

@@ -28,6 +28,42 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
   return new Session(null, null, {}, { expiresAt: null });
 }
 
+/** Thrown inside the transaction to roll the companions back when the session was not written. */
+class SessionNotWritten extends Error {}
+
+/**
+ * Save the session and the rows that belong to its change (contract 10: an event commits with its
+ * change). On the database store, one transaction: the companions first, then the session write, so
+ * a failing session write takes them back. On Redis, the session first, then the rows.
+ */
+async function saveWithCompanions(request: FastifyRequest, session: Session, expiresAt: string) {
+  const { sessions, db } = request.server;
+  const companions = session.takeCompanions();
+  if (companions.length === 0) return session.save(sessions, expiresAt);
+  // A session ended on purpose writes nothing and answers false; one ended meanwhile answers false too.
+  const ending = session.isDestroyed;
+  let saved: boolean;
+  try {
+    saved = await sessions.atomically(async (store, trx) => {
+      if (!trx) {
+        const written = await session.save(store, expiresAt);
+        if (written || ending) for (const companion of companions) await companion.write(db);
+        return written;
+      }
+      for (const companion of companions) await companion.write(trx);
+      const written = await session.save(store, expiresAt);
+      // Ended meanwhile by another request: what it would have recorded did not happen.
+      if (!written && !ending) throw new SessionNotWritten();
+      return written;
+    });
+  } catch (error) {
+    if (error instanceof SessionNotWritten) return false;
+    throw error;
+  }
+  for (const companion of companions) companion.afterCommit?.();
+  return saved;
+}
+
 /**
  * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and saved on
  * send when anything changed or the idle expiry needs a refresh. Who the caller is, the auth core
@@ -52,10 +88,10 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       session.expiresAt !== null &&
       new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
     if (session.isDestroyed) {
-      await session.save(sessions, expiresAt);
+      await saveWithCompanions(request, session, expiresAt);
       reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
     } else if (session.isDirty || stale) {
-      if (await session.save(sessions, expiresAt))
+      if (await saveWithCompanions(request, session, expiresAt))
         reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
       else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
     }

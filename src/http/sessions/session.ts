@@ -1,5 +1,17 @@
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { SessionData, SessionStore } from './store.ts';
+
+/**
+ * A database write that belongs to this request's session change (a sign-in's `sign_in` event, a
+ * sign-out's `sign_out`): it commits with the session write or not at all. `afterCommit` runs once
+ * both are stored (a notification mail, say).
+ */
+export interface SessionCompanion {
+  write: (db: Kysely<Database>) => Promise<void>;
+  afterCommit?: () => void;
+}
 
 export interface Flash {
   type: 'success' | 'info' | 'error';
@@ -23,6 +35,8 @@ export class Session {
   private stored: boolean;
   /** clear() or setUser() ran: what is saved no longer depends on the row it was loaded from. */
   private restarted = false;
+  /** Kept apart from `data`: a sign-out's clear() must not drop its own event. */
+  private companions: SessionCompanion[] = [];
 
   constructor(
     rawId: string | null,
@@ -97,6 +111,19 @@ export class Session {
     this._userId = null;
     this.restarted = true;
     this.regenerate();
+  }
+
+  /** Store `companion` with this request's session change (the session is saved on send). */
+  alongWithSave(companion: SessionCompanion): void {
+    this.companions.push(companion);
+    this.dirty = true;
+  }
+
+  /** The companions still to be written; taking them empties the list. */
+  takeCompanions(): SessionCompanion[] {
+    const taken = this.companions;
+    this.companions = [];
+    return taken;
   }
 
   flash(type: Flash['type'], message: string): void {

@@ -27,6 +27,12 @@ export interface SessionStore {
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
   /** The live sessions of a user, for the account center's list of devices. */
   listForUser(userId: number): Promise<(StoredSession & { idHash: string })[]>;
+  /**
+   * Run `work` with a store whose writes commit together with the database writes made through
+   * `db` (one transaction). A store outside the database (Redis) passes itself and null: it cannot
+   * share a transaction, and the caller writes its rows after the session write instead.
+   */
+  atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T>;
 }
 
 export class DatabaseSessionStore implements SessionStore {
@@ -34,6 +40,10 @@ export class DatabaseSessionStore implements SessionStore {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  async atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new DatabaseSessionStore(trx, this.clock), trx));
+  }
 
   async load(idHash: string): Promise<StoredSession | null> {
     const row = await this.db
