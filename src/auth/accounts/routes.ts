@@ -69,7 +69,6 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         fields.fail('email', 'Email or username is required.');
       fields.throwIfInvalid();
 
-      const services = request.server;
       const user = await verifyPasswordLogin(request, {
         identifier: (email ?? username)!,
         password: password!,

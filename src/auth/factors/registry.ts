@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { EnrollableFactor, Factor } from './types.ts';
@@ -27,8 +29,12 @@ export function findFactor(list: readonly Factor[], id: unknown): Factor | undef
  * The enrolled two-factor methods (totp, passkey): what makes the sign-in step pending. One
  * statement for both, since every sign-in asks.
  */
-export async function enrolledFactorIds(services: CitadelServices, userId: number): Promise<string[]> {
-  const row = await services.db
+export async function enrolledFactorIds(
+  services: CitadelServices,
+  userId: number,
+  db: Kysely<Database> = services.db,
+): Promise<string[]> {
+  const row = await db
     .selectNoFrom((eb) => [
       eb.exists(eb.selectFrom('totp_factors').select('id').where('user_id', '=', userId)).as('totp'),
       eb.exists(eb.selectFrom('passkeys').select('id').where('user_id', '=', userId)).as('passkey'),

@@ -84,7 +84,7 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const { sudoMaxFailures, sudoFailureWindow } = config.limits;
       const limitKey = `sudo:${user.id}`;
       await rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
-      await beginSecondFactorAttempt(request.server, user);
+      await beginSecondFactorAttempt(request.server, user, originOf(request));
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
