@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
@@ -27,6 +27,9 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
   }
   return new Session(null, null, {}, { expiresAt: null });
 }
+
+/** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
+const failedSaves = new WeakSet<Session>();
 
 /** Thrown inside the transaction to roll the companions back when the session was not written. */
 class SessionNotWritten extends Error {}
@@ -79,22 +82,40 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
 
   app.addHook('onSend', async (request, reply, payload) => {
     const session = request.session;
-    if (!session) return payload;
-    const { config, clock, sessions } = request.server;
+    // The error answer of a failed save comes through here again: it must not retry (and fail) the save.
+    if (!session || failedSaves.has(session)) return payload;
+    const { config, clock } = request.server;
     const now = clock.now().getTime();
     const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
     const stale =
       session.cookieValue !== null &&
       session.expiresAt !== null &&
       new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-    if (session.isDestroyed) {
-      await saveWithCompanions(request, session, expiresAt);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
-    } else if (session.isDirty || stale) {
-      if (await saveWithCompanions(request, session, expiresAt))
-        reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
-      else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
+    try {
+      await saveOnSend(request, reply, session, expiresAt, stale);
+    } catch (error) {
+      failedSaves.add(session);
+      throw error;
     }
     return payload;
   });
 });
+
+/** Store what changed (or refresh the idle expiry) and set or clear the cookie to match. */
+async function saveOnSend(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: Session,
+  expiresAt: string,
+  stale: boolean,
+) {
+  const { secureCookies } = request.server.config;
+  if (session.isDestroyed) {
+    await saveWithCompanions(request, session, expiresAt);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+  } else if (session.isDirty || stale) {
+    if (await saveWithCompanions(request, session, expiresAt))
+      reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(secureCookies));
+    else reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+  }
+}
