@@ -23,7 +23,8 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
   if (raw && raw.length <= 128) {
     const stored = await sessions.load(sha256Hex(raw));
-    if (stored) return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt });
+    if (stored)
+      return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user);
   }
   return new Session(null, null, {}, { expiresAt: null });
 }

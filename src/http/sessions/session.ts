@@ -2,6 +2,7 @@ import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SessionData, SessionStore } from './store.ts';
+import type { UserRecord } from '../caller.ts';
 
 /**
  * A database write that belongs to this request's session change (a sign-in's `sign_in` event, a
@@ -43,6 +44,8 @@ export class Session {
     userId: number | null,
     data: SessionData,
     private readonly loadedAt: { expiresAt: string | null },
+    /** The user row read with the session (database store), for the caller's resolution. */
+    readonly loadedUser: UserRecord | null = null,
   ) {
     this.rawId = rawId;
     this.stored = rawId !== null;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { UserRecord } from '../caller.ts';
 
 export type SessionData = Record<string, unknown>;
 
@@ -10,13 +11,18 @@ export interface StoredSession {
   expiresAt: string;
 }
 
+/** A loaded session; a store that can join the user row in the same read returns it too. */
+export interface LoadedSession extends StoredSession {
+  user?: UserRecord | null;
+}
+
 /**
  * Server-side session storage, keyed by the SHA-256 of the cookie value. Writes never "update, else
  * insert": a session deleted while a request on it was in flight (sign-out, reset, revoke) must stay
  * deleted (contract 13), so an existing session is only updated and a new id only inserted.
  */
 export interface SessionStore {
-  load(idHash: string): Promise<StoredSession | null>;
+  load(idHash: string): Promise<LoadedSession | null>;
   /** Store a session under a new id (never replaces one). */
   insert(idHash: string, session: StoredSession): Promise<void>;
   /** Update a stored session; false (and nothing written) when it no longer exists. */
@@ -45,18 +51,32 @@ export class DatabaseSessionStore implements SessionStore {
     return this.db.transaction().execute((trx) => work(new DatabaseSessionStore(trx, this.clock), trx));
   }
 
-  async load(idHash: string): Promise<StoredSession | null> {
+  /** The session and its user in one statement: a signed-in request needs both. */
+  async load(idHash: string): Promise<LoadedSession | null> {
     const row = await this.db
       .selectFrom('sessions')
-      .select(['user_id', 'data', 'expires_at'])
-      .where('id', '=', idHash)
+      .leftJoin('users', 'users.id', 'sessions.user_id')
+      .selectAll('users')
+      .select([
+        'sessions.user_id as session_user_id',
+        'sessions.data as session_data',
+        'sessions.expires_at as session_expires_at',
+      ])
+      .where('sessions.id', '=', idHash)
       .executeTakeFirst();
     if (!row) return null;
-    if (row.expires_at <= this.clock.now().toISOString()) {
+    const { session_user_id, session_data, session_expires_at, ...user } = row;
+    if (session_expires_at <= this.clock.now().toISOString()) {
       await this.destroy(idHash);
       return null;
     }
-    return { userId: row.user_id, data: JSON.parse(row.data) as SessionData, expiresAt: row.expires_at };
+    return {
+      userId: session_user_id,
+      data: JSON.parse(session_data) as SessionData,
+      expiresAt: session_expires_at,
+      // A left join: no user (anonymous session, or the user is gone) leaves every column null.
+      user: user.id === null || user.id === undefined ? null : (user as UserRecord),
+    };
   }
 
   private values(session: StoredSession) {
