@@ -1,3 +1,4 @@
+import { once, withParameters } from '../../db/compiled.ts';
 import type { UserRecord } from '../../http/caller.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
@@ -73,10 +74,12 @@ export class PersonalAccessTokens {
    * The token's record and owner when the string is well formed, known and not expired; else null.
    * Lookup is by SHA-256, so the database never sees or compares the secret itself.
    */
-  async verify(token: string): Promise<VerifiedToken | null> {
-    if (!isWellFormedToken(token)) return null;
-    // The token and its owner in one statement: every bearer request asks for both.
-    const joined = await this.db
+  /**
+   * The token and its owner in one statement (every bearer request asks for both), compiled once:
+   * its only parameter is the token's hash.
+   */
+  private verifyQuery = once(() =>
+    this.db
       .selectFrom('personal_access_tokens as t')
       .innerJoin('users', 'users.id', 't.user_id')
       .selectAll('users')
@@ -89,8 +92,14 @@ export class PersonalAccessTokens {
         't.created_at as token_created_at',
         't.expires_at as token_expires_at',
       ])
-      .where('t.token_hash', '=', sha256Hex(token))
-      .executeTakeFirst();
+      .where('t.token_hash', '=', '')
+      .compile(),
+  );
+
+  async verify(token: string): Promise<VerifiedToken | null> {
+    if (!isWellFormedToken(token)) return null;
+    const [joined] = (await this.db.executeQuery(withParameters(this.verifyQuery(), [sha256Hex(token)])))
+      .rows;
     if (!joined) return null;
     const {
       token_id,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { once, withParameters } from '../../db/compiled.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { UserRecord } from '../caller.ts';
@@ -51,9 +52,12 @@ export class DatabaseSessionStore implements SessionStore {
     return this.db.transaction().execute((trx) => work(new DatabaseSessionStore(trx, this.clock), trx));
   }
 
-  /** The session and its user in one statement: a signed-in request needs both. */
-  async load(idHash: string): Promise<LoadedSession | null> {
-    const row = await this.db
+  /**
+   * The session and its user in one statement: a signed-in request needs both. Compiled once (its
+   * only parameter is the id): building the query per request was a tenth of GET /me's time.
+   */
+  private loadQuery = once(() =>
+    this.db
       .selectFrom('sessions')
       .leftJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
@@ -62,8 +66,12 @@ export class DatabaseSessionStore implements SessionStore {
         'sessions.data as session_data',
         'sessions.expires_at as session_expires_at',
       ])
-      .where('sessions.id', '=', idHash)
-      .executeTakeFirst();
+      .where('sessions.id', '=', '')
+      .compile(),
+  );
+
+  async load(idHash: string): Promise<LoadedSession | null> {
+    const [row] = (await this.db.executeQuery(withParameters(this.loadQuery(), [idHash]))).rows;
     if (!row) return null;
     const { session_user_id, session_data, session_expires_at, ...user } = row;
     if (session_expires_at <= this.clock.now().toISOString()) {
