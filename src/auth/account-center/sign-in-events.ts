@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { SignedInInfo } from '../../plugin.ts';
 import type { UserRecord } from '../core/users.ts';
 import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
-import { originOf, recordSecurityEvent } from './events.ts';
+import { originOf, sessionEvent } from './events.ts';
 import { describeDevice } from './device.ts';
 import { startSessionMeta } from './sessions.ts';
 import { notify } from './notify.ts';
@@ -39,9 +39,7 @@ export const signInEventFacts: Record<string, SignInFact> = {
         .where('type', '=', 'sign_in'),
     ),
   'events.device_seen': (eb, userId, request) => {
-    const since = new Date(
-      request.server.clock.now().getTime() - NEW_DEVICE_DAYS * 86_400_000,
-    ).toISOString();
+    const since = new Date(request.server.clock.now().getTime() - NEW_DEVICE_DAYS * 86_400_000).toISOString();
     return eb.exists(
       eb
         .selectFrom('security_events')
@@ -66,17 +64,16 @@ export async function recordSignIn(request: FastifyRequest, user: UserRecord, in
   const device = describeDevice(meta.user_agent);
   const facts = await signInFactsFor(request, user);
   const origin = originOf(request);
-  request.session.alongWithSave({
-    write: (db) =>
-      recordSecurityEvent(db, services.clock, {
-        userId: user.id,
-        type: 'sign_in',
-        ...origin,
-        detail: { device, method: info.method, remembered: meta.remembered },
-      }),
-    afterCommit: () => {
+  const event = {
+    userId: user.id,
+    type: 'sign_in' as const,
+    ...origin,
+    detail: { device, method: info.method, remembered: meta.remembered },
+  };
+  request.session.alongWithSave(
+    sessionEvent(services.clock, event, () => {
       if (facts['events.signed_in_before'] && !facts['events.device_seen'])
         void notify(services, user, 'new_device', { device, ip: origin.ip });
-    },
-  });
+    }),
+  );
 }

@@ -25,7 +25,7 @@ import {
 } from './pages.ts';
 import { homePage } from './home-page.ts';
 import { USERNAME } from './username-rule.ts';
-import { changeWithEvent, originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { changeWithEvent, originOf, sessionEvent } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 
@@ -138,7 +138,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       // Committed with the end of the session (saved on send), or not at all.
       if (caller) {
         const event = { userId: caller.user.id, type: 'sign_out' as const, ...originOf(request) };
-        request.session.alongWithSave({ write: (db) => recordSecurityEvent(db, services.clock, event) });
+        request.session.alongWithSave(sessionEvent(services.clock, event));
       }
     }
     return respond(request, reply, {

@@ -10,7 +10,7 @@ import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
-import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { originOf, sessionEvent } from '../account-center/events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -98,9 +98,7 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
         ...originOf(request),
         detail: { factor: factor.id },
       };
-      request.session.alongWithSave({
-        write: (db) => recordSecurityEvent(db, request.server.clock, event),
-      });
+      request.session.alongWithSave(sessionEvent(request.server.clock, event));
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);
       return respond(request, reply, {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
+import { insertCompanions } from './store.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -48,18 +49,25 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    saved = await sessions.atomically(async (store, trx) => {
-      if (!trx) {
+    if (session.savesOnlyANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
+      // One statement for the new session and its rows (PostgreSQL), no BEGIN and COMMIT.
+      const insertWith = sessions.insertWithCompanions.bind(sessions);
+      saved = await session.save(sessions, expiresAt, (idHash, record) =>
+        insertWith(idHash, record, companions),
+      );
+    } else
+      saved = await sessions.atomically(async (store, trx) => {
+        if (!trx) {
+          const written = await session.save(store, expiresAt);
+          if (written || ending) await insertCompanions(db, companions);
+          return written;
+        }
+        await insertCompanions(trx, companions);
         const written = await session.save(store, expiresAt);
-        if (written || ending) for (const companion of companions) await companion.write(db);
+        // Ended meanwhile by another request: what it would have recorded did not happen.
+        if (!written && !ending) throw new SessionNotWritten();
         return written;
-      }
-      for (const companion of companions) await companion.write(trx);
-      const written = await session.save(store, expiresAt);
-      // Ended meanwhile by another request: what it would have recorded did not happen.
-      if (!written && !ending) throw new SessionNotWritten();
-      return written;
-    });
+      });
   } catch (error) {
     if (error instanceof SessionNotWritten) return false;
     throw error;

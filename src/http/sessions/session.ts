@@ -1,18 +1,6 @@
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { SessionData, SessionStore } from './store.ts';
+import type { SessionCompanion, SessionData, SessionStore, StoredSession } from './store.ts';
 import type { UserRecord } from '../caller.ts';
-
-/**
- * A database write that belongs to this request's session change (a sign-in's `sign_in` event, a
- * sign-out's `sign_out`): it commits with the session write or not at all. `afterCommit` runs once
- * both are stored (a notification mail, say).
- */
-export interface SessionCompanion {
-  write: (db: Kysely<Database>) => Promise<void>;
-  afterCommit?: () => void;
-}
 
 export interface Flash {
   type: 'success' | 'info' | 'error';
@@ -122,6 +110,14 @@ export class Session {
     this.dirty = true;
   }
 
+  /**
+   * This save is one new row and nothing else (a sign-in from a browser without a stored session):
+   * a store can then insert it and its companions in a single statement.
+   */
+  get savesOnlyANewRow(): boolean {
+    return !this.destroyed && !this.stored && this.previousIdHash === null;
+  }
+
   /** The companions still to be written; taking them empties the list. */
   takeCompanions(): SessionCompanion[] {
     const taken = this.companions;
@@ -155,7 +151,13 @@ export class Session {
    * id. False when nothing was written because the session was ended meanwhile (by sign-out, a
    * reset or a revocation on another request): its state, user id included, must not come back.
    */
-  async save(store: SessionStore, expiresAt: string): Promise<boolean> {
+  async save(
+    store: SessionStore,
+    expiresAt: string,
+    /** How a new row is inserted (with companion rows, say); by default `store.insert`. */
+    insert: (idHash: string, record: StoredSession) => Promise<void> = (idHash, record) =>
+      store.insert(idHash, record),
+  ): Promise<boolean> {
     if (this.previousIdHash) {
       const existed = await store.destroy(this.previousIdHash);
       this.previousIdHash = null;
@@ -174,7 +176,7 @@ export class Session {
         return false;
       }
     } else {
-      await store.insert(sha256Hex(this.rawId), record);
+      await insert(sha256Hex(this.rawId), record);
       this.stored = true;
     }
     this.loadedAt.expiresAt = expiresAt;

@@ -2,9 +2,30 @@ import type { Kysely } from 'kysely';
 import { once, withParameters } from '../../db/compiled.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { Dialect } from '../../db/url.ts';
 import type { UserRecord } from '../caller.ts';
 
 export type SessionData = Record<string, unknown>;
+
+/**
+ * A row that belongs to this request's session change (a sign-in's `sign_in` event, a sign-out's
+ * `sign_out`): it is inserted with the session write, in one commit, or not at all. `afterCommit`
+ * runs once both are stored (a notification mail, say).
+ */
+export interface SessionCompanion {
+  table: keyof Database & string;
+  values: Record<string, unknown>;
+  afterCommit?: () => void;
+}
+
+/** Insert the companions' rows on `db` (a transaction of the session write, or the database). */
+export async function insertCompanions(db: Kysely<Database>, companions: readonly SessionCompanion[]) {
+  for (const { table, values } of companions)
+    await db
+      .insertInto(table)
+      .values(values as never)
+      .execute();
+}
 
 export interface StoredSession {
   userId: number | null;
@@ -40,16 +61,51 @@ export interface SessionStore {
    * share a transaction, and the caller writes its rows after the session write instead.
    */
   atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T>;
+  /** Whether `insertWithCompanions` can store a new session and rows in one statement here. */
+  canInsertWithCompanions?(): boolean;
+  insertWithCompanions?(
+    idHash: string,
+    session: StoredSession,
+    companions: readonly SessionCompanion[],
+  ): Promise<void>;
 }
 
 export class DatabaseSessionStore implements SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    /** PostgreSQL can store a session and its companion rows in one statement. */
+    private readonly dialect: Dialect = 'sqlite',
   ) {}
 
   async atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new DatabaseSessionStore(trx, this.clock), trx));
+    return this.db
+      .transaction()
+      .execute((trx) => work(new DatabaseSessionStore(trx, this.clock, this.dialect), trx));
+  }
+
+  /**
+   * PostgreSQL only: a new session and its companion rows in ONE statement (data-modifying common
+   * table expressions commit together), where a transaction would cost BEGIN and COMMIT besides.
+   * Only where `canInsertWithCompanions()`; elsewhere the caller uses `atomically`.
+   */
+  async insertWithCompanions(
+    idHash: string,
+    session: StoredSession,
+    companions: readonly SessionCompanion[],
+  ): Promise<void> {
+    let query = this.db as unknown as Kysely<Database>;
+    companions.forEach(({ table, values }, i) => {
+      query = query.with(`companion_${i}`, (db) => db.insertInto(table).values(values as never)) as never;
+    });
+    await query
+      .insertInto('sessions')
+      .values({ id: idHash, ...this.values(session) })
+      .execute();
+  }
+
+  canInsertWithCompanions(): boolean {
+    return this.dialect === 'postgres' && !this.db.isTransaction;
   }
 
   /**
