@@ -15,6 +15,7 @@ export type SignInFact = (
   request: FastifyRequest,
 ) => AliasableExpression<unknown>;
 
+/** The sign-in facts of one user, by name (true or false). */
 export type SignInFacts = Record<string, boolean>;
 
 declare module 'fastify' {
