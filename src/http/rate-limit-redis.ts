@@ -48,11 +48,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async release(key: string): Promise<void> {
     // One step, so two releases cannot both see 1 and go below zero.
-    await this.redis.eval(
-      RELEASE_SCRIPT,
-      1,
-      this.prefix + key,
-    );
+    await this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + key);
   }
 }
 

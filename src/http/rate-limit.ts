@@ -157,7 +157,8 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const reset = keys.reset.map(storedLimitKey);
     const release = keys.release.map(storedLimitKey).filter((key) => !reset.includes(key));
     if (reset.length + release.length === 0) return;
-    const isReset = reset.length > 0 ? sql<boolean>`${sql.ref('key')} in (${sql.join(reset)})` : sql<boolean>`1 = 0`;
+    const isReset =
+      reset.length > 0 ? sql<boolean>`${sql.ref('key')} in (${sql.join(reset)})` : sql<boolean>`1 = 0`;
     await this.db
       .updateTable('rate_limits')
       .set({ count: sql<number>`case when ${isReset} then 0 else count - 1 end` })

@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { sql, type AliasableExpression, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import {
+  sql,
+  type AliasableExpression,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+} from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UserRecord } from './users.ts';
 

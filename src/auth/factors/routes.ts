@@ -208,7 +208,12 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
       const codes = await changeWithEvent(
         services,
-        { userId: user.id, type: 'recovery_codes_regenerated', ...originOf(request), detail: { count: RECOVERY_CODE_COUNT } },
+        {
+          userId: user.id,
+          type: 'recovery_codes_regenerated',
+          ...originOf(request),
+          detail: { count: RECOVERY_CODE_COUNT },
+        },
         (db) => issueRecoveryCodes(services, user.id, db),
       );
       return respond(request, reply, {
