@@ -49,11 +49,12 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    if (session.savesOnlyANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
-      // One statement for the new session and its rows (PostgreSQL), no BEGIN and COMMIT.
+    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
+      // One statement for the new session, the removal of the one it replaces and its rows
+      // (PostgreSQL), no BEGIN and COMMIT.
       const insertWith = sessions.insertWithCompanions.bind(sessions);
-      saved = await session.save(sessions, expiresAt, (idHash, record) =>
-        insertWith(idHash, record, companions),
+      saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
+        insertWith(idHash, record, companions, replaces),
       );
     } else
       saved = await sessions.atomically(async (store, trx) => {

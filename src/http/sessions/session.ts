@@ -111,11 +111,31 @@ export class Session {
   }
 
   /**
-   * This save is one new row and nothing else (a sign-in from a browser without a stored session):
-   * a store can then insert it and its companions in a single statement.
+   * This save is one new row, replacing at most the row of the id a sign-in or sign-out left
+   * behind (whether that row still exists does not matter then): a store can insert it, remove
+   * the old one and insert the companion rows in a single statement (`saveAsNewRow`).
    */
-  get savesOnlyANewRow(): boolean {
-    return !this.destroyed && !this.stored && this.previousIdHash === null;
+  get savesANewRow(): boolean {
+    return !this.destroyed && !this.stored && (this.previousIdHash === null || this.restarted);
+  }
+
+  /**
+   * Save a session for which `savesANewRow` holds through `write`, which must insert the new row
+   * and delete the replaced one (if any) atomically.
+   */
+  async saveAsNewRow(
+    expiresAt: string,
+    write: (idHash: string, record: StoredSession, replaces: string | null) => Promise<void>,
+  ): Promise<boolean> {
+    if (!this.savesANewRow) throw new Error('saveAsNewRow: not a new row');
+    if (!this.rawId) this.rawId = randomToken(32);
+    const replaces = this.previousIdHash;
+    await write(sha256Hex(this.rawId), { userId: this._userId, data: this.data, expiresAt }, replaces);
+    this.previousIdHash = null;
+    this.stored = true;
+    this.loadedAt.expiresAt = expiresAt;
+    this.dirty = false;
+    return true;
   }
 
   /** The companions still to be written; taking them empties the list. */
@@ -151,13 +171,7 @@ export class Session {
    * id. False when nothing was written because the session was ended meanwhile (by sign-out, a
    * reset or a revocation on another request): its state, user id included, must not come back.
    */
-  async save(
-    store: SessionStore,
-    expiresAt: string,
-    /** How a new row is inserted (with companion rows, say); by default `store.insert`. */
-    insert: (idHash: string, record: StoredSession) => Promise<void> = (idHash, record) =>
-      store.insert(idHash, record),
-  ): Promise<boolean> {
+  async save(store: SessionStore, expiresAt: string): Promise<boolean> {
     if (this.previousIdHash) {
       const existed = await store.destroy(this.previousIdHash);
       this.previousIdHash = null;
@@ -176,7 +190,7 @@ export class Session {
         return false;
       }
     } else {
-      await insert(sha256Hex(this.rawId), record);
+      await store.insert(sha256Hex(this.rawId), record);
       this.stored = true;
     }
     this.loadedAt.expiresAt = expiresAt;

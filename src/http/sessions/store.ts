@@ -67,6 +67,8 @@ export interface SessionStore {
     idHash: string,
     session: StoredSession,
     companions: readonly SessionCompanion[],
+    /** The session this one replaces (sign-in, sign-out): deleted in the same statement. */
+    replaces?: string | null,
   ): Promise<void>;
 }
 
@@ -93,11 +95,14 @@ export class DatabaseSessionStore implements SessionStore {
     idHash: string,
     session: StoredSession,
     companions: readonly SessionCompanion[],
+    replaces: string | null = null,
   ): Promise<void> {
     let query = this.db as unknown as Kysely<Database>;
     companions.forEach(({ table, values }, i) => {
       query = query.with(`companion_${i}`, (db) => db.insertInto(table).values(values as never)) as never;
     });
+    if (replaces !== null)
+      query = query.with('replaced', (db) => db.deleteFrom('sessions').where('id', '=', replaces)) as never;
     await query
       .insertInto('sessions')
       .values({ id: idHash, ...this.values(session) })
