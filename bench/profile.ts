@@ -84,12 +84,15 @@ async function main(): Promise<void> {
             ? target.origin + '/me'
             : base;
     // GET /me with the bench author's session cookie; the bearer read with its token.
-    const headers: Record<string, string> =
-      kind === 'me'
+    // JSON like `npm run bench` (without it GET /me answers a browser: a redirect, not the user).
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(kind === 'me'
         ? { cookie: target.sessionCookie }
         : kind === 'bearer'
           ? { authorization: `Bearer ${target.token}` }
-          : {};
+          : {}),
+    };
     const options: LoadOptions =
       kind === 'bulk'
         ? {

@@ -14,6 +14,7 @@ export type {
   LogLevel,
 } from './config/types.ts';
 export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export { signInFactsFor, type SignInFact, type SignInFacts } from './auth/core/sign-in-facts.ts';
 export type { PipelineAction, ActionContext, PipelinePurpose, SignInResult } from './auth/pipeline/types.ts';
 export type {
   Factor,

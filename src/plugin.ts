@@ -3,6 +3,7 @@ import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
 import type { Factor } from './auth/factors/types.ts';
+import type { SignInFact } from './auth/core/sign-in-facts.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -46,6 +47,8 @@ export interface CitadelPlugin {
   factors?: readonly Factor[];
   // `pages` (the built-in pages it replaces) is declared by `auth/pages.ts`, beside the registry.
   events?: PluginEvents;
+  /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
+  signInFacts?: Readonly<Record<string, SignInFact>>;
 }
 
 declare module './config/types.ts' {

@@ -16,7 +16,8 @@ export class FailureBudget {
     private readonly windowSeconds: number,
   ) {}
 
-  private key(subject: string): string {
+  /** The counter's key for `subject` (to settle it together with other counters). */
+  key(subject: string): string {
     return `${this.name}:${subject}`;
   }
 

@@ -1,6 +1,8 @@
 import type { CitadelServices } from '../http/fastify-types.ts';
 import type { UserRecord } from './core/users.ts';
-import { composeMail } from '../mail/templates.ts';
+import { recordSecurityEvent, type EventOrigin } from './account-center/events.ts';
+import { notify } from './account-center/notify.ts';
+import { describeDevice } from './account-center/device.ts';
 import { claimOnce } from './pipeline/claims.ts';
 import { FailureBudget } from './failure-budget.ts';
 
@@ -17,29 +19,31 @@ function budget(services: CitadelServices): FailureBudget {
 }
 
 /**
- * Called when the account goes over its budget: the event hook point for the account center
- * (issue 11's `recordSecurityEvent(…, 'second_factor_locked')`) and one mail per window.
+ * Called when the account goes over its budget, once per window (a claim): the
+ * `second_factor_locked` security event and its notification (contract 13; NOTIFY_EVENTS can turn
+ * the mail off). Neither may turn the 429 into an error.
  */
 export async function onSecondFactorLocked(
   services: CitadelServices,
   user: UserRecord,
   windowKey: string,
+  origin: EventOrigin = { ip: null, userAgent: null },
 ): Promise<void> {
   if (!(await claimOnce(services, windowKey, SECOND_FACTOR_WINDOW))) return;
-  // Hook point: record the `second_factor_locked` security event here once issue 11 provides it.
   try {
-    await services.mailer.send(
-      composeMail(user.email, {
-        subject: 'Sign-in codes locked for an hour',
-        intro: `There were ${SECOND_FACTOR_FAILURES_PER_ACCOUNT} wrong second-factor codes for the account ${user.username} within the hour, so codes are refused for now.`,
-        outro:
-          'If this was not you, someone knows your password: change it once the lock ends (or reset it now).',
-      }),
-    );
+    await recordSecurityEvent(services.db, services.clock, {
+      userId: user.id,
+      type: 'second_factor_locked',
+      ...origin,
+      detail: { failures: SECOND_FACTOR_FAILURES_PER_ACCOUNT, window_minutes: SECOND_FACTOR_WINDOW / 60 },
+    });
   } catch (error) {
-    // The refusal matters more than the notice: a mail outage must not turn the 429 into an error.
-    services.log.error({ err: { message: (error as Error).message } }, 'lock notice not sent');
+    services.log.error({ err: { message: (error as Error).message } }, 'lock event not recorded');
   }
+  await notify(services, user, 'second_factor_locked', {
+    device: describeDevice(origin.userAgent),
+    ip: origin.ip,
+  });
 }
 
 /**
@@ -47,8 +51,14 @@ export async function onSecondFactorLocked(
  * account has used its budget of wrong proofs. Each attempt must end in `proofNotWrong` unless the
  * proof was wrong.
  */
-export async function beginSecondFactorAttempt(services: CitadelServices, user: UserRecord): Promise<void> {
-  await budget(services).begin(String(user.id), (lockKey) => onSecondFactorLocked(services, user, lockKey));
+export async function beginSecondFactorAttempt(
+  services: CitadelServices,
+  user: UserRecord,
+  origin?: EventOrigin,
+): Promise<void> {
+  await budget(services).begin(String(user.id), (lockKey) =>
+    onSecondFactorLocked(services, user, lockKey, origin),
+  );
 }
 
 /** The attempt passed, or was malformed (checked no proof): it is not a wrong guess. */

@@ -2,6 +2,9 @@ import type { Redis } from 'ioredis';
 import { type LimitState, type RateLimitStore } from './rate-limit.ts';
 
 /** Rate-limit counters in Redis (REDIS_URL): ioredis is loaded only when it is configured. */
+const RELEASE_SCRIPT =
+  "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0";
+
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     private readonly redis: Redis,
@@ -34,13 +37,18 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.redis.del(this.prefix + key);
   }
 
+  /** One round trip: the resets and the releases in one MULTI. */
+  async settle(keys: { release: readonly string[]; reset: readonly string[] }): Promise<void> {
+    const multi = this.redis.multi();
+    for (const key of keys.reset) multi.del(this.prefix + key);
+    for (const key of keys.release.filter((k) => !keys.reset.includes(k)))
+      multi.eval(RELEASE_SCRIPT, 1, this.prefix + key);
+    await multi.exec();
+  }
+
   async release(key: string): Promise<void> {
     // One step, so two releases cannot both see 1 and go below zero.
-    await this.redis.eval(
-      "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0",
-      1,
-      this.prefix + key,
-    );
+    await this.redis.eval(RELEASE_SCRIPT, 1, this.prefix + key);
   }
 }
 

@@ -35,6 +35,11 @@ export interface RateLimitStore {
   reset(key: string): Promise<void>;
   /** Give back one hit (never below zero), for an attempt that turned out not to count. */
   release(key: string): Promise<void>;
+  /**
+   * A success settles several counters at once (one statement on the database): each `release`
+   * key gives back one hit, each `reset` key starts over.
+   */
+  settle(keys: { release: readonly string[]; reset: readonly string[] }): Promise<void>;
 }
 
 /** How many counted hits between two sweeps of ended windows. */
@@ -143,6 +148,24 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       .where('count', '>', 0)
       .execute();
   }
+
+  /**
+   * One UPDATE for every key: a reset key's count goes to 0 (the same as no row for hit and peek;
+   * the sweep removes it when its window ends), a released key's count down by one.
+   */
+  async settle(keys: { release: readonly string[]; reset: readonly string[] }): Promise<void> {
+    const reset = keys.reset.map(storedLimitKey);
+    const release = keys.release.map(storedLimitKey).filter((key) => !reset.includes(key));
+    if (reset.length + release.length === 0) return;
+    const isReset =
+      reset.length > 0 ? sql<boolean>`${sql.ref('key')} in (${sql.join(reset)})` : sql<boolean>`1 = 0`;
+    await this.db
+      .updateTable('rate_limits')
+      .set({ count: sql<number>`case when ${isReset} then 0 else count - 1 end` })
+      .where('key', 'in', [...reset, ...release])
+      .where('count', '>', 0)
+      .execute();
+  }
 }
 
 export class RateLimiter {
@@ -170,5 +193,9 @@ export class RateLimiter {
 
   async release(key: string): Promise<void> {
     await this.store.release(key);
+  }
+
+  async settle(keys: { release?: readonly string[]; reset?: readonly string[] }): Promise<void> {
+    await this.store.settle({ release: keys.release ?? [], reset: keys.reset ?? [] });
   }
 }

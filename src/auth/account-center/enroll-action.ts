@@ -1,11 +1,12 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { enrolledFactorIds } from '../factors/registry.ts';
+import { enrolledAtSignIn } from '../factors/registry.ts';
+import { forgetSignInFacts } from '../core/sign-in-facts.ts';
 import { totpFactor } from '../factors/totp.ts';
 import { passkeyFactor } from '../factors/passkey.ts';
 import { issueRecoveryCodes } from '../factors/recovery.ts';
-import { originOf, recordSecurityEvent } from './events.ts';
+import { changeWithEvent, originOf } from './events.ts';
 import { notify } from './notify.ts';
 import { describeDevice } from './device.ts';
 import { accountSettings } from './settings.ts';
@@ -60,7 +61,7 @@ export const twoFactorEnrollAction: PipelineAction = {
   async isPendingFor(ctx) {
     return (
       accountSettings(ctx.services.config).requireTwoFactor &&
-      (await enrolledFactorIds(ctx.services, ctx.user.id)).length === 0
+      (await enrolledAtSignIn(ctx.request, ctx.user)).length === 0
     );
   },
 
@@ -79,9 +80,26 @@ export const twoFactorEnrollAction: PipelineAction = {
     const proof = body.proof ?? body.code;
     if (proof === undefined || proof === null || proof === '')
       throw new ValidationError({ code: 'Enter the code from the app.' });
-    if (factor === 'totp') return totpFactor.enrollConfirm(ctx.request, ctx.user, proof, body);
-    if (factor === 'passkey') return passkeyFactor.enrollConfirm(ctx.request, ctx.user, proof, body);
-    throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
+    const chosen = factor === 'totp' ? totpFactor : factor === 'passkey' ? passkeyFactor : undefined;
+    if (!chosen) throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
+    const origin = originOf(ctx.request);
+    // The factor and its event commit together (contract 10); the notice follows the commit.
+    const event = {
+      userId: ctx.user.id,
+      type: 'factor_enrolled' as const,
+      ...origin,
+      detail: { factor: chosen.id, required: true },
+    };
+    const stored = await chosen.enrollConfirm(ctx.request, ctx.user, proof, body, (write) =>
+      changeWithEvent(ctx.services, event, write),
+    );
+    if (stored)
+      void notify(ctx.services, ctx.user, 'factor_enrolled', {
+        subject: chosen.id === 'totp' ? 'Authenticator app' : 'Passkey',
+        device: describeDevice(origin.userAgent),
+        ip: origin.ip,
+      });
+    return stored;
   },
 
   async complete(ctx) {
@@ -91,19 +109,7 @@ export const twoFactorEnrollAction: PipelineAction = {
       sealed: ctx.services.secrets.encrypt(SEAL, JSON.stringify(codes)),
     });
     delete ctx.state.totp;
-    const factor = (await enrolledFactorIds(ctx.services, ctx.user.id))[0] ?? 'totp';
-    const origin = originOf(ctx.request);
-    await recordSecurityEvent(ctx.services.db, ctx.services.clock, {
-      userId: ctx.user.id,
-      type: 'factor_enrolled',
-      ...origin,
-      detail: { factor, required: true },
-    });
-    void notify(ctx.services, ctx.user, 'factor_enrolled', {
-      subject: factor === 'totp' ? 'Authenticator app' : 'Passkey',
-      device: describeDevice(origin.userAgent),
-      ip: origin.ip,
-    });
+    forgetSignInFacts(ctx.request);
   },
 
   renderFields(ctx): SafeHtml {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { SessionCompanion } from '../../http/sessions/store.ts';
 
 /** The event types of contract section 10. */
 export const SECURITY_EVENT_TYPES = [
@@ -62,17 +63,31 @@ export async function recordSecurityEvent(
   clock: Clock,
   event: SecurityEventInput,
 ): Promise<void> {
-  await db
-    .insertInto('security_events')
-    .values({
-      user_id: event.userId,
-      type: event.type,
-      ip: event.ip?.slice(0, 64) ?? null,
-      user_agent: event.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
-      detail: JSON.stringify(safeDetail(event.detail)),
-      created_at: (event.at ?? clock.now()).toISOString(),
-    })
-    .execute();
+  await db.insertInto('security_events').values(securityEventRow(clock, event)).execute();
+}
+
+/** The stored row of an event. */
+function securityEventRow(clock: Clock, event: SecurityEventInput) {
+  return {
+    user_id: event.userId,
+    type: event.type,
+    ip: event.ip?.slice(0, 64) ?? null,
+    user_agent: event.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+    detail: JSON.stringify(safeDetail(event.detail)),
+    created_at: (event.at ?? clock.now()).toISOString(),
+  };
+}
+
+/**
+ * An event of a session change (sign-in, sign-out, sudo), for `request.session.alongWithSave`:
+ * stored with the session write, in one commit (contract 10).
+ */
+export function sessionEvent(
+  clock: Clock,
+  event: SecurityEventInput,
+  afterCommit?: () => void,
+): SessionCompanion {
+  return { table: 'security_events', values: securityEventRow(clock, event), afterCommit };
 }
 
 /** Who caused an event: the request's address and browser. */

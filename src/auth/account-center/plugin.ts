@@ -2,7 +2,7 @@ import { definePlugin } from '../../plugin.ts';
 import { accountCenterRoutes } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
-import { recordSignIn } from './sign-in-events.ts';
+import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
 import { touchSession } from './sessions.ts';
 import './tables.ts';
 
@@ -17,4 +17,5 @@ export const accountCenterPlugin = definePlugin({
   routes: accountCenterRoutes,
   actions: [twoFactorEnrollAction, recoveryCodesAction],
   events: { signedIn: recordSignIn, request: touchSession },
+  signInFacts: signInEventFacts,
 });

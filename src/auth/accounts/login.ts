@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
+import { selectUserWithFacts } from '../core/sign-in-facts.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
 import { FailureBudget } from '../failure-budget.ts';
@@ -32,11 +34,15 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
  * right password gets 403 unless it can still be activated (then the pipeline takes it).
  */
 export async function verifyPasswordLogin(
-  services: CitadelServices,
+  request: FastifyRequest,
   input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
+  const services = request.server;
   const { limits } = services.config;
-  const user = await services.users.findByLogin(input.identifier);
+  // The facts the sign-in asks next (factors, devices) come with the user row: one statement.
+  const user = await services.users.findByLogin(input.identifier, (query) =>
+    selectUserWithFacts(request, query),
+  );
   const keys = limitKeys(input.identifier, input.ip, user);
   // Count the attempt before the password is checked, on both counters: guesses sent all at once
   // must not pass a read-only check together (a correct one among them would then succeed past the
@@ -69,10 +75,9 @@ export async function verifyPasswordLogin(
       );
     throw new InvalidCredentialsError();
   }
-  await account.notAFailure(keys.account);
-
-  // A success clears what this identifier and address spent, so typos before it do not linger.
-  await services.rateLimiter.reset(keys.pair);
+  // Not a failure for the account; and a success clears what this identifier and address spent,
+  // so typos before it do not linger. One statement for both.
+  await services.rateLimiter.settle({ release: [account.key(keys.account)], reset: [keys.pair] });
   assertMaySignIn(services, user);
   if (services.passwords.needsRehash(user.password_hash!)) {
     const rehashed = await services.passwords.hash(input.password);

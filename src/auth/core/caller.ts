@@ -30,13 +30,15 @@ export async function resolveCaller(request: FastifyRequest): Promise<Caller | n
     if (!match) throw new InvalidTokenError();
     const verified = await services.tokens.verify(match[1]!);
     if (!verified) throw new InvalidTokenError();
-    const user = await services.users.findById(verified.userId);
-    if (!user || user.active !== 1) throw new InvalidTokenError();
+    const user = verified.user;
+    if (user.active !== 1) throw new InvalidTokenError();
     return { via: 'token', user, token: verified.record };
   }
   const userId = request.session.userId;
   if (userId === null) return null;
-  const user = await services.users.findById(userId);
+  // Read with the session when the store could join it (database store), else now.
+  const loaded = request.session.loadedUser;
+  const user = loaded && loaded.id === userId ? loaded : await services.users.findById(userId);
   if (!user || user.active !== 1) {
     request.session.clear();
     return null;

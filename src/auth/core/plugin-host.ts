@@ -6,6 +6,7 @@ import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
+import './sign-in-facts.ts';
 import { PersonalAccessTokens } from '../tokens/service.ts';
 import { ActionRegistry } from '../pipeline/registry.ts';
 import { FactorRegistry } from '../factors/registry.ts';
@@ -52,6 +53,12 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
     'signInListeners',
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
   );
+
+  app.decorate(
+    'signInFacts',
+    Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
+  );
+  app.decorateRequest('signInFactsRead', null);
 
   const requestListeners = plugins.flatMap((plugin) =>
     plugin.events?.request ? [plugin.events.request] : [],

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { insertReturningId } from '../../db/insert.ts';
@@ -14,6 +14,12 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
+/** Runs a `select * from users` query: by default, the first row. */
+export type ReadUser = (
+  query: SelectQueryBuilder<Database, 'users', UserRecord>,
+) => Promise<UserRecord | undefined>;
+const takeFirst: ReadUser = (query) => query.executeTakeFirst();
+
 /** The users table, for every module that needs a user: the only code that writes it. */
 export class UserService {
   constructor(
@@ -25,27 +31,25 @@ export class UserService {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async findByEmail(email: string): Promise<UserRecord | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('email', '=', normalizeEmail(email))
-      .executeTakeFirst();
+  async findByEmail(email: string, read: ReadUser = takeFirst): Promise<UserRecord | undefined> {
+    return read(this.db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)));
   }
 
-  async findByUsername(username: string): Promise<UserRecord | undefined> {
-    return this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('username_normalized', '=', normalizeUsername(username))
-      .executeTakeFirst();
+  async findByUsername(username: string, read: ReadUser = takeFirst): Promise<UserRecord | undefined> {
+    return read(
+      this.db.selectFrom('users').selectAll().where('username_normalized', '=', normalizeUsername(username)),
+    );
   }
 
-  /** Sign-in lookup: the identifier may be an email or a username, whichever field it came in. */
-  async findByLogin(identifier: string): Promise<UserRecord | undefined> {
+  /**
+   * Sign-in lookup: the identifier may be an email or a username, whichever field it came in.
+   * `read` runs the query (the sign-in reads its facts with the user: auth/core/sign-in-facts.ts).
+   */
+  async findByLogin(identifier: string, read: ReadUser = takeFirst): Promise<UserRecord | undefined> {
     const value = identifier.trim();
-    if (value.includes('@')) return (await this.findByEmail(value)) ?? (await this.findByUsername(value));
-    return (await this.findByUsername(value)) ?? (await this.findByEmail(value));
+    if (value.includes('@'))
+      return (await this.findByEmail(value, read)) ?? (await this.findByUsername(value, read));
+    return (await this.findByUsername(value, read)) ?? (await this.findByEmail(value, read));
   }
 
   async create(input: {

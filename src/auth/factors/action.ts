@@ -1,7 +1,7 @@
 import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { twoFactorStepFields } from './pages.ts';
-import { availableFactors, enrolledFactorIds, findFactor } from './registry.ts';
+import { availableFactors, enrolledAtSignIn, findFactor } from './registry.ts';
 
 /** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
 export function readProof(body: Record<string, unknown>): { factor: string; proof: unknown } {
@@ -31,8 +31,8 @@ export const twoFactorAction: PipelineAction = {
 
   async isPendingFor(ctx) {
     return (
-      (await enrolledFactorIds(ctx.services, ctx.user.id)).length > 0 ||
-      ctx.services.factorRegistry.hasEnrolledPluginFactor(ctx.request, ctx.user)
+      (await enrolledAtSignIn(ctx.request, ctx.user)).length > 0 ||
+      (await ctx.services.factorRegistry.hasEnrolledPluginFactor(ctx.request, ctx.user))
     );
   },
 

@@ -200,7 +200,7 @@ export const passkeyFactor: EnrollableFactor = {
     return { factor: 'passkey', options };
   },
 
-  async enrollConfirm(request, user, proof, body) {
+  async enrollConfirm(request, user, proof, body, commit = (write) => write(request.server.db)) {
     const services = request.server;
     const pending = takePending<{ challenge: string; name: string }>(request, ENROLL_KEY, user.id);
     const response = parseJsonProof<RegistrationResponseJSON>(proof);
@@ -232,19 +232,17 @@ export const passkeyFactor: EnrollableFactor = {
     if (existing) return false;
     const given = typeof body.name === 'string' ? body.name.trim().slice(0, MAX_NAME) : '';
     const count = (await listPasskeys(services, user.id)).length;
-    const inserted = await services.db
-      .insertInto('passkeys')
-      .values({
-        user_id: user.id,
-        credential_id: credentialId,
-        public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
-        counter: info.credential.counter,
-        transports: JSON.stringify(info.credential.transports ?? []),
-        name: given || pending.name || `Passkey ${count + 1}`,
-        created_at: services.clock.now().toISOString(),
-        last_used_at: null,
-      })
-      .execute()
+    const values = {
+      user_id: user.id,
+      credential_id: credentialId,
+      public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
+      counter: info.credential.counter,
+      transports: JSON.stringify(info.credential.transports ?? []),
+      name: given || pending.name || `Passkey ${count + 1}`,
+      created_at: services.clock.now().toISOString(),
+      last_used_at: null,
+    };
+    const inserted = await commit((db) => db.insertInto('passkeys').values(values).execute())
       // The unique credential id settles a race between two confirmations of one key.
       .then(() => true)
       .catch(async (error: unknown) => {
@@ -259,14 +257,15 @@ export const passkeyFactor: EnrollableFactor = {
     return inserted;
   },
 
-  async unenroll(request, user, body) {
-    let query = request.server.db.deleteFrom('passkeys').where('user_id', '=', user.id);
+  async unenroll(request, user, body, commit = (write) => write(request.server.db)) {
     const credentialId = body.credential_id;
-    if (credentialId !== undefined && credentialId !== null && credentialId !== '') {
-      if (typeof credentialId !== 'string') return false;
-      query = query.where('credential_id', '=', credentialId);
-    }
-    const result = await query.executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const one = credentialId !== undefined && credentialId !== null && credentialId !== '';
+    if (one && typeof credentialId !== 'string') return false;
+    return commit(async (db) => {
+      let query = db.deleteFrom('passkeys').where('user_id', '=', user.id);
+      if (one) query = query.where('credential_id', '=', credentialId as string);
+      const result = await query.executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   },
 };

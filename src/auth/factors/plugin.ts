@@ -3,6 +3,7 @@ import { factorsRoutes } from './routes.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
 import { builtInFactors } from './registry.ts';
+import { factorFacts } from './registry.ts';
 
 /** TOTP, passkeys and recovery codes: their settings pages and the automatic `two_factor` step. */
 export const factorsPlugin = definePlugin({
@@ -11,4 +12,5 @@ export const factorsPlugin = definePlugin({
   routes: factorsRoutes,
   actions: [twoFactorAction],
   factors: builtInFactors,
+  signInFacts: factorFacts,
 });

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { Database } from '../../db/schema.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import type { Factor } from './types.ts';
 
@@ -30,10 +32,15 @@ export async function recoveryCodesRemaining(services: CitadelServices, userId: 
 }
 
 /** A fresh set replacing any previous one. The plain codes exist only in the return value. */
-export async function issueRecoveryCodes(services: CitadelServices, userId: number): Promise<string[]> {
+export async function issueRecoveryCodes(
+  services: CitadelServices,
+  userId: number,
+  /** A transaction of the caller's (the change's event commits with it); else one of its own. */
+  db?: Kysely<Database>,
+): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
   const now = services.clock.now().toISOString();
-  await services.db.transaction().execute(async (trx) => {
+  const replace = async (trx: Kysely<Database>) => {
     await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
     await trx
       .insertInto('recovery_codes')
@@ -46,12 +53,18 @@ export async function issueRecoveryCodes(services: CitadelServices, userId: numb
         })),
       )
       .execute();
-  });
+  };
+  if (db) await replace(db);
+  else await services.db.transaction().execute(replace);
   return codes;
 }
 
-export async function deleteRecoveryCodes(services: CitadelServices, userId: number): Promise<void> {
-  await services.db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+export async function deleteRecoveryCodes(
+  services: CitadelServices,
+  userId: number,
+  db: Kysely<Database> = services.db,
+): Promise<void> {
+  await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
 }
 
 /** Use one code: compared in constant time against each unused code, then marked used atomically. */

@@ -6,7 +6,7 @@ import { FieldReader } from '../../http/fields.ts';
 import { requireSudo } from '../sudo/guard.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
 import type { UserRecord } from '../core/users.ts';
-import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { changeWithEvent, originOf } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 import { passkeyLoginRoutes } from './passkey-login.ts';
@@ -14,7 +14,7 @@ import { isSudoActive } from '../sudo/guard.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
-import { deleteRecoveryCodes, issueRecoveryCodes } from './recovery.ts';
+import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { passkeyAssets } from './assets.ts';
 import type { EnrollableFactor } from './types.ts';
@@ -24,23 +24,17 @@ function bodyOf(request: FastifyRequest): Record<string, unknown> {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 }
 
-/** The event and the notification of an enrolled or removed factor. */
-async function recordFactorChange(
-  request: FastifyRequest,
-  user: UserRecord,
-  type: 'factor_enrolled' | 'factor_removed',
-  factorId: string,
-  label: string,
-): Promise<void> {
-  const services = request.server;
+type FactorChange = 'factor_enrolled' | 'factor_removed';
+
+/** The event of an enrolled or removed factor, for `changeWithEvent` (no secret in it). */
+function factorEvent(request: FastifyRequest, user: UserRecord, type: FactorChange, factorId: string) {
+  return { userId: user.id, type, ...originOf(request), detail: { factor: factorId } };
+}
+
+/** The notification of an enrolled or removed factor, once the change and its event committed. */
+function notifyFactorChange(request: FastifyRequest, user: UserRecord, type: FactorChange, label: string) {
   const origin = originOf(request);
-  await recordSecurityEvent(services.db, services.clock, {
-    userId: user.id,
-    type,
-    ...origin,
-    detail: { factor: factorId },
-  });
-  void notify(services, user, type, {
+  void notify(request.server, user, type, {
     subject: label,
     device: describeDevice(origin.userAgent),
     ip: origin.ip,
@@ -136,7 +130,16 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       // Counted before the check (parallel guesses cannot slip past a read-only check together).
       await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
       const first = (await enrolledFactorIds(services, user.id)).length === 0;
-      if (!(await factor.enrollConfirm(request, user, proof, body))) {
+      let codes: string[] | undefined;
+      // The factor, its event and (with the first factor) the recovery codes commit together.
+      const stored = await factor.enrollConfirm(request, user, proof, body, (write) =>
+        changeWithEvent(services, factorEvent(request, user, 'factor_enrolled', factor.id), async (db) => {
+          const written = await write(db);
+          if (first) codes = await issueRecoveryCodes(services, user.id, db);
+          return written;
+        }),
+      );
+      if (!stored) {
         throw new ValidationError(
           { proof: 'That proof was not accepted. Please try again.' },
           'Validation failed.',
@@ -146,9 +149,7 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
         );
       }
       await services.rateLimiter.reset(limitKey);
-      // The factor's own write has committed; its event follows at once (factors take no transaction).
-      await recordFactorChange(request, user, 'factor_enrolled', factor.id, factor.label);
-      const codes = first ? await issueRecoveryCodes(services, user.id) : undefined;
+      notifyFactorChange(request, user, 'factor_enrolled', factor.label);
       const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
       if (codes) data.recovery_codes = codes;
       return respond(request, reply, {
@@ -170,12 +171,23 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       const services = request.server;
       const user = requireSessionUser(request);
       const factor = readFactor(request);
-      if (!(await factor.unenroll(request, user, bodyOf(request))))
-        throw new NotFoundError(`${factor.label} is not enrolled.`);
-      await recordFactorChange(request, user, 'factor_removed', factor.id, factor.label);
-      // Without any factor left, two-factor is off and the recovery codes go with it.
-      if ((await enrolledFactorIds(services, user.id)).length === 0)
-        await deleteRecoveryCodes(services, user.id);
+      const event = factorEvent(request, user, 'factor_removed', factor.id);
+      const removed = await factor.unenroll(request, user, bodyOf(request), (write) =>
+        changeWithEvent(
+          services,
+          event,
+          async (db) => {
+            const result = await write(db);
+            // Without any factor left, two-factor is off and the recovery codes go with it.
+            if (result === true && (await enrolledFactorIds(services, user.id, db)).length === 0)
+              await deleteRecoveryCodes(services, user.id, db);
+            return result;
+          },
+          (result) => result === true,
+        ),
+      );
+      if (!removed) throw new NotFoundError(`${factor.label} is not enrolled.`);
+      notifyFactorChange(request, user, 'factor_removed', factor.label);
       return respond(request, reply, {
         action: 'two_factor.unenroll',
         status: 'success',
@@ -194,13 +206,16 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       const user = requireSessionUser(request);
       if ((await enrolledFactorIds(services, user.id)).length === 0)
         throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
-      const codes = await issueRecoveryCodes(services, user.id);
-      await recordSecurityEvent(services.db, services.clock, {
-        userId: user.id,
-        type: 'recovery_codes_regenerated',
-        ...originOf(request),
-        detail: { count: codes.length },
-      });
+      const codes = await changeWithEvent(
+        services,
+        {
+          userId: user.id,
+          type: 'recovery_codes_regenerated',
+          ...originOf(request),
+          detail: { count: RECOVERY_CODE_COUNT },
+        },
+        (db) => issueRecoveryCodes(services, user.id, db),
+      );
       return respond(request, reply, {
         action: 'two_factor.recovery_codes',
         status: 'success',

@@ -133,7 +133,7 @@ export const totpFactor: EnrollableFactor = {
     };
   },
 
-  async enrollConfirm(request, user, proof) {
+  async enrollConfirm(request, user, proof, _body, commit = (write) => write(request.server.db)) {
     const services = request.server;
     const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
     if (!pending) return false;
@@ -142,16 +142,18 @@ export const totpFactor: EnrollableFactor = {
     const step = matchingStep(services, secret, proof);
     if (step === null) return false;
     takePending(request, ENROLL_KEY, user.id);
-    const row = services.db
-      .insertInto('totp_factors')
-      .values({
-        user_id: user.id,
-        secret_encrypted: pending.secret,
-        // The confirming code's step counts as used.
-        last_used_step: step,
-        created_at: services.clock.now().toISOString(),
-      })
-      .execute();
+    const row = commit((db) =>
+      db
+        .insertInto('totp_factors')
+        .values({
+          user_id: user.id,
+          secret_encrypted: pending.secret,
+          // The confirming code's step counts as used.
+          last_used_step: step,
+          created_at: services.clock.now().toISOString(),
+        })
+        .execute(),
+    );
     // Two confirmations racing: the unique user_id lets one through, the other is told it is done.
     await row.catch(async (error: unknown) => {
       if (await hasTotp(services, user.id))
@@ -161,11 +163,10 @@ export const totpFactor: EnrollableFactor = {
     return true;
   },
 
-  async unenroll(request, user) {
-    const result = await request.server.db
-      .deleteFrom('totp_factors')
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  async unenroll(request, user, _body, commit = (write) => write(request.server.db)) {
+    return commit(async (db) => {
+      const result = await db.deleteFrom('totp_factors').where('user_id', '=', user.id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    });
   },
 };

@@ -1,5 +1,14 @@
 import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { UserRecord } from '../core/users.ts';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * How a factor stores its change: `write` runs on the database handle it is given, which the
+ * caller may make a transaction that also records the change's security event (contract 10: the
+ * event commits with its change). Checks before the write use the factor's own handle.
+ */
+export type CommitWrite = <T>(write: (db: Kysely<Database>) => Promise<T>) => Promise<T>;
 
 /** Where a proof is being given: a sign-in step or a sudo step-up. Challenges never cross scopes. */
 export type ProofScope = 'sign_in' | 'sudo';
@@ -56,7 +65,13 @@ export interface EnrollableFactor extends Factor {
     user: UserRecord,
     proof: unknown,
     body: Record<string, unknown>,
+    commit?: CommitWrite,
   ): Promise<boolean>;
   /** False when there was nothing to remove. */
-  unenroll(request: FastifyRequest, user: UserRecord, body: Record<string, unknown>): Promise<boolean>;
+  unenroll(
+    request: FastifyRequest,
+    user: UserRecord,
+    body: Record<string, unknown>,
+    commit?: CommitWrite,
+  ): Promise<boolean>;
 }

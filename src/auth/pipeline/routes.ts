@@ -10,6 +10,7 @@ import { actionContext, proceed, requireCurrentStep } from './runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
+import { originOf } from '../account-center/events.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
@@ -76,7 +77,7 @@ export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
           : {};
       const attempts = new ProofAttempts(services, pending);
       if (!(await attempts.begin())) return refuse(request, reply, pending, true);
-      await beginSecondFactorAttempt(services, user);
+      await beginSecondFactorAttempt(services, user, originOf(request));
       let passed: boolean;
       try {
         passed = await action.handle(ctx, body);

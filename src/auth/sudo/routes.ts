@@ -10,7 +10,7 @@ import { activeSudo, endSudo, grantSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
-import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { originOf, sessionEvent } from '../account-center/events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -90,19 +90,21 @@ export async function sudoRoutes(app: FastifyInstance): Promise<void> {
       const { sudoMaxFailures, sudoFailureWindow } = config.limits;
       const limitKey = `sudo:${user.id}`;
       await rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
-      await beginSecondFactorAttempt(request.server, user);
+      await beginSecondFactorAttempt(request.server, user, originOf(request));
       if (!(await factor.verify(request, user, proof, 'sudo'))) {
         throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
       }
       await proofNotWrong(request.server, user.id);
       await rateLimiter.reset(limitKey);
       const state = grantSudo(request, user.id);
-      await recordSecurityEvent(request.server.db, request.server.clock, {
+      // Sudo lives in the session: its event commits with the session write (on send), or not at all.
+      const event = {
         userId: user.id,
-        type: 'sudo_elevated',
+        type: 'sudo_elevated' as const,
         ...originOf(request),
         detail: { factor: factor.id },
-      });
+      };
+      request.session.alongWithSave(sessionEvent(request.server.clock, event));
       const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
       request.session.delete(NEXT_KEY);
       return respond(request, reply, {

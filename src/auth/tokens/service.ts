@@ -1,3 +1,5 @@
+import { once, withParameters } from '../../db/compiled.ts';
+import type { UserRecord } from '../../http/caller.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -19,6 +21,8 @@ export interface IssuedToken {
 export interface VerifiedToken {
   record: TokenRecord;
   userId: number;
+  /** The owner, read in the same statement as the token. */
+  user: UserRecord;
 }
 
 function toRecord(
@@ -70,18 +74,56 @@ export class PersonalAccessTokens {
    * The token's record and owner when the string is well formed, known and not expired; else null.
    * Lookup is by SHA-256, so the database never sees or compares the secret itself.
    */
+  /**
+   * The token and its owner in one statement (every bearer request asks for both), compiled once:
+   * its only parameter is the token's hash.
+   */
+  private verifyQuery = once(() =>
+    this.db
+      .selectFrom('personal_access_tokens as t')
+      .innerJoin('users', 'users.id', 't.user_id')
+      .selectAll('users')
+      .select([
+        't.id as token_id',
+        't.user_id as token_user_id',
+        't.name as token_name',
+        't.abilities as token_abilities',
+        't.last_used_at as token_last_used_at',
+        't.created_at as token_created_at',
+        't.expires_at as token_expires_at',
+      ])
+      .where('t.token_hash', '=', '')
+      .compile(),
+  );
+
   async verify(token: string): Promise<VerifiedToken | null> {
     if (!isWellFormedToken(token)) return null;
-    const row = await this.db
-      .selectFrom('personal_access_tokens')
-      .select(['id', 'user_id', 'name', 'abilities', 'last_used_at', 'created_at', 'expires_at'])
-      .where('token_hash', '=', sha256Hex(token))
-      .executeTakeFirst();
-    if (!row) return null;
+    const [joined] = (await this.db.executeQuery(withParameters(this.verifyQuery(), [sha256Hex(token)])))
+      .rows;
+    if (!joined) return null;
+    const {
+      token_id,
+      token_user_id,
+      token_name,
+      token_abilities,
+      token_last_used_at,
+      token_created_at,
+      token_expires_at,
+      ...user
+    } = joined;
+    const row = {
+      id: token_id,
+      user_id: token_user_id,
+      name: token_name,
+      abilities: token_abilities,
+      last_used_at: token_last_used_at,
+      created_at: token_created_at,
+      expires_at: token_expires_at,
+    };
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now.toISOString()) return null;
     await this.touch(row.id, row.last_used_at, now);
-    return { record: toRecord(row), userId: row.user_id };
+    return { record: toRecord(row), userId: row.user_id, user: user as UserRecord };
   }
 
   /** Write last_used_at at most once per interval: a busy token must not mean a write per request. */

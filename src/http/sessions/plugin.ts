@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
+import { insertCompanions } from './store.ts';
 import { isOutageError, ServiceUnavailableError } from '../outage.ts';
+import { HttpError } from '../../core/errors.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -24,9 +26,57 @@ async function loadSession(request: FastifyRequest): Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
   if (raw && raw.length <= 128) {
     const stored = await sessions.load(sha256Hex(raw));
-    if (stored) return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt });
+    if (stored)
+      return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user);
   }
   return new Session(null, null, {}, { expiresAt: null });
+}
+
+/** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
+const failedSaves = new WeakSet<Session>();
+
+/** Thrown inside the transaction to roll the companions back when the session was not written. */
+class SessionNotWritten extends Error {}
+
+/**
+ * Save the session and the rows that belong to its change (contract 10: an event commits with its
+ * change). On the database store, one transaction: the companions first, then the session write, so
+ * a failing session write takes them back. On Redis, the session first, then the rows.
+ */
+async function saveWithCompanions(request: FastifyRequest, session: Session, expiresAt: string) {
+  const { sessions, db } = request.server;
+  const companions = session.takeCompanions();
+  if (companions.length === 0) return session.save(sessions, expiresAt);
+  // A session ended on purpose writes nothing and answers false; one ended meanwhile answers false too.
+  const ending = session.isDestroyed;
+  let saved: boolean;
+  try {
+    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
+      // One statement for the new session, the removal of the one it replaces and its rows
+      // (PostgreSQL), no BEGIN and COMMIT.
+      const insertWith = sessions.insertWithCompanions.bind(sessions);
+      saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
+        insertWith(idHash, record, companions, replaces),
+      );
+    } else
+      saved = await sessions.atomically(async (store, trx) => {
+        if (!trx) {
+          const written = await session.save(store, expiresAt);
+          if (written || ending) await insertCompanions(db, companions);
+          return written;
+        }
+        await insertCompanions(trx, companions);
+        const written = await session.save(store, expiresAt);
+        // Ended meanwhile by another request: what it would have recorded did not happen.
+        if (!written && !ending) throw new SessionNotWritten();
+        return written;
+      });
+  } catch (error) {
+    if (error instanceof SessionNotWritten) return false;
+    throw error;
+  }
+  for (const companion of companions) companion.afterCommit?.();
+  return saved;
 }
 
 /**
@@ -46,8 +96,9 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
 
   app.addHook('onSend', async (request, reply, payload) => {
     const session = request.session;
-    if (!session) return payload;
-    const { config, clock, sessions } = request.server;
+    // The error answer of a failed save comes through here again: it must not retry (and fail) the save.
+    if (!session || failedSaves.has(session)) return payload;
+    const { config, clock } = request.server;
     const now = clock.now().getTime();
     const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
     const stale =
@@ -55,27 +106,43 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       session.expiresAt !== null &&
       new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
     try {
-      if (session.isDestroyed) {
-        await session.save(sessions, expiresAt);
-        reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
-      } else if (session.isDirty || stale) {
-        if (await session.save(sessions, expiresAt))
-          reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(config.secureCookies));
-        else reply.clearCookie(SESSION_COOKIE, cookieOptions(config.secureCookies));
-      }
+      await saveOnSend(request, reply, session, expiresAt, stale);
     } catch (error) {
-      if (!isOutageError(error)) throw error;
-      // The store went away between the answer and its write-back. An answer that is already an
-      // error goes out as it is: an error thrown here would reach Fastify's last-resort handler,
-      // which shows the driver's message (host and port). Any other answer becomes a 503, since
-      // the session it relies on was not kept.
-      request.log.warn(
-        { err: { message: (error as Error).message } },
-        'session not saved: store unavailable',
-      );
-      if (reply.statusCode >= 500) return payload;
-      throw new ServiceUnavailableError();
+      failedSaves.add(session);
+      // Whatever is thrown here may reach Fastify's last-resort handler (when the answer is already
+      // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
+      // 127.0.0.1:…"). So only errors of our own leave this hook. An outage: an answer that is
+      // already an error goes out as it is, any other becomes a 503 (its session was not kept).
+      if (isOutageError(error)) {
+        request.log.warn(
+          { err: { message: (error as Error).message } },
+          'session not saved: store unavailable',
+        );
+        if (reply.statusCode >= 500) return payload;
+        throw new ServiceUnavailableError();
+      }
+      request.log.error({ err: error }, 'session not saved');
+      throw new HttpError(500, 'Something went wrong. Please try again later.');
     }
     return payload;
   });
 });
+
+/** Store what changed (or refresh the idle expiry) and set or clear the cookie to match. */
+async function saveOnSend(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: Session,
+  expiresAt: string,
+  stale: boolean,
+) {
+  const { secureCookies } = request.server.config;
+  if (session.isDestroyed) {
+    await saveWithCompanions(request, session, expiresAt);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+  } else if (session.isDirty || stale) {
+    if (await saveWithCompanions(request, session, expiresAt))
+      reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(secureCookies));
+    else reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+  }
+}

@@ -1,5 +1,6 @@
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import type { SessionData, SessionStore } from './store.ts';
+import type { SessionCompanion, SessionData, SessionStore, StoredSession } from './store.ts';
+import type { UserRecord } from '../caller.ts';
 
 export interface Flash {
   type: 'success' | 'info' | 'error';
@@ -23,12 +24,16 @@ export class Session {
   private stored: boolean;
   /** clear() or setUser() ran: what is saved no longer depends on the row it was loaded from. */
   private restarted = false;
+  /** Kept apart from `data`: a sign-out's clear() must not drop its own event. */
+  private companions: SessionCompanion[] = [];
 
   constructor(
     rawId: string | null,
     userId: number | null,
     data: SessionData,
     private readonly loadedAt: { expiresAt: string | null },
+    /** The user row read with the session (database store), for the caller's resolution. */
+    readonly loadedUser: UserRecord | null = null,
   ) {
     this.rawId = rawId;
     this.stored = rawId !== null;
@@ -97,6 +102,47 @@ export class Session {
     this._userId = null;
     this.restarted = true;
     this.regenerate();
+  }
+
+  /** Store `companion` with this request's session change (the session is saved on send). */
+  alongWithSave(companion: SessionCompanion): void {
+    this.companions.push(companion);
+    this.dirty = true;
+  }
+
+  /**
+   * This save is one new row, replacing at most the row of the id a sign-in or sign-out left
+   * behind (whether that row still exists does not matter then): a store can insert it, remove
+   * the old one and insert the companion rows in a single statement (`saveAsNewRow`).
+   */
+  get savesANewRow(): boolean {
+    return !this.destroyed && !this.stored && (this.previousIdHash === null || this.restarted);
+  }
+
+  /**
+   * Save a session for which `savesANewRow` holds through `write`, which must insert the new row
+   * and delete the replaced one (if any) atomically.
+   */
+  async saveAsNewRow(
+    expiresAt: string,
+    write: (idHash: string, record: StoredSession, replaces: string | null) => Promise<void>,
+  ): Promise<boolean> {
+    if (!this.savesANewRow) throw new Error('saveAsNewRow: not a new row');
+    if (!this.rawId) this.rawId = randomToken(32);
+    const replaces = this.previousIdHash;
+    await write(sha256Hex(this.rawId), { userId: this._userId, data: this.data, expiresAt }, replaces);
+    this.previousIdHash = null;
+    this.stored = true;
+    this.loadedAt.expiresAt = expiresAt;
+    this.dirty = false;
+    return true;
+  }
+
+  /** The companions still to be written; taking them empties the list. */
+  takeCompanions(): SessionCompanion[] {
+    const taken = this.companions;
+    this.companions = [];
+    return taken;
   }
 
   flash(type: Flash['type'], message: string): void {

@@ -49,6 +49,11 @@ export class RedisSessionStore implements SessionStore {
     return true;
   }
 
+  /** Redis shares no transaction with the database: the caller writes its rows after the session. */
+  async atomically<T>(work: (store: SessionStore, db: null) => Promise<T>): Promise<T> {
+    return work(this, null);
+  }
+
   async insert(idHash: string, session: StoredSession): Promise<void> {
     if (!(await this.write(idHash, session, 'NX'))) throw new Error('session id collision');
   }
