@@ -7,7 +7,17 @@ export const VERBS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
 export const DEFAULT_LIMIT = 20;
 export const DEFAULT_MAX_LIMIT = 100;
 /** Query parameters of a list read besides the filters (a filterable column may not take these names). */
-export const LIST_PARAMETERS: readonly string[] = ['page', 'limit', 'sort', 'search', 'derive', 'filter'];
+export const LIST_PARAMETERS: readonly string[] = [
+  'page',
+  'limit',
+  'sort',
+  'search',
+  'derive',
+  'filter',
+  'fields',
+  'count',
+  'cursor',
+];
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,30}$/;

@@ -66,17 +66,17 @@ function registerResource(
     const { records, pagination } = await listRecords(context, resource, plan);
     return reply.send({
       status: 'success',
-      data: records.map((record) => formatRecord(resource, record, plan.derive, codec)),
+      data: records.map((record) => formatRecord(resource, record, plan.derive, codec, plan.fields)),
       pagination,
     });
   });
 
   scope.get(item, async (request, reply) => {
     const context = begin('get', request);
-    const derive = parseItemQuery(resource, request.query as QueryInput);
-    const record = await findRecord(context, resource, idOf(request), derive);
+    const { derive, fields } = parseItemQuery(resource, request.query as QueryInput, request.server.dialect);
+    const record = await findRecord(context, resource, idOf(request), derive, undefined, fields);
     if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-    return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec) });
+    return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codec, fields) });
   });
 
   scope.post(collection, async (request, reply) => {

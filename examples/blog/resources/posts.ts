@@ -27,7 +27,11 @@ export const posts = defineResource({
     updated_at: { type: 'datetime', readOnly: true, timestamp: 'updated' },
   },
   computedFields: {
-    excerpt: { type: 'string', description: `The first ${EXCERPT_LENGTH} characters of the body.` },
+    excerpt: {
+      type: 'string',
+      description: `The first ${EXCERPT_LENGTH} characters of the body.`,
+      from: ['body'],
+    },
   },
   relations: {
     comments: { type: 'hasMany', resource: 'comments', foreignKey: 'post_id' },

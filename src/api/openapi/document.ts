@@ -455,13 +455,26 @@ const PAGINATION_SCHEMA: OpenApiSchema = {
   properties: {
     page: { type: 'integer', minimum: 1 },
     limit: { type: 'integer', minimum: 1 },
-    total: { type: 'integer', minimum: 0 },
-    totalPages: { type: 'integer', minimum: 0 },
-    hasMore: { type: 'boolean' },
+    total: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Null with `count=none`; the planner estimate with `count=estimated` on PostgreSQL.',
+    },
+    totalPages: { type: ['integer', 'null'], minimum: 0, description: 'Null with `count=none`.' },
+    hasMore: { type: 'boolean', description: 'Whether a record exists past this page.' },
     nextPage: { type: ['integer', 'null'] },
     prevPage: { type: ['integer', 'null'] },
+    nextCursor: {
+      type: ['string', 'null'],
+      description:
+        'Send as `cursor` (with the same query) for the next page by keyset; null on the last page.',
+    },
+    totalEstimated: {
+      type: 'boolean',
+      description: 'Only with `count=estimated`: whether `total` is an estimate.',
+    },
   },
-  required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage'],
+  required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage', 'nextCursor'],
   additionalProperties: false,
 };
 
