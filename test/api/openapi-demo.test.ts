@@ -102,10 +102,18 @@ describe('OpenAPI documents of the demo blog API', () => {
     expect(list.parameters.map((p) => p.name).filter((name) => !name.startsWith('filter'))).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
       'status',
       'derive',
+      'fields',
+      'fields[comments]',
+      'fields[comments.post]',
+      'fields[comments.post.comments]',
+      'fields[comments.post.author]',
+      'fields[author]',
     ]);
     expect(list.parameters.find((p) => p.name === 'limit')!.description).toContain('lowered to 50');
     // comments filter by post_id: an obfuscated key, so a string.

@@ -87,6 +87,8 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
     expect(plain.map((p) => p.name)).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
       'author_id',
@@ -95,6 +97,12 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
       'in_print',
       'published_at',
       'derive',
+      'fields',
+      'fields[author]',
+      'fields[chapters]',
+      'fields[chapters.book]',
+      'fields[chapters.book.author]',
+      'fields[chapters.book.chapters]',
     ]);
     // Obfuscated keys are public ids: strings, never integers.
     expect(filters.author_id!.schema).toEqual({ type: 'string' });
@@ -107,14 +115,21 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
     expect(filters['filter[title][contains]']).toBeDefined();
     expect(filters.published_at!.schema).toEqual({ type: 'string', format: 'date-time' });
     expect(filters.title!.description).toContain('The title.');
-    for (const filter of plain.slice(4, 9)) expect(filter.in).toBe('query');
+    for (const filter of plain.slice(6, 11)) expect(filter.in).toBe('query');
     // Single reads take no filters; resources without filterable columns list none.
-    expect(documentOf().paths['/books/{id}']!.get!.parameters!.map((p) => p.name)).toEqual(['derive']);
+    expect(
+      documentOf()
+        .paths['/books/{id}']!.get!.parameters!.map((p) => p.name)
+        .filter((name) => !name.startsWith('fields[')),
+    ).toEqual(['derive', 'fields']);
     expect(documentOf().paths['/authors']!.get!.parameters!.map((p) => p.name)).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
+      'fields',
     ]);
   });
 

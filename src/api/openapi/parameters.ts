@@ -208,6 +208,12 @@ export function listParameters(resource: CompiledResource, component: string): u
       schema: { type: 'integer', minimum: 1, default: 1 },
     },
     {
+      name: 'limit',
+      in: 'query',
+      description: `Records per page. Above ${resource.maxLimit} it is lowered to ${resource.maxLimit} (reported in \`pagination.limit\`).`,
+      schema: { type: 'integer', minimum: 1, default: resource.defaultLimit },
+    },
+    {
       name: 'cursor',
       in: 'query',
       description:
@@ -220,12 +226,6 @@ export function listParameters(resource: CompiledResource, component: string): u
       description:
         "`exact` counts the matching records; `none` counts nothing (`total` and `totalPages` are null, `hasMore` is read); `estimated` gives the PostgreSQL planner's estimate (`pagination.totalEstimated: true`) and an exact count on SQLite and MySQL.",
       schema: { type: 'string', enum: [...COUNT_MODES], default: 'exact' },
-    },
-    {
-      name: 'limit',
-      in: 'query',
-      description: `Records per page. Above ${resource.maxLimit} it is lowered to ${resource.maxLimit} (reported in \`pagination.limit\`).`,
-      schema: { type: 'integer', minimum: 1, default: resource.defaultLimit },
     },
   ];
   if (sortable.length > 0) {
