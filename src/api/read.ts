@@ -191,9 +191,12 @@ export async function findRecord(
   derive: readonly DeriveNode[],
   db: AnyDb = scope.db,
   fields: FieldSet | null = null,
+  /** Sees the stored row before the hooks (the ETag is made from it). */
+  onRow?: (row: ApiRecord) => void,
 ): Promise<ApiRecord | null> {
   const row = await selectOne(scope, resource, id, db, fields);
   if (!row) return null;
+  onRow?.(row);
   const [record] = await afterQuery(
     scope,
     resource,
