@@ -63,6 +63,8 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
   checkColumnList(resource, 'sortable', resource.sortable);
   checkColumnList(resource, 'searchable', resource.searchable);
   checkColumnList(resource, 'filterable', resource.filterable);
+  for (const [field, computed] of Object.entries(resource.computedFields ?? {}))
+    checkColumnList(resource, `computedFields.${field}.from`, computed.from);
   for (const column of resource.filterable ?? []) {
     if (resource.columns[column]!.type === 'json')
       fail(name, `filterable column "${column}" is json, which filters cannot compare`);

@@ -30,6 +30,8 @@ describe('resource API writes on the blog', () => {
         title: 'First post',
         body: 'Body of First post',
         status: 'draft',
+        pinned: false,
+        tags: [],
         created_at: t.clock.now().toISOString(),
         updated_at: t.clock.now().toISOString(),
       },
