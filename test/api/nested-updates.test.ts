@@ -161,4 +161,24 @@ describe(`nested updates on ${testDialect()}`, () => {
     expect(response.status).toBe(404);
     expect(await commentsOf(post.id)).toEqual(['A0:c0']);
   });
+
+  it('the demo post takes pinned (boolean) and tags (JSON): filter, sort and round trip', async () => {
+    const pinned = await session.post('/api/v1/posts', {
+      title: 'Pinned one',
+      body: 'b',
+      status: 'published',
+      pinned: true,
+      tags: ['news', 'Élan'],
+    });
+    expect(pinned.status).toBe(201);
+    expect(pinned.body.data).toMatchObject({ pinned: true, tags: ['news', 'Élan'] });
+    const list = await session.get('/api/v1/posts?pinned=true');
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([pinned.body.data.id]);
+    const sorted = await session.get('/api/v1/posts?sort=-pinned&limit=1&fields=pinned,tags');
+    expect(sorted.body.data[0]).toEqual({ id: pinned.body.data.id, pinned: true, tags: ['news', 'Élan'] });
+    const patched = await session.patch(`/api/v1/posts/${pinned.body.data.id}`, { pinned: false, tags: [] });
+    expect(patched.body.data).toMatchObject({ pinned: false, tags: [] });
+    const bad = await session.patch(`/api/v1/posts/${pinned.body.data.id}`, { tags: 'news' });
+    expect(bad.status).toBe(422);
+  });
 });
