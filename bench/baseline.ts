@@ -14,7 +14,10 @@ import type { AnyDb } from './seed.ts';
 export const BASELINE_PREFIX = '/bench-baseline';
 
 // author_id is a hidden column in the demo: selected for nothing, sent never.
-const POST_COLUMNS = ['id', 'title', 'body', 'status', 'created_at', 'updated_at'] as const;
+/** Stands for the engine's signed cursor, which this route does not make. */
+export const CURSOR_PLACEHOLDER = '<cursor>';
+
+const POST_COLUMNS = ['id', 'title', 'body', 'status', 'pinned', 'tags', 'created_at', 'updated_at'] as const;
 const COMMENT_COLUMNS = ['id', 'post_id', 'author_name', 'body', 'created_at'] as const;
 
 type Row = Record<string, unknown>;
@@ -36,6 +39,9 @@ export function registerBaseline(
     title: row.title,
     body: row.body,
     status: row.status,
+    // Stored 0/1 on SQLite, a boolean on PostgreSQL; tags are JSON text (or NULL).
+    pinned: row.pinned === true || row.pinned === 1,
+    tags: row.tags === null || row.tags === undefined ? null : (JSON.parse(row.tags as string) as unknown),
     created_at: row.created_at,
     updated_at: row.updated_at,
     excerpt: (row.body as string).slice(0, 100),
@@ -111,6 +117,8 @@ export function registerBaseline(
         hasMore: page < totalPages,
         nextPage: page < totalPages ? page + 1 : null,
         prevPage: page > 1 ? page - 1 : null,
+        // The engine signs a keyset cursor here; this route does not (bench/run.ts compares presence).
+        nextCursor: page < totalPages ? CURSOR_PLACEHOLDER : null,
       },
     });
   });
