@@ -1,8 +1,13 @@
 import { BadRequestError } from '../core/errors.ts';
 import type { Dialect } from '../db/url.ts';
 import { readExpression } from './column-types.ts';
-import type { CompiledResource, OutputField, RelationTarget, Selection } from './compile.ts';
-import type { DeriveNode } from './query.ts';
+import type {
+  CompiledRelation,
+  CompiledResource,
+  OutputField,
+  RelationTarget,
+  Selection,
+} from './compile.ts';
 
 /**
  * Sparse fieldsets (contract section 11): `fields=id,title` and `fields[relation]=id,body`. The
@@ -19,6 +24,13 @@ export interface FieldSet {
   output: OutputField[];
   /** Computed fields (set by hooks) the response keeps; the others are removed. */
   computed: ReadonlySet<string>;
+}
+
+/** A derive node as this module sees it (query.ts's DeriveNode, without importing it back). */
+interface DeriveNode {
+  relation: CompiledRelation;
+  children: DeriveNode[];
+  fields?: FieldSet;
 }
 
 export type FieldsInput = Record<string, string | string[] | undefined>;
