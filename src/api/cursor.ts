@@ -138,5 +138,15 @@ export function afterCursor(
     branches.push(equal.length === 0 ? after : eb.and([...equal, after]));
     equal.push(same);
   });
+  // The same rows with a plain range on the first column (`a >= x AND (…)`): an index on it is then
+  // entered at the cursor instead of scanned from the start (only where nulls cannot follow).
+  const [first] = sort;
+  const start = values[0];
+  if (first && start !== null && resource.config.columns[first.column]?.nullable !== true) {
+    const column = sql.ref(`${resource.table}.${first.column}`);
+    const v = bound(resource, first.column, start, dialect);
+    const range = first.desc ? sql<SqlBool>`${column} <= ${v}` : sql<SqlBool>`${column} >= ${v}`;
+    return eb.and([range, eb.or(branches)]);
+  }
   return eb.or(branches);
 }
