@@ -123,6 +123,47 @@ export function registerBaseline(
     });
   });
 
+  // GET ?pinned=false&fields=title,created_at&sort=-created_at&count=none&page=&limit=: a filtered,
+  // sparse list without a count, as SPARSE_QUERY asks the engine (published posts only).
+  app.get(`${BASELINE_PREFIX}/posts-sparse`, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const page = positiveInteger(query.page, 1);
+    const requested = positiveInteger(query.limit, 20);
+    if (page === null || requested === null || query.pinned !== 'false')
+      return reply.code(400).send({ status: 400 });
+    const limit = Math.min(requested, maxLimit);
+    const rows = (await db
+      .selectFrom('posts')
+      .select(['id', 'title', 'created_at'])
+      .where('status', '=', 'published')
+      // Stored 0/1 (a PostgreSQL boolean column takes the 0 as well).
+      .where('pinned', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .offset((page - 1) * limit)
+      .execute()) as Row[];
+    const hasMore = rows.length > limit;
+    return reply.send({
+      status: 'success',
+      data: rows.slice(0, limit).map((row) => ({
+        id: codec.encode(row.id as number),
+        title: row.title,
+        created_at: row.created_at,
+      })),
+      pagination: {
+        page,
+        limit,
+        total: null,
+        totalPages: null,
+        hasMore,
+        nextPage: hasMore ? page + 1 : null,
+        prevPage: page > 1 ? page - 1 : null,
+        nextCursor: hasMore ? CURSOR_PLACEHOLDER : null,
+      },
+    });
+  });
+
   app.get(`${BASELINE_PREFIX}/posts/:id`, async (request, reply) => {
     const id = codec.decode((request.params as { id: string }).id);
     const row =

@@ -129,6 +129,7 @@ async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]
   const { engineBase, baselineBase, readPath } = target;
   await assertSameAnswer(engineBase + LIST_QUERY, baselineBase + LIST_QUERY);
   await assertSameAnswer(engineBase + readPath, baselineBase + readPath);
+  await assertSameAnswer(engineBase + SPARSE_QUERY, `${baselineBase}-sparse${SPARSE_QUERY}`);
   const bulk = {
     method: 'POST' as const,
     body: target.bulkBody,
@@ -166,11 +167,21 @@ async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]
       get,
     ),
     await pair('single-row read', dialect, engineBase + readPath, baselineBase + readPath, get),
+    await pair(
+      'filtered sparse list, count=none, page 50',
+      dialect,
+      engineBase + SPARSE_QUERY,
+      `${baselineBase}-sparse${SPARSE_QUERY}`,
+      get,
+    ),
     await pair(`bulk insert of ${BULK} rows`, dialect, engineBase, baselineBase, post),
     ...(await measureCountAndCursor(dialect, target, get)),
     ...(await measureAgainstCeiling(dialect, target, get)),
   ];
 }
+
+/** A filtered, sparse list without a count: what a client of a big table would ask. */
+const SPARSE_QUERY = '?pinned=false&fields=title,created_at&sort=-created_at&count=none&page=50&limit=20';
 
 /** The page query of the count and cursor cases: 20 rows by creation date, no derive. */
 const PAGE_QUERY = '?limit=20&sort=-created_at';
