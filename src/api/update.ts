@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError } from '../core/errors.ts';
 import { authorize } from './authorize.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
-import { checkIfMatch, etagOf, lockedRow } from './etag.ts';
+import { checkIfMatch, etagOf, hasIfMatch, lockedRow } from './etag.ts';
 import { formatRecord } from './format.ts';
 import type { DeriveNode } from './query.ts';
 import { loadRelations, scopedQuery } from './read.ts';
@@ -269,9 +269,13 @@ export async function updateRecord(
       .select(`${resource.table}.${resource.primaryKey}`)
       .where(`${resource.table}.${resource.primaryKey}`, '=', id)
       .executeTakeFirst();
-    const current = visible && (await lockedRow(trx, resource, id, dialect));
-    if (!current) throw new NotFoundError(`No ${resource.name} record has this id.`);
-    checkIfMatch(scope.request, resource, etagOf(secrets, resource, current));
+    if (!visible) throw new NotFoundError(`No ${resource.name} record has this id.`);
+    // With If-Match, the row is locked and compared before anything is written.
+    if (hasIfMatch(scope.request)) {
+      const current = await lockedRow(trx, resource, id, dialect);
+      if (!current) throw new NotFoundError(`No ${resource.name} record has this id.`);
+      checkIfMatch(scope.request, resource, etagOf(secrets, resource, current));
+    }
     const context = hookContext(scope, resource, trx);
     const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(scope, resource, data);
