@@ -77,7 +77,32 @@ function keyOf(target: RelationTarget, fallback: string): string {
   return target.resource?.primaryKey ?? fallback;
 }
 
+/** Built field sets per target (its output list is one object per target) and request shape. */
+const built = new WeakMap<readonly OutputField[], Map<string, FieldSet>>();
+const MAX_SHAPES = 64;
+
 function build(
+  dialect: Dialect,
+  target: RelationTarget,
+  key: string,
+  requested: string[],
+  internal: readonly string[],
+  parameter: string,
+): FieldSet {
+  // The same `fields` with the same sort and derive gives the same set: build it once.
+  const shape = `${dialect}|${key}|${requested.join(',')}|${internal.join(',')}`;
+  let shapes = built.get(target.output);
+  const cached = shapes?.get(shape);
+  if (cached) return cached;
+  const set = buildSet(dialect, target, key, requested, internal, parameter);
+  if (!shapes) built.set(target.output, (shapes = new Map()));
+  // Field lists come from clients: keep memory bounded.
+  if (shapes.size >= MAX_SHAPES) shapes.clear();
+  shapes.set(shape, set);
+  return set;
+}
+
+function buildSet(
   dialect: Dialect,
   target: RelationTarget,
   key: string,
