@@ -14,7 +14,10 @@ import type { AnyDb } from './seed.ts';
 export const BASELINE_PREFIX = '/bench-baseline';
 
 // author_id is a hidden column in the demo: selected for nothing, sent never.
-const POST_COLUMNS = ['id', 'title', 'body', 'status', 'created_at', 'updated_at'] as const;
+/** Stands for the engine's signed cursor, which this route does not make. */
+export const CURSOR_PLACEHOLDER = '<cursor>';
+
+const POST_COLUMNS = ['id', 'title', 'body', 'status', 'pinned', 'tags', 'created_at', 'updated_at'] as const;
 const COMMENT_COLUMNS = ['id', 'post_id', 'author_name', 'body', 'created_at'] as const;
 
 type Row = Record<string, unknown>;
@@ -36,6 +39,9 @@ export function registerBaseline(
     title: row.title,
     body: row.body,
     status: row.status,
+    // Stored 0/1 on SQLite, a boolean on PostgreSQL; tags are JSON text (or NULL).
+    pinned: row.pinned === true || row.pinned === 1,
+    tags: row.tags === null || row.tags === undefined ? null : (JSON.parse(row.tags as string) as unknown),
     created_at: row.created_at,
     updated_at: row.updated_at,
     excerpt: (row.body as string).slice(0, 100),
@@ -111,6 +117,49 @@ export function registerBaseline(
         hasMore: page < totalPages,
         nextPage: page < totalPages ? page + 1 : null,
         prevPage: page > 1 ? page - 1 : null,
+        // The engine signs a keyset cursor here; this route does not (bench/run.ts compares presence).
+        nextCursor: page < totalPages ? CURSOR_PLACEHOLDER : null,
+      },
+    });
+  });
+
+  // GET ?pinned=false&fields=title,created_at&sort=-created_at&count=none&page=&limit=: a filtered,
+  // sparse list without a count, as SPARSE_QUERY asks the engine (published posts only).
+  app.get(`${BASELINE_PREFIX}/posts-sparse`, async (request, reply) => {
+    const query = request.query as Record<string, string | undefined>;
+    const page = positiveInteger(query.page, 1);
+    const requested = positiveInteger(query.limit, 20);
+    if (page === null || requested === null || query.pinned !== 'false')
+      return reply.code(400).send({ status: 400 });
+    const limit = Math.min(requested, maxLimit);
+    const rows = (await db
+      .selectFrom('posts')
+      .select(['id', 'title', 'created_at'])
+      .where('status', '=', 'published')
+      // Stored 0/1 (a PostgreSQL boolean column takes the 0 as well).
+      .where('pinned', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .offset((page - 1) * limit)
+      .execute()) as Row[];
+    const hasMore = rows.length > limit;
+    return reply.send({
+      status: 'success',
+      data: rows.slice(0, limit).map((row) => ({
+        id: codec.encode(row.id as number),
+        title: row.title,
+        created_at: row.created_at,
+      })),
+      pagination: {
+        page,
+        limit,
+        total: null,
+        totalPages: null,
+        hasMore,
+        nextPage: hasMore ? page + 1 : null,
+        prevPage: page > 1 ? page - 1 : null,
+        nextCursor: hasMore ? CURSOR_PLACEHOLDER : null,
       },
     });
   });

@@ -1,3 +1,4 @@
+import { CURSOR_PLACEHOLDER } from './baseline.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,7 @@ import type { TestDialect } from '../test/helpers/databases.ts';
  */
 export const CEILING_LIST_QUERY = '?page=50&limit=20&sort=-created_at';
 
-const POST_COLUMNS = 'id, title, body, status, created_at, updated_at';
+const POST_COLUMNS = 'id, title, body, status, pinned, tags, created_at, updated_at';
 
 interface Queries {
   postById(id: number): Promise<Record<string, unknown> | undefined>;
@@ -91,6 +92,9 @@ export async function startCeiling(
     title: row.title,
     body: row.body,
     status: row.status,
+    // Stored 0/1 on SQLite, a boolean on PostgreSQL; tags are JSON text (or NULL).
+    pinned: row.pinned === true || row.pinned === 1,
+    tags: row.tags === null || row.tags === undefined ? null : (JSON.parse(row.tags as string) as unknown),
     created_at: row.created_at,
     updated_at: row.updated_at,
     excerpt: (row.body as string).slice(0, 100),
@@ -123,6 +127,8 @@ export async function startCeiling(
         hasMore: page < totalPages,
         nextPage: page < totalPages ? page + 1 : null,
         prevPage: page > 1 ? page - 1 : null,
+        // The engine signs a keyset cursor here; this route does not (bench/run.ts compares presence).
+        nextCursor: page < totalPages ? CURSOR_PLACEHOLDER : null,
       },
     };
   });

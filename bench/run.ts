@@ -19,6 +19,7 @@ import { printTable, type Row } from './table.ts';
 import { pair } from './rounds.ts';
 import { CEILING_LIST_QUERY, startCeiling } from './ceiling.ts';
 import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
+import { CURSOR_PLACEHOLDER } from './baseline.ts';
 import { startServeProcess } from './serve-process.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 4);
@@ -48,6 +49,11 @@ async function assertSameAnswer(
   ]);
   if (engine.status !== 200)
     throw new Error(`${engineUrl} answered ${engine.status}: ${JSON.stringify(engine.body)}`);
+  // A signed cursor differs on every answer (its nonce): compare whether there is one.
+  for (const answer of [engine, baseline]) {
+    const page = (answer.body as { pagination?: { nextCursor?: string | null } }).pagination;
+    if (page && typeof page.nextCursor === 'string') page.nextCursor = CURSOR_PLACEHOLDER;
+  }
   deepStrictEqual(
     baseline,
     engine,
@@ -59,6 +65,7 @@ async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]
   const { engineBase, baselineBase, readPath } = target;
   await assertSameAnswer(engineBase + LIST_QUERY, baselineBase + LIST_QUERY);
   await assertSameAnswer(engineBase + readPath, baselineBase + readPath);
+  await assertSameAnswer(engineBase + SPARSE_QUERY, `${baselineBase}-sparse${SPARSE_QUERY}`);
   const bulk = {
     method: 'POST' as const,
     body: target.bulkBody,
@@ -96,8 +103,62 @@ async function measure(dialect: TestDialect, target: BenchTarget): Promise<Row[]
       get,
     ),
     await pair('single-row read', dialect, engineBase + readPath, baselineBase + readPath, get),
+    await pair(
+      'filtered sparse list, count=none, page 50',
+      dialect,
+      engineBase + SPARSE_QUERY,
+      `${baselineBase}-sparse${SPARSE_QUERY}`,
+      get,
+    ),
     await pair(`bulk insert of ${BULK} rows`, dialect, engineBase, baselineBase, post),
+    ...(await measureCountAndCursor(dialect, target, get)),
     ...(await measureAgainstCeiling(dialect, target, get)),
+  ];
+}
+
+/** A filtered, sparse list without a count: what a client of a big table would ask. */
+const SPARSE_QUERY = '?pinned=false&fields=title,created_at&sort=-created_at&count=none&page=50&limit=20';
+
+/** The page query of the count and cursor cases: 20 rows by creation date, no derive. */
+const PAGE_QUERY = '?limit=20&sort=-created_at';
+
+/** The `nextCursor` of an offset page: a cursor that opens the page after it. */
+async function cursorAfterPage(engineBase: string, page: number): Promise<string> {
+  const answer = await json(`${engineBase}${PAGE_QUERY}&page=${page}&count=none`);
+  const cursor = (answer.body as { pagination?: { nextCursor?: string | null } }).pagination?.nextCursor;
+  if (answer.status !== 200 || !cursor) throw new Error(`no cursor after page ${page}: ${answer.status}`);
+  return cursor;
+}
+
+/**
+ * Engine against engine, in the same run: `count=none` against `count=exact` on the same page, and
+ * a keyset page deep in the table against the second page by cursor (a deep OFFSET page as well,
+ * for scale).
+ */
+async function measureCountAndCursor(dialect: TestDialect, target: BenchTarget, get: LoadOptions) {
+  const { engineBase } = target;
+  // Nine posts in ten are published (bench/seed.ts): the deepest full page, less a margin.
+  const deepPage = Math.max(2, Math.floor((ROWS * 0.9) / 20) - 5);
+  const shallow = await cursorAfterPage(engineBase, 1);
+  const deep = await cursorAfterPage(engineBase, deepPage - 1);
+  const byCursor = (cursor: string) =>
+    `${engineBase}${PAGE_QUERY}&count=none&cursor=${encodeURIComponent(cursor)}`;
+  return [
+    await pair(
+      'list page 50: count=none / count=exact',
+      dialect,
+      `${engineBase}${PAGE_QUERY}&page=50&count=none`,
+      `${engineBase}${PAGE_QUERY}&page=50&count=exact`,
+      get,
+    ),
+    await pair(`cursor page ${deepPage} / cursor page 2`, dialect, byCursor(deep), byCursor(shallow), get),
+    await pair(
+      `cursor page ${deepPage} / offset page ${deepPage}`,
+      dialect,
+      byCursor(deep),
+      `${engineBase}${PAGE_QUERY}&count=none&page=${deepPage}`,
+      get,
+    ),
   ];
 }
 

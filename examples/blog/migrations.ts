@@ -31,4 +31,20 @@ export const blogMigration: CitadelMigration = {
   },
 };
 
-export const blogMigrations: CitadelMigration[] = [blogMigration];
+/** Second release (contract section 11): a pinned flag and free tags (JSON text) on posts. */
+export const blogPinnedTagsMigration: CitadelMigration = {
+  name: '0401_blog_posts_pinned_tags',
+  async up(db, dialect) {
+    await db.schema
+      .alterTable('posts')
+      .addColumn('pinned', 'boolean', (c) => c.notNull().defaultTo(false))
+      .execute();
+    await db.schema.alterTable('posts').addColumn('tags', longText(dialect)).execute();
+  },
+  async down(db) {
+    await db.schema.alterTable('posts').dropColumn('tags').execute();
+    await db.schema.alterTable('posts').dropColumn('pinned').execute();
+  },
+};
+
+export const blogMigrations: CitadelMigration[] = [blogMigration, blogPinnedTagsMigration];

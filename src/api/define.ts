@@ -7,7 +7,17 @@ export const VERBS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
 export const DEFAULT_LIMIT = 20;
 export const DEFAULT_MAX_LIMIT = 100;
 /** Query parameters of a list read besides the filters (a filterable column may not take these names). */
-export const LIST_PARAMETERS: readonly string[] = ['page', 'limit', 'sort', 'search', 'derive', 'filter'];
+export const LIST_PARAMETERS: readonly string[] = [
+  'page',
+  'limit',
+  'sort',
+  'search',
+  'derive',
+  'filter',
+  'fields',
+  'count',
+  'cursor',
+];
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._-]{0,30}$/;
@@ -53,6 +63,8 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
   checkColumnList(resource, 'sortable', resource.sortable);
   checkColumnList(resource, 'searchable', resource.searchable);
   checkColumnList(resource, 'filterable', resource.filterable);
+  for (const [field, computed] of Object.entries(resource.computedFields ?? {}))
+    checkColumnList(resource, `computedFields.${field}.from`, computed.from);
   for (const column of resource.filterable ?? []) {
     if (resource.columns[column]!.type === 'json')
       fail(name, `filterable column "${column}" is json, which filters cannot compare`);

@@ -3,6 +3,7 @@ import type { ApiRecord, ColumnType } from './types.ts';
 import type { CompiledResource, OutputField } from './compile.ts';
 import type { DeriveNode } from './query.ts';
 import type { IdCodecs } from './sqids.ts';
+import type { FieldSet } from './fields.ts';
 
 type Converter = (value: unknown, codecs: IdCodecs, space: string) => unknown;
 
@@ -64,20 +65,27 @@ export function formatRecord(
   row: ApiRecord,
   derive: readonly DeriveNode[],
   codecs: IdCodecs,
+  fields: FieldSet | null = null,
 ): ApiRecord {
-  const record = fieldFormatter(resource.output)(row, codecs);
+  const record = fieldFormatter(fields?.output ?? resource.output)(row, codecs);
   for (const node of derive) {
     const value = row[node.relation.name];
     const target = node.relation.target;
-    const format = fieldFormatter(target.output);
+    const format = fieldFormatter(node.fields?.output ?? target.output);
     const one = (child: ApiRecord) =>
-      target.resource ? formatRecord(target.resource, child, node.children, codecs) : format(child, codecs);
+      target.resource
+        ? formatRecord(target.resource, child, node.children, codecs, node.fields)
+        : format(child, codecs);
     if (Array.isArray(value)) record[node.relation.name] = (value as ApiRecord[]).map(one);
     else record[node.relation.name] = value ? one(value as ApiRecord) : null;
   }
   const known = knownKeys(resource);
+  const computed = resource.config.computedFields;
   for (const key in row) {
-    if (!known.has(key) && !(key in record)) record[key] = row[key];
+    if (known.has(key) || key in record) continue;
+    // A sparse fieldset keeps only the computed fields it names (hook-added keys it cannot know stay).
+    if (fields && computed && key in computed && !fields.computed.has(key)) continue;
+    record[key] = row[key];
   }
   return record;
 }

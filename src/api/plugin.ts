@@ -11,8 +11,11 @@ import { limitPayloadShape } from './request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from './query.ts';
 import { findRecord, listRecords } from './read.ts';
 import { deploymentCodecs, type IdCodecs } from './sqids.ts';
-import type { ApiConfig, Verb } from './types.ts';
-import { createRecords, deleteRecord, updateRecord } from './write.ts';
+import type { ApiConfig, ApiRecord, Verb } from './types.ts';
+import { createRecords, deleteRecord } from './write.ts';
+import { updateRecord } from './update.ts';
+import { etagOf, notModified } from './etag.ts';
+import { claimKey, completeKey, idempotencyKey, releaseKey, replay } from './idempotency.ts';
 
 function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): number | string {
   if (resource.pkObfuscated) {
@@ -53,7 +56,7 @@ function registerResource(
       const { records, pagination } = await listRecords(context, resource, plan);
       return reply.send({
         status: 'success',
-        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs)),
+        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs, plan.fields)),
         pagination,
       });
     });
@@ -61,17 +64,47 @@ function registerResource(
   if (available('get'))
     scope.get(item, async (request, reply) => {
       const context = begin('get', request);
-      const derive = parseItemQuery(resource, request.query as QueryInput);
-      const record = await findRecord(context, resource, idOf(request), derive);
+      const { derive, fields } = parseItemQuery(
+        resource,
+        request.query as QueryInput,
+        request.server.dialect,
+      );
+      let etag: string | null = null;
+      // A sparse read does not hold the whole record: no ETag for it.
+      const onRow = fields
+        ? undefined
+        : (row: ApiRecord) => (etag = etagOf(request.server.secrets, resource, row));
+      const record = await findRecord(context, resource, idOf(request), derive, undefined, fields, onRow);
       if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs) });
+      if (etag !== null) {
+        reply.header('etag', etag);
+        if (notModified(request, etag)) return reply.code(304).send();
+      }
+      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs, fields) });
     });
 
   if (available('post'))
     scope.post(collection, async (request, reply) => {
       const context = begin('post', request);
-      const data = await createRecords(context, resource, resource.validators.post!, request.body);
-      return reply.code(201).send({ status: 'success', data });
+      const key = idempotencyKey(request);
+      const db = request.server.db;
+      const outcome =
+        key === null ? null : await claimKey(db, request, context.user?.id ?? null, key, request.body);
+      if (outcome && 'replay' in outcome) return replay(reply, outcome.replay);
+      const claim = outcome?.claim ?? null;
+      const etags: string[] = [];
+      let data: unknown;
+      try {
+        data = await createRecords(context, resource, resource.validators.post!, request.body, etags);
+      } catch (error) {
+        if (claim) await releaseKey(db, claim);
+        throw error;
+      }
+      const body = JSON.stringify({ status: 'success', data });
+      const etag = Array.isArray(data) ? null : (etags[0] ?? null);
+      if (claim) await completeKey(db, claim, 201, body, etag);
+      if (etag) reply.header('etag', etag);
+      return reply.code(201).type('application/json; charset=utf-8').send(body);
     });
 
   for (const verb of ['put', 'patch'] as const) {
@@ -82,8 +115,14 @@ function registerResource(
       handler: async (request, reply) => {
         const context = begin(verb, request);
         const id = idOf(request);
-        const data = await updateRecord(context, resource, resource.validators[verb]!, id, request.body);
-        return reply.send({ status: 'success', data });
+        const { record, etag } = await updateRecord(
+          context,
+          resource,
+          resource.validators[verb]!,
+          id,
+          request.body,
+        );
+        return reply.header('etag', etag).send({ status: 'success', data: record });
       },
     });
   }

@@ -5,11 +5,15 @@ import { isFilterParameter, parseFilters, type FilterNode } from './filters.ts';
 import { likePattern } from './search-sql.ts';
 import type { IdCodecs } from './sqids.ts';
 import { checkDeriveDepth } from './derive-limits.ts';
+import { isFieldsParameter, parseFields, type FieldSet } from './fields.ts';
+import { parseCountMode, type CountMode } from './count.ts';
 
 /** A requested relation and what to embed inside it. */
 export interface DeriveNode {
   relation: CompiledRelation;
   children: DeriveNode[];
+  /** `fields[relation]`: the columns read and shown of this relation (all when absent). */
+  fields?: FieldSet;
 }
 
 export interface ListPlan {
@@ -21,11 +25,18 @@ export interface ListPlan {
   /** Already lower-cased and with LIKE wildcards escaped, or null. */
   pattern: string | null;
   derive: DeriveNode[];
+  count: CountMode;
+  /** `cursor` as given (checked against the query when the page is read), or null. */
+  cursor: string | null;
+  /** `fields`: what the top level reads and shows, or null for every visible column. */
+  fields: FieldSet | null;
+  /** Every `fields` parameter in one spelling, for the cursor's binding. */
+  fieldsKey: string | null;
 }
 
 export type QueryInput = Record<string, string | string[] | undefined>;
 
-const ITEM_PARAMETERS = new Set(['derive']);
+const ITEM_PARAMETERS = new Set(['derive', 'fields']);
 const POSITIVE_INTEGER = /^[1-9][0-9]*$/;
 
 function bad(name: string, reason: string): never {
@@ -42,7 +53,7 @@ function single(query: QueryInput, name: string): string | undefined {
 
 function checkKnown(query: QueryInput, allowed: ReadonlySet<string>, filters = false): void {
   for (const name of Object.keys(query)) {
-    if (!allowed.has(name) && !(filters && isFilterParameter(name)))
+    if (!allowed.has(name) && !(filters && isFilterParameter(name)) && !isFieldsParameter(name))
       bad(name, `is not a parameter of this operation (parameters: ${[...allowed].join(', ')})`);
   }
 }
@@ -93,6 +104,9 @@ export function parseListQuery(
   checkKnown(query, resource.listParameters, resource.filterable.size > 0);
   const filter = parseFilters(resource, query, codecs, dialect);
   const page = positive(query, 'page', 1);
+  const cursor = single(query, 'cursor') ?? null;
+  if (cursor !== null && query.page !== undefined) bad('cursor', 'cannot be combined with page');
+  if (cursor === '') bad('cursor', 'is empty');
   // A limit above maxLimit is lowered (and reported in pagination.limit), not refused.
   const limit = Math.min(positive(query, 'limit', resource.defaultLimit), resource.maxLimit);
   // The offset must stay an exact integer for every driver.
@@ -123,11 +137,44 @@ export function parseListQuery(
   if (search && resource.searchable.length === 0)
     bad('search', `is not available: ${resource.name} has no searchable fields`);
 
-  return { filter, page, limit, sort, pattern, derive: parseDerive(resource, single(query, 'derive')) };
+  const derive = parseDerive(resource, single(query, 'derive'));
+  const fields = parseFields(
+    resource,
+    query,
+    derive,
+    sort.map((term) => term.column),
+    dialect,
+  );
+  return {
+    filter,
+    page,
+    limit,
+    sort,
+    pattern,
+    derive,
+    count: parseCountMode(query.count),
+    cursor,
+    fields,
+    fieldsKey: fieldsKey(query),
+  };
 }
 
-/** Single reads take only `derive`. */
-export function parseItemQuery(resource: CompiledResource, query: QueryInput): DeriveNode[] {
+/** Every `fields` parameter, sorted by name, as one string (null when there is none). */
+function fieldsKey(query: QueryInput): string | null {
+  const entries = Object.entries(query)
+    .filter(([name]) => isFieldsParameter(name))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  return entries.length === 0 ? null : JSON.stringify(entries);
+}
+
+export interface ItemPlan {
+  derive: DeriveNode[];
+  fields: FieldSet | null;
+}
+
+/** Single reads take `derive` and `fields`. */
+export function parseItemQuery(resource: CompiledResource, query: QueryInput, dialect: Dialect): ItemPlan {
   checkKnown(query, ITEM_PARAMETERS);
-  return parseDerive(resource, single(query, 'derive'));
+  const derive = parseDerive(resource, single(query, 'derive'));
+  return { derive, fields: parseFields(resource, query, derive, [], dialect) };
 }

@@ -15,30 +15,9 @@ import type { FilterNode } from './filters.ts';
 import type { Dialect } from '../db/url.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
-
-export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  totalPages: number;
-  hasMore: boolean;
-  nextPage: number | null;
-  prevPage: number | null;
-}
-
-export function pagination(page: number, limit: number, total: number): Pagination {
-  const totalPages = Math.ceil(total / limit);
-  const hasMore = page < totalPages;
-  return {
-    page,
-    limit,
-    total,
-    totalPages,
-    hasMore,
-    nextPage: hasMore ? page + 1 : null,
-    prevPage: page > 1 ? Math.min(page - 1, Math.max(totalPages, 1)) : null,
-  };
-}
+import { countRows, pagination } from './count.ts';
+import { afterCursor, decodeCursor, encodeCursor } from './cursor.ts';
+import type { FieldSet } from './fields.ts';
 
 /**
  * The select list for a query: unqualified when it reads one table without joins (nothing can be
@@ -112,17 +91,30 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
   const dialect = scope.request.server.dialect;
   const filter = plan.filter;
   if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
-  let rowsQuery = base.select(selectList(base, resource));
+  const { secrets } = scope.request.server;
+  const bound = { sort: plan.sort, filter, pattern: plan.pattern, fields: plan.fieldsKey };
+  const position = plan.cursor === null ? null : decodeCursor(secrets, resource, bound, plan.cursor);
+  const page = position?.page ?? plan.page;
+  let rowsQuery = base.select(selectList(base, plan.fields ?? resource));
+  if (position)
+    rowsQuery = rowsQuery.where((eb) => afterCursor(eb, resource, plan.sort, position.values, dialect));
   for (const term of plan.sort)
     rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
-  rowsQuery = rowsQuery.limit(plan.limit).offset((plan.page - 1) * plan.limit);
-  const countQuery = base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
-  const [countRow, rows] = await Promise.all([countQuery.executeTakeFirst(), rowsQuery.execute()]);
-  const total = Number((countRow as { total?: unknown } | undefined)?.total ?? 0);
-  const records = await loadRelations(scope, resource, rows as ApiRecord[], plan.derive);
+  // One row past the page says whether there is a next one, whatever the count mode.
+  rowsQuery = rowsQuery.limit(plan.limit + 1);
+  if (!position) rowsQuery = rowsQuery.offset((plan.page - 1) * plan.limit);
+  const [count, read] = await Promise.all([
+    countRows(scope.db, dialect, base, plan.count),
+    rowsQuery.execute() as Promise<ApiRecord[]>,
+  ]);
+  const hasMore = read.length > plan.limit;
+  const rows = hasMore ? read.slice(0, plan.limit) : read;
+  // Made before the hooks run: afterQuery may change the rows the cursor is made of.
+  const nextCursor = hasMore ? encodeCursor(secrets, resource, bound, rows.at(-1)!, page + 1) : null;
+  const records = await loadRelations(scope, resource, rows, plan.derive);
   return {
     records: await afterQuery(scope, resource, records),
-    pagination: pagination(plan.page, plan.limit, total),
+    pagination: pagination(page, plan.limit, count, hasMore, nextCursor, plan.count),
   };
 }
 
@@ -172,8 +164,9 @@ async function selectOne(
   resource: CompiledResource,
   id: number | string,
   db: AnyDb,
+  fields: FieldSet | null,
 ): Promise<ApiRecord | undefined> {
-  const statement = itemStatement(resource, db);
+  const statement = fields ? null : itemStatement(resource, db);
   if (statement) {
     // A fresh query id per execution: plugins key their per-query state by it.
     const result = await db.executeQuery<ApiRecord>({
@@ -185,7 +178,7 @@ async function selectOne(
   }
   const scoped = await scopedQuery(scope, resource, db);
   const query = scoped
-    .select(selectList(scoped, resource))
+    .select(selectList(scoped, fields ?? resource))
     .where(`${resource.table}.${resource.primaryKey}`, '=', id);
   return (await query.executeTakeFirst()) as ApiRecord | undefined;
 }
@@ -197,9 +190,13 @@ export async function findRecord(
   id: number | string,
   derive: readonly DeriveNode[],
   db: AnyDb = scope.db,
+  fields: FieldSet | null = null,
+  /** Sees the stored row before the hooks (the ETag is made from it). */
+  onRow?: (row: ApiRecord) => void,
 ): Promise<ApiRecord | null> {
-  const row = await selectOne(scope, resource, id, db);
+  const row = await selectOne(scope, resource, id, db, fields);
   if (!row) return null;
+  onRow?.(row);
   const [record] = await afterQuery(
     scope,
     resource,
@@ -242,7 +239,7 @@ export async function loadRelations(
       if (target.resource) query = await beforeQuery(scope, target.resource, query, db);
       const primaryKey = target.resource?.primaryKey ?? relation.targetKey;
       query = query
-        .select(selectList(query, target))
+        .select(selectList(query, node.fields ?? target))
         .where(`${target.table}.${theirKey}`, 'in', keys)
         .orderBy(`${target.table}.${primaryKey}`, 'asc');
       related = (await query.execute()) as ApiRecord[];

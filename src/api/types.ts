@@ -58,6 +58,8 @@ export interface ComputedField {
   type: ColumnType;
   nullable?: boolean;
   description?: string;
+  /** Columns the hook computes it from: read even when `fields` leaves them out, so that it can. */
+  from?: string[];
 }
 
 export interface HookContext {

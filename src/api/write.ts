@@ -5,6 +5,7 @@ import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type Reques
 import { columnValueProblem, toStorage } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
+import { etagOf, guardIfMatch } from './etag.ts';
 import type { DeriveNode } from './query.ts';
 import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
@@ -28,18 +29,18 @@ export interface PreparedItem {
   children: { relation: CompiledRelation; items: PreparedItem[] }[];
 }
 
-class PayloadTooLargeError extends HttpError {
+export class PayloadTooLargeError extends HttpError {
   override name = 'PayloadTooLargeError';
   constructor(what: string) {
     super(413, `${what} holds more than ${MAX_BULK_ITEMS} items.`);
   }
 }
 
-function isPlainObject(value: unknown): value is ApiRecord {
+export function isPlainObject(value: unknown): value is ApiRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function join(prefix: string, key: string): string {
+export function join(prefix: string, key: string): string {
   return prefix === '' ? key : `${prefix}.${key}`;
 }
 
@@ -117,7 +118,7 @@ function prepareParent(
  * Validate one item (with its parents and nested children), collecting every problem with its
  * payload path. `fixedKey` is the foreign key a parent sets (nested children), never a payload's.
  */
-function prepareItem(
+export function prepareItem(
   scope: RequestScope,
   resource: CompiledResource,
   value: unknown,
@@ -225,7 +226,7 @@ function typeErrors(
   return errors;
 }
 
-function throwIfInvalid(errors: InvalidParam[]): void {
+export function throwIfInvalid(errors: InvalidParam[]): void {
   if (errors.length === 0) return;
   throw new ValidationError(
     Object.fromEntries(errors.map((error) => [error.name, error.reason])),
@@ -256,7 +257,7 @@ function writtenRelations(item: PreparedItem): DeriveNode[] {
  * Run `work` in one transaction; any error rolls all of it back. Constraint violations become
  * 409/422, the rest is rethrown for the error handler (HttpErrors keep their status).
  */
-async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
   const trx = await scope.db.startTransaction().execute();
   try {
     const result = await work(trx);
@@ -273,12 +274,12 @@ async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promi
   }
 }
 
-function stamp(values: ApiRecord, columns: readonly string[], now: string): void {
+export function stamp(values: ApiRecord, columns: readonly string[], now: string): void {
   for (const column of columns) values[column] = now;
 }
 
 /** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
-function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
+export function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
   const values: ApiRecord = {};
   const dialect = scope.request.server.dialect;
   // Only configured columns reach SQL, whatever a hook returned.
@@ -290,7 +291,7 @@ function pickWritable(scope: RequestScope, resource: CompiledResource, data: Api
 }
 
 /** What one create request shares across its items: the transaction, one clock reading, hook contexts. */
-class CreateRun {
+export class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
   readonly now: string;
   private readonly oneTripSavepoints: boolean;
@@ -395,6 +396,8 @@ export async function createRecords(
   resource: CompiledResource,
   validator: PayloadValidator,
   body: unknown,
+  /** Filled with each created record's ETag, in order. */
+  etags: string[] = [],
 ): Promise<ApiRecord | ApiRecord[]> {
   const bulk = Array.isArray(body);
   const values: unknown[] = bulk ? body : [body];
@@ -408,11 +411,11 @@ export async function createRecords(
 
   const rows = await inTransaction(scope, async (trx) => {
     const run = new CreateRun(scope, trx);
-    return run.inSavepoints(
-      items.length,
-      0,
-      async (index) => (await run.create(resource, items[index]!, 0)).record,
-    );
+    return run.inSavepoints(items.length, 0, async (index) => {
+      const created = await run.create(resource, items[index]!, 0);
+      etags[index] = etagOf(scope.request.server.secrets, resource, created.row);
+      return created.record;
+    });
   });
   const formatted = rows.map((row, index) =>
     formatRecord(resource, row, writtenRelations(items[index]!), scope.codecs),
@@ -420,7 +423,7 @@ export async function createRecords(
   return bulk ? formatted : formatted[0]!;
 }
 
-async function assertInScope(
+export async function assertInScope(
   scope: RequestScope,
   resource: CompiledResource,
   id: number | string,
@@ -435,32 +438,6 @@ async function assertInScope(
   if (!found) throw new NotFoundError(`No ${resource.name} record has this id.`);
 }
 
-/** PUT / PATCH of one record the caller can see (beforeQuery scopes the lookup). */
-export async function updateRecord(
-  scope: RequestScope,
-  resource: CompiledResource,
-  validator: PayloadValidator,
-  id: number | string,
-  body: unknown,
-): Promise<ApiRecord> {
-  const errors: InvalidParam[] = [];
-  const item = prepareItem(scope, resource, body, '', validator, errors, 0, null, false);
-  throwIfInvalid(errors);
-  const row = await inTransaction(scope, async (trx) => {
-    await assertInScope(scope, resource, id, trx);
-    const context = hookContext(scope, resource, trx);
-    const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(scope, resource, data);
-    if (Object.keys(values).length > 0) {
-      stamp(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
-      await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
-    }
-    const saved = await readRow(trx, resource, id);
-    return afterSave(resource, saved, context);
-  });
-  return formatRecord(resource, row, [], scope.codecs);
-}
-
 /** DELETE of one record the caller can see. */
 export async function deleteRecord(
   scope: RequestScope,
@@ -469,6 +446,7 @@ export async function deleteRecord(
 ): Promise<void> {
   await inTransaction(scope, async (trx) => {
     await assertInScope(scope, resource, id, trx);
+    await guardIfMatch(scope.request, resource, id, trx);
     await trx.deleteFrom(resource.table).where(resource.primaryKey, '=', id).execute();
   });
 }

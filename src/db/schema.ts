@@ -67,6 +67,19 @@ export interface RateLimitsTable {
   reset_at: string;
 }
 
+/** Idempotency keys of resource API POSTs (0004_api_idempotency_keys; src/api/idempotency.ts). */
+export interface ApiIdempotencyKeysTable {
+  id: Generated<number>;
+  caller: string;
+  key_hash: string;
+  request_hash: string;
+  status: number | null;
+  response: string | null;
+  etag: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 /** The tables of the core migrations. */
 export interface CoreTables {
   users: UsersTable;
@@ -75,6 +88,7 @@ export interface CoreTables {
   password_reset_tokens: PasswordResetTokensTable;
   personal_access_tokens: PersonalAccessTokensTable;
   rate_limits: RateLimitsTable;
+  api_idempotency_keys: ApiIdempotencyKeysTable;
 }
 
 /**

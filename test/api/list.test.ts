@@ -31,6 +31,7 @@ describe('resource API list reads', () => {
         hasMore: false,
         nextPage: null,
         prevPage: null,
+        nextCursor: null,
       },
     });
   });
@@ -57,6 +58,7 @@ describe('resource API list reads', () => {
         hasMore: true,
         nextPage: 2,
         prevPage: null,
+        nextCursor: expect.any(String),
       });
       const middle = await list('?limit=20&page=2');
       expect(middle.body.pagination).toEqual({
@@ -67,6 +69,7 @@ describe('resource API list reads', () => {
         hasMore: true,
         nextPage: 3,
         prevPage: 1,
+        nextCursor: expect.any(String),
       });
       const last = await list('?limit=20&page=3');
       expect(last.body.pagination).toEqual({
@@ -77,6 +80,7 @@ describe('resource API list reads', () => {
         hasMore: false,
         nextPage: null,
         prevPage: 2,
+        nextCursor: null,
       });
       expect([first, middle, last].map((r) => r.body.data.length)).toEqual([20, 20, 5]);
       // Default order is by primary key: the pages together are every post exactly once, in order.
@@ -122,6 +126,7 @@ describe('resource API list reads', () => {
         totalPages: 7,
         nextPage: 3,
         prevPage: 1,
+        nextCursor: expect.any(String),
       });
       expect(exact.body.data).toHaveLength(7);
     });

@@ -71,8 +71,8 @@ describe('OpenAPI documents of the demo blog API', () => {
     expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/{id}']);
     expect(Object.keys(v1.components.schemas)).toContain('Comments');
     expect(Object.keys(v2.components.schemas).filter((name) => name.startsWith('Comments'))).toEqual([]);
-    // comments: read by anyone, created by anyone, deleted by the post's author; no put/patch validators.
-    expect(Object.keys(v1.paths['/comments/{id}']!).sort()).toEqual(['delete', 'get', 'parameters']);
+    // comments: read by anyone, created by anyone, changed and deleted by the post's author; no put validator.
+    expect(Object.keys(v1.paths['/comments/{id}']!).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
   });
 
   it('describes the posts resource as the contract does', () => {
@@ -83,6 +83,8 @@ describe('OpenAPI documents of the demo blog API', () => {
       'title',
       'body',
       'status',
+      'pinned',
+      'tags',
       'created_at',
       'updated_at',
       'excerpt',
@@ -95,17 +97,36 @@ describe('OpenAPI documents of the demo blog API', () => {
     expect(author.properties!.username).toEqual({ type: 'string' });
     expect((record.properties!.author as { oneOf: Schema[] }).oneOf[1]).toEqual({ type: 'null' });
     const create = v1.components.schemas.PostsCreate!;
-    expect(Object.keys(create.properties!)).toEqual(['title', 'body', 'status', 'comments']);
+    expect(Object.keys(create.properties!)).toEqual([
+      'title',
+      'body',
+      'status',
+      'pinned',
+      'tags',
+      'comments',
+    ]);
+    // PATCH takes the comments as changes: create, update (with id) or delete (id and _delete).
+    const changes = v1.components.schemas.PostsUpdate!.properties!.comments!;
+    expect((changes.items as { oneOf: Schema[] }).oneOf).toHaveLength(3);
     // The engine sets a nested comment's post_id from the post and refuses it in the payload.
     expect(create.properties!.comments!.items!.properties!.post_id).toBeUndefined();
     const list = v1.paths['/posts']!.get as { parameters: { name: string; description: string }[] };
     expect(list.parameters.map((p) => p.name).filter((name) => !name.startsWith('filter'))).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
       'status',
+      'pinned',
       'derive',
+      'fields',
+      'fields[comments]',
+      'fields[comments.post]',
+      'fields[comments.post.comments]',
+      'fields[comments.post.author]',
+      'fields[author]',
     ]);
     expect(list.parameters.find((p) => p.name === 'limit')!.description).toContain('lowered to 50');
     // comments filter by post_id: an obfuscated key, so a string.

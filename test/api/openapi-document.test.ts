@@ -217,12 +217,39 @@ describe('buildOpenApiDocument (own configuration)', () => {
       parameters: { name: string; schema: Record<string, unknown>; description: string }[];
       responses: Record<string, unknown>;
     };
-    expect(list.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
+    expect(list.parameters.map((p) => p.name)).toEqual([
+      'page',
+      'limit',
+      'cursor',
+      'count',
+      'sort',
+      'search',
+      'derive',
+      'fields',
+      'fields[reviews]',
+      'fields[reviews.book]',
+      'fields[reviews.book.reviews]',
+      'fields[reviews.book.owner]',
+      'fields[owner]',
+    ]);
     expect(list.parameters[1]!.description).toContain('lowered to 50');
-    expect(list.parameters[4]!.description).toContain('`reviews`, `owner`');
+    expect(list.parameters[6]!.description).toContain('`reviews`, `owner`');
+    expect(list.parameters[3]!.schema).toEqual({
+      type: 'string',
+      enum: ['exact', 'none', 'estimated'],
+      default: 'exact',
+    });
     expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '500', 'default']);
     const reviewsList = document.paths['/reviews']!.get as { parameters: { name: string }[] };
-    expect(reviewsList.parameters.map((p) => p.name)).toEqual(['page', 'limit', 'sort', 'search', 'derive']);
+    expect(reviewsList.parameters.map((p) => p.name).slice(0, 7)).toEqual([
+      'page',
+      'limit',
+      'cursor',
+      'count',
+      'sort',
+      'search',
+      'derive',
+    ]);
     const pagination = document.components.schemas.Pagination as { required: string[] };
     expect(pagination.required).toEqual([
       'page',
@@ -232,6 +259,7 @@ describe('buildOpenApiDocument (own configuration)', () => {
       'hasMore',
       'nextPage',
       'prevPage',
+      'nextCursor',
     ]);
     const problem = document.components.schemas.Problem as { properties: Record<string, unknown> };
     expect(Object.keys(problem.properties)).toEqual([

@@ -87,6 +87,8 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
     expect(plain.map((p) => p.name)).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
       'author_id',
@@ -95,6 +97,12 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
       'in_print',
       'published_at',
       'derive',
+      'fields',
+      'fields[author]',
+      'fields[chapters]',
+      'fields[chapters.book]',
+      'fields[chapters.book.author]',
+      'fields[chapters.book.chapters]',
     ]);
     // Obfuscated keys are public ids: strings, never integers.
     expect(filters.author_id!.schema).toEqual({ type: 'string' });
@@ -107,14 +115,21 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
     expect(filters['filter[title][contains]']).toBeDefined();
     expect(filters.published_at!.schema).toEqual({ type: 'string', format: 'date-time' });
     expect(filters.title!.description).toContain('The title.');
-    for (const filter of plain.slice(4, 9)) expect(filter.in).toBe('query');
+    for (const filter of plain.slice(6, 11)) expect(filter.in).toBe('query');
     // Single reads take no filters; resources without filterable columns list none.
-    expect(documentOf().paths['/books/{id}']!.get!.parameters!.map((p) => p.name)).toEqual(['derive']);
+    expect(
+      documentOf()
+        .paths['/books/{id}']!.get!.parameters!.map((p) => p.name)
+        .filter((name) => !name.startsWith('fields[')),
+    ).toEqual(['derive', 'fields', 'If-None-Match']);
     expect(documentOf().paths['/authors']!.get!.parameters!.map((p) => p.name)).toEqual([
       'page',
       'limit',
+      'cursor',
+      'count',
       'sort',
       'search',
+      'fields',
     ]);
   });
 
@@ -145,7 +160,7 @@ describe('OpenAPI document: filters and belongsTo inputs', () => {
     const newBook = chapterCreate.properties!.book!.oneOf![1]!;
     expect(newBook.properties!.author!.oneOf).toHaveLength(2);
     expect(chapterCreate.properties!.book!.oneOf![0]!.properties!.id).toMatchObject({ type: 'string' });
-    // PATCH takes no relation objects.
-    expect(Object.keys(schemas.BooksUpdate!.properties!)).toEqual(['title']);
+    // PATCH takes no belongsTo objects; its children come as an array of changes.
+    expect(Object.keys(schemas.BooksUpdate!.properties!)).toEqual(['title', 'chapters']);
   });
 });

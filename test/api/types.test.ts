@@ -159,7 +159,7 @@ describe(`column types round-trip on ${testDialect()}`, () => {
     expect(nested.body.invalid_params).toEqual([{ name: 'parts[1].day', reason: expect.any(String) }]);
   });
 
-  it('property: POST, GET, PUT, PATCH and nested POST give back what was sent', async () => {
+  it('property: POST, GET, PUT, PATCH, nested POST and nested PUT/PATCH give back what was sent', async () => {
     runs.roundTrip = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -186,6 +186,22 @@ describe(`column types round-trip on ${testDialect()}`, () => {
           expect(patched.body.data).toEqual({ id, ...expected({ ...second, ...patch }) });
           const again = await client.get(`/api/v1/specimens/${id}`);
           expect(again.body.data).toEqual(patched.body.data);
+          // Nested updates: the child changed through the parent's PATCH, a new one through PUT.
+          const partId = created.body.data.parts[0].id as number;
+          const nestedPatch = await client.patch(`/api/v1/specimens/${id}`, {
+            parts: [{ id: partId, ...patch }],
+          });
+          expect(nestedPatch.status).toBe(200);
+          expect(nestedPatch.body.data.parts).toEqual([
+            { id: partId, specimen_id: id, ...expected({ ...second, ...patch }) },
+          ]);
+          const nestedPut = await client.put(`/api/v1/specimens/${id}`, { ...second, parts: [first] });
+          expect(nestedPut.status).toBe(200);
+          expect(nestedPut.body.data.parts).toEqual([
+            { id: expect.any(Number), specimen_id: id, ...expected(first) },
+          ]);
+          const children = await client.get(`/api/v1/specimens/${id}?derive=parts`);
+          expect(children.body.data.parts).toEqual(nestedPut.body.data.parts);
         },
       ),
       { numRuns: RUNS },

@@ -149,7 +149,7 @@ describe('resource API writes: belongsTo objects in POST (comments → post)', (
     await unchanged();
   });
 
-  it('nested children cannot name their parent (the parent sets it), and PATCH takes no relation objects', async () => {
+  it('nested children cannot name their parent (the parent sets it), in POST and in PATCH', async () => {
     const nested = await session.post('/api/v1/posts', {
       title: 'Parent post',
       body: 'b',
@@ -158,9 +158,10 @@ describe('resource API writes: belongsTo objects in POST (comments → post)', (
     expect(nested.status).toBe(422);
     expect(nested.body.invalid_params.map((p: { name: string }) => p.name)).toEqual(['comments[0].post']);
     const patch = await session.patch(`/api/v1/posts/${publicId(t, published!)}`, {
-      comments: [comment('c')],
+      comments: [comment('c', { post: { id: publicId(t, published!) } })],
     });
     expect(patch.status).toBe(422);
+    expect(patch.body.invalid_params.map((p: { name: string }) => p.name)).toEqual(['comments[0].post']);
     await unchanged();
   });
 

@@ -29,11 +29,18 @@ export const comments = defineResource({
       author_name: Type.String({ minLength: 1, maxLength: 100 }),
       body: Type.String({ minLength: 1, maxLength: 5000 }),
     }),
+    // Moderation by the post's author, here or through PATCH /posts/{id} with `comments: [...]`.
+    patch: Type.Object({
+      author_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      body: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
+    }),
   },
   hooks: {
     // Comments are as visible as their post; writes reach the comments on the caller's own posts.
     beforeQuery: (query, ctx) => scopeComments(query, ctx),
     async beforeSave(data, ctx) {
+      // An update keeps its post (the engine refuses post_id in a patch); a create names one.
+      if (ctx.verb !== 'post') return data;
       const visible = await scopePosts(ctx.db.selectFrom('posts').select('posts.id'), { ...ctx, verb: 'get' })
         .where('posts.id', '=', data.post_id as number)
         .executeTakeFirst();

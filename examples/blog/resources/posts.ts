@@ -8,6 +8,12 @@ const status = Type.Union([Type.Literal('draft'), Type.Literal('published')], {
   description: 'Default draft.',
 });
 
+const pinned = Type.Boolean({ description: 'Default false.' });
+const tags = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+  maxItems: 20,
+  description: 'At most 20 tags. Default [].',
+});
+
 const EXCERPT_LENGTH = 100;
 
 /** Blog posts: anyone reads the published ones; authors write their own (contract section 8). */
@@ -21,13 +27,19 @@ export const posts = defineResource({
     title: { type: 'string' },
     body: { type: 'text' },
     status: { type: 'string', description: 'draft or published' },
+    pinned: { type: 'boolean', description: 'Shown first by clients that sort by `-pinned`.' },
+    tags: { type: 'json', nullable: true, description: 'A list of tags (strings).' },
     // The raw user id stays inside: the author is shown through `derive=author` with an obfuscated id.
     author_id: { type: 'integer', readOnly: true, hidden: true },
     created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
     updated_at: { type: 'datetime', readOnly: true, timestamp: 'updated' },
   },
   computedFields: {
-    excerpt: { type: 'string', description: `The first ${EXCERPT_LENGTH} characters of the body.` },
+    excerpt: {
+      type: 'string',
+      description: `The first ${EXCERPT_LENGTH} characters of the body.`,
+      from: ['body'],
+    },
   },
   relations: {
     comments: { type: 'hasMany', resource: 'comments', foreignKey: 'post_id' },
@@ -45,15 +57,23 @@ export const posts = defineResource({
   maxLimit: 50,
   requiredAuth: ['post', 'put', 'patch', 'delete'],
   searchable: ['title', 'body'],
-  filterable: ['status'],
-  sortable: ['id', 'title', 'status', 'created_at', 'updated_at'],
+  filterable: ['status', 'pinned'],
+  sortable: ['id', 'title', 'status', 'pinned', 'created_at', 'updated_at'],
   formClass: {
-    post: Type.Object({ title, body, status: Type.Optional(status) }),
-    put: Type.Object({ title, body, status }),
+    post: Type.Object({
+      title,
+      body,
+      status: Type.Optional(status),
+      pinned: Type.Optional(pinned),
+      tags: Type.Optional(tags),
+    }),
+    put: Type.Object({ title, body, status, pinned: Type.Optional(pinned), tags: Type.Optional(tags) }),
     patch: Type.Object({
       title: Type.Optional(title),
       body: Type.Optional(body),
       status: Type.Optional(status),
+      pinned: Type.Optional(pinned),
+      tags: Type.Optional(tags),
     }),
   },
   hooks: {
@@ -62,7 +82,7 @@ export const posts = defineResource({
       if (ctx.verb !== 'post') return data;
       // The author is the caller, never a payload field.
       if (!ctx.user) throw new AuthenticationRequiredError();
-      return { ...data, author_id: ctx.user.id };
+      return { tags: [], ...data, author_id: ctx.user.id };
     },
     // In place: the engine hands the hook rows of its own, so no copy is needed.
     afterQuery(records) {

@@ -144,10 +144,50 @@ function inputSchema(
       if ((schema.required as string[]).length === 0) delete schema.required;
     }
   }
+  if (verb !== 'post' && depth === 0) {
+    for (const name of resource.nestedWritable)
+      properties[name] = childChanges(resource.relations.get(name)!, verb, depth);
+  }
   schema.type = 'object';
   schema.properties = properties;
   schema.additionalProperties = false;
   return schema;
+}
+
+/** A relation array of PUT/PATCH (src/api/update.ts): items that create, update or delete children. */
+function childChanges(relation: CompiledRelation, verb: WriteVerb, depth: number): OpenApiSchema {
+  const target = relation.target.resource!;
+  const key = target.primaryKey;
+  const keySchema = target.pkObfuscated ? { ...SQID } : typeSchema(target.columnTypes.get(key)!);
+  const kinds: OpenApiSchema[] = [
+    inputSchema(target, relation.nestedValidator!, 'post', depth + 1, relation.foreignKey),
+  ];
+  const patch = target.exposed.has('patch') ? target.validators.patch : undefined;
+  if (patch) {
+    const update = inputSchema(target, patch.without([relation.foreignKey]), 'patch', depth + 1, null);
+    update.properties = { [key]: keySchema, ...(update.properties as Record<string, OpenApiSchema>) };
+    update.required = [key];
+    update.description = `Updates this child (only the fields given).`;
+    kinds.push(update);
+  }
+  if (target.exposed.has('delete')) {
+    kinds.push({
+      type: 'object',
+      description: 'Deletes this child.',
+      properties: { [key]: keySchema, _delete: { const: true } },
+      required: [key, '_delete'],
+      additionalProperties: false,
+    });
+  }
+  return {
+    type: 'array',
+    maxItems: MAX_BULK_ITEMS,
+    items: { oneOf: kinds },
+    description:
+      verb === 'put'
+        ? `The whole set of ${target.name} of this record: an item with \`${key}\` updates that child, one without creates it, \`{"${key}": …, "_delete": true}\` deletes it, and children not listed are deleted. One transaction; each child's own validator, authentication and hooks apply; a \`${key}\` that is not a child of this record → 422 at its path.`
+        : `Changes to ${target.name} of this record: an item with \`${key}\` updates that child, one without creates it, \`{"${key}": …, "_delete": true}\` deletes it; children not listed stay. One transaction; each child's own validator, authentication and hooks apply; a \`${key}\` that is not a child of this record → 422 at its path.`,
+  };
 }
 
 /**
@@ -199,9 +239,37 @@ function dataEnvelope(data: OpenApiSchema): OpenApiSchema {
   };
 }
 
-function json(schema: OpenApiSchema, description: string) {
-  return { description, content: { [JSON_TYPE]: { schema } } };
+function json(schema: OpenApiSchema, description: string, headers?: Record<string, unknown>) {
+  return { description, ...(headers ? { headers } : {}), content: { [JSON_TYPE]: { schema } } };
 }
+
+/** Concurrency and idempotency headers (contract section 11, src/api/etag.ts and idempotency.ts). */
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The strong entity tag of the record, for `If-Match` and `If-None-Match`.',
+    schema: { type: 'string' },
+  },
+};
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  description:
+    'Write only if the record still has one of these ETags (or any, with `*`); otherwise 412 and nothing is written.',
+  schema: { type: 'string' },
+};
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  description: 'The ETag of the copy the client holds: 304 without a body while it is current.',
+  schema: { type: 'string' },
+};
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'Makes the POST safe to retry (IETF draft "The Idempotency-Key HTTP Header Field"): kept with the caller, a hash of the request and its response for 24 hours. The same key with the same body replays the stored response (`Idempotency-Replayed: true`); with another body → 422; while the first request runs → 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 
 /** Problem responses by status: one component each. */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
@@ -216,13 +284,25 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   },
   403: { name: 'Forbidden', description: 'The bearer token lacks the ability this operation requires.' },
   404: { name: 'NotFound', description: 'No such record (or an id that is not a canonical key).' },
-  409: { name: 'Conflict', description: 'A unique or foreign-key constraint was violated.' },
+  409: {
+    name: 'Conflict',
+    description:
+      'A unique or foreign-key constraint was violated, or (POST) the first request with this `Idempotency-Key` is still running.',
+  },
+  412: {
+    name: 'PreconditionFailed',
+    description: '`If-Match` names no current ETag of the record: it changed since it was read.',
+  },
   413: {
     name: 'ContentTooLarge',
     description: `More than ${MAX_BULK_ITEMS} items in a bulk array or a nested relation, or a body too large.`,
   },
   415: { name: 'UnsupportedMediaType', description: 'The body must be JSON.' },
-  422: { name: 'UnprocessableContent', description: 'The payload failed validation; see `invalid_params`.' },
+  422: {
+    name: 'UnprocessableContent',
+    description:
+      'The payload failed validation (see `invalid_params`), or (POST) the `Idempotency-Key` was used with another request.',
+  },
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };
 
@@ -340,12 +420,16 @@ function pathsOf(resource: CompiledResource) {
       'get',
       `read${component}`,
       `Read one of ${resource.name}`,
-      'One record by its key.',
+      'One record by its key. With `fields` (a partial record) no ETag is sent.',
       [400, 404],
       {
-        200: json(dataEnvelope(record), 'The record.'),
+        200: json(dataEnvelope(record), 'The record.', ETAG_HEADER),
+        304: {
+          description: '`If-None-Match` names the current ETag: the copy held is current.',
+          headers: ETAG_HEADER,
+        },
       },
-      { parameters: itemParameters(resource) },
+      { parameters: [...itemParameters(resource), IF_NONE_MATCH] },
     );
   }
   if (verbs.has('post')) {
@@ -361,9 +445,17 @@ function pathsOf(resource: CompiledResource) {
         201: json(
           dataEnvelope({ oneOf: [record, { type: 'array', items: record }] }),
           'The created record, or records for an array.',
+          {
+            ...ETAG_HEADER,
+            'Idempotency-Replayed': {
+              description: '`true` when this is the stored response of an earlier request with the same key.',
+              schema: { type: 'string', enum: ['true'] },
+            },
+          },
         ),
       },
       {
+        parameters: [IDEMPOTENCY_KEY],
         requestBody: {
           required: true,
           content: {
@@ -384,10 +476,13 @@ function pathsOf(resource: CompiledResource) {
       verb,
       `${verb === 'put' ? 'replace' : 'update'}${component}`,
       `${VERB_TITLE[verb]} one of ${resource.name}`,
-      verb === 'put' ? 'Replaces every writable field.' : 'Changes only the fields given.',
-      [400, 404, 409, 413, 415, 422],
-      { 200: json(dataEnvelope(record), 'The saved record.') },
+      verb === 'put'
+        ? 'Replaces every writable field (and the whole set of each child relation given).'
+        : 'Changes only the fields (and the children) given.',
+      [400, 404, 409, 412, 413, 415, 422],
+      { 200: json(dataEnvelope(record), 'The saved record, with each child relation written.', ETAG_HEADER) },
       {
+        parameters: [IF_MATCH],
         requestBody: {
           required: true,
           content: { [JSON_TYPE]: { schema: ref('schemas', `${component}${VERB_TITLE[verb]}`) } },
@@ -402,13 +497,14 @@ function pathsOf(resource: CompiledResource) {
       `delete${component}`,
       `Delete one of ${resource.name}`,
       'Deletes the record.',
-      [400, 404, 409],
+      [400, 404, 409, 412],
       {
         200: json(
           dataEnvelope({ type: 'object', properties: { id: keySchema }, required: ['id'] }),
           'The key of the deleted record.',
         ),
       },
+      { parameters: [IF_MATCH] },
     );
   }
   const paths: Record<string, Record<string, unknown>> = {};
@@ -455,13 +551,26 @@ const PAGINATION_SCHEMA: OpenApiSchema = {
   properties: {
     page: { type: 'integer', minimum: 1 },
     limit: { type: 'integer', minimum: 1 },
-    total: { type: 'integer', minimum: 0 },
-    totalPages: { type: 'integer', minimum: 0 },
-    hasMore: { type: 'boolean' },
+    total: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      description: 'Null with `count=none`; the planner estimate with `count=estimated` on PostgreSQL.',
+    },
+    totalPages: { type: ['integer', 'null'], minimum: 0, description: 'Null with `count=none`.' },
+    hasMore: { type: 'boolean', description: 'Whether a record exists past this page.' },
     nextPage: { type: ['integer', 'null'] },
     prevPage: { type: ['integer', 'null'] },
+    nextCursor: {
+      type: ['string', 'null'],
+      description:
+        'Send as `cursor` (with the same query) for the next page by keyset; null on the last page.',
+    },
+    totalEstimated: {
+      type: 'boolean',
+      description: 'Only with `count=estimated`: whether `total` is an estimate.',
+    },
   },
-  required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage'],
+  required: ['page', 'limit', 'total', 'totalPages', 'hasMore', 'nextPage', 'prevPage', 'nextCursor'],
   additionalProperties: false,
 };
 

@@ -54,8 +54,9 @@ export function toOpenApiSchema(input: unknown): OpenApiSchema {
 export function orNull(schema: OpenApiSchema): OpenApiSchema {
   if (typeof schema.type === 'string' && !('enum' in schema) && !('const' in schema))
     return { ...schema, type: [schema.type, 'null'] };
-  if (Object.keys(schema).length === 0) return schema;
   const { description, ...rest } = schema;
+  // Any value (a json column) already takes null: `oneOf` would then match twice.
+  if (Object.keys(rest).length === 0) return schema;
   return {
     oneOf: [rest, { type: 'null' }],
     ...(description === undefined ? {} : { description }),

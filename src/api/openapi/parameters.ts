@@ -1,4 +1,6 @@
-import type { CompiledResource } from '../compile.ts';
+import type { CompiledResource, RelationTarget } from '../compile.ts';
+import { COUNT_MODES } from '../count.ts';
+import { selectableFields } from '../fields.ts';
 import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_LIST, operatorsFor } from '../filters.ts';
 import { MAX_EMBEDDED_ROWS, maxDeriveDepth } from '../derive-limits.ts';
 import type { OpenApiSchema } from './json-schema.ts';
@@ -166,13 +168,43 @@ function filterParameters(resource: CompiledResource, component: string): unknow
   return parameters;
 }
 
+/** `fields` and one `fields[path]` per derivable path (contract section 11). */
+function fieldsParameters(resource: CompiledResource): unknown[] {
+  const own = selectableFields({ ...resource, resource, output: resource.output });
+  const parameters: unknown[] = [
+    {
+      name: 'fields',
+      in: 'query',
+      description: `Comma-separated fields to return (a sparse fieldset); the primary key \`${resource.primaryKey}\` is always included. Fields: ${own.map((f) => `\`${f}\``).join(', ')}. Any other name → 400.`,
+      schema: { type: 'string', pattern: listPattern(own) },
+      examples: { two: { value: own.slice(0, 2).join(',') } },
+    },
+  ];
+  for (const path of derivePaths(resource)) {
+    let level: CompiledResource = resource;
+    let target: RelationTarget | null = null;
+    for (const step of path.split('.')) {
+      target = level.relations.get(step)!.target;
+      if (target.resource) level = target.resource;
+    }
+    const selectable = selectableFields(target!);
+    parameters.push({
+      name: `fields[${path}]`,
+      in: 'query',
+      description: `Comma-separated fields of the derived \`${path}\` (with \`derive=${path}\`; its key is always included). Fields: ${selectable.map((f) => `\`${f}\``).join(', ')}.`,
+      schema: { type: 'string', pattern: listPattern(selectable) },
+    });
+  }
+  return parameters;
+}
+
 export function listParameters(resource: CompiledResource, component: string): unknown[] {
   const sortable = [...resource.sortable];
   const parameters: unknown[] = [
     {
       name: 'page',
       in: 'query',
-      description: 'Page number, from 1.',
+      description: 'Page number, from 1. Not together with `cursor`.',
       schema: { type: 'integer', minimum: 1, default: 1 },
     },
     {
@@ -180,6 +212,20 @@ export function listParameters(resource: CompiledResource, component: string): u
       in: 'query',
       description: `Records per page. Above ${resource.maxLimit} it is lowered to ${resource.maxLimit} (reported in \`pagination.limit\`).`,
       schema: { type: 'integer', minimum: 1, default: resource.defaultLimit },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      description:
+        'The `pagination.nextCursor` of the previous page: the next page by keyset, at the same cost at any depth. Send it with the same `sort`, filters, `search` and `fields` (`limit` may change); a cursor of another query, or altered, → 400. Not together with `page`.',
+      schema: { type: 'string', minLength: 1, maxLength: 4096 },
+    },
+    {
+      name: 'count',
+      in: 'query',
+      description:
+        "`exact` counts the matching records; `none` counts nothing (`total` and `totalPages` are null, `hasMore` is read); `estimated` gives the PostgreSQL planner's estimate (`pagination.totalEstimated: true`) and an exact count on SQLite and MySQL.",
+      schema: { type: 'string', enum: [...COUNT_MODES], default: 'exact' },
     },
   ];
   if (sortable.length > 0) {
@@ -199,10 +245,14 @@ export function listParameters(resource: CompiledResource, component: string): u
       schema: { type: 'string', maxLength: 200 },
     });
   }
-  parameters.push(...filterParameters(resource, component), ...deriveParameter(resource));
+  parameters.push(
+    ...filterParameters(resource, component),
+    ...deriveParameter(resource),
+    ...fieldsParameters(resource),
+  );
   return parameters;
 }
 
 export function itemParameters(resource: CompiledResource): unknown[] {
-  return deriveParameter(resource);
+  return [...deriveParameter(resource), ...fieldsParameters(resource)];
 }

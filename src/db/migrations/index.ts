@@ -4,6 +4,7 @@ import { exactKeysMigration } from './0001_exact_keys.ts';
 import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
 import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
+import { apiIdempotencyKeysMigration } from './0004_api_idempotency_keys.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [
@@ -12,4 +13,5 @@ export const coreMigrations: CitadelMigration[] = [
   rateLimitSweepMigration,
   exactFeatureKeysMigration,
   emailVerifiedAtMigration,
+  apiIdempotencyKeysMigration,
 ];

@@ -1,0 +1,99 @@
+import { createQueryId, sql } from 'kysely';
+import { BadRequestError } from '../core/errors.ts';
+import type { Dialect } from '../db/url.ts';
+import type { AnyDb } from './context.ts';
+import type { ResourceQuery } from './types.ts';
+
+/**
+ * Count modes of a list read (contract section 11): `exact` (default) counts the matching rows,
+ * `none` counts nothing (`hasMore` comes from reading one row past the page), `estimated` takes
+ * the PostgreSQL planner's estimate of the filtered query (EXPLAIN, as PostgREST does) and counts
+ * exactly on the other dialects.
+ */
+export type CountMode = 'exact' | 'none' | 'estimated';
+export const COUNT_MODES: readonly CountMode[] = ['exact', 'none', 'estimated'];
+
+export function parseCountMode(value: string | string[] | undefined): CountMode {
+  if (value === undefined) return 'exact';
+  if (Array.isArray(value) || !(COUNT_MODES as readonly string[]).includes(value)) {
+    const reason = `must be one of ${COUNT_MODES.join(', ')}`;
+    throw new BadRequestError(`The query parameter "count" ${reason}.`, {
+      invalidParams: [{ name: 'count', reason }],
+    });
+  }
+  return value as CountMode;
+}
+
+export interface Count {
+  total: number | null;
+  estimated: boolean;
+}
+
+/** The planner's row estimate of a query on PostgreSQL (the top plan node's `Plan Rows`). */
+async function plannerEstimate(db: AnyDb, query: ResourceQuery): Promise<number> {
+  const compiled = query.select(sql.lit(1).as('one')).compile();
+  const result = await db.executeQuery<Record<string, unknown>>({
+    ...compiled,
+    sql: `explain (format json) ${compiled.sql}`,
+    queryId: createQueryId(),
+  });
+  const cell = Object.values(result.rows[0] ?? {})[0];
+  const plan = (typeof cell === 'string' ? JSON.parse(cell) : cell) as [{ Plan: { 'Plan Rows': number } }];
+  return Math.max(0, Math.round(plan[0].Plan['Plan Rows']));
+}
+
+/** The total of a filtered, unordered base query in the requested mode. */
+export async function countRows(
+  db: AnyDb,
+  dialect: Dialect,
+  base: ResourceQuery,
+  mode: CountMode,
+): Promise<Count> {
+  if (mode === 'none') return { total: null, estimated: false };
+  if (mode === 'estimated' && dialect === 'postgres')
+    return { total: await plannerEstimate(db, base.clearOrderBy()), estimated: true };
+  const row = await base
+    .clearOrderBy()
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirst();
+  return { total: Number((row as { total?: unknown } | undefined)?.total ?? 0), estimated: false };
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  /** Null with `count=none`. */
+  total: number | null;
+  totalPages: number | null;
+  hasMore: boolean;
+  nextPage: number | null;
+  prevPage: number | null;
+  /** Opaque keyset cursor of the next page, or null on the last one. */
+  nextCursor: string | null;
+  /** Only with `count=estimated`: whether `total` is the planner's estimate. */
+  totalEstimated?: boolean;
+}
+
+/** The pagination block: `hasMore` is whether a row past this page exists (read, not computed). */
+export function pagination(
+  page: number,
+  limit: number,
+  count: Count,
+  hasMore: boolean,
+  nextCursor: string | null,
+  mode: CountMode,
+): Pagination {
+  const totalPages = count.total === null ? null : Math.ceil(count.total / limit);
+  return {
+    page,
+    limit,
+    total: count.total,
+    totalPages,
+    hasMore,
+    nextPage: hasMore ? page + 1 : null,
+    prevPage:
+      page > 1 ? (totalPages === null ? page - 1 : Math.min(page - 1, Math.max(totalPages, 1))) : null,
+    nextCursor: hasMore ? nextCursor : null,
+    ...(mode === 'estimated' ? { totalEstimated: count.estimated } : {}),
+  };
+}
