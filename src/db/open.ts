@@ -66,13 +66,24 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     ? (event: { level: string; query: { sql: string } }) => options.onQuery?.(event.query.sql)
     : undefined;
 
+  if (dialect === 'sqlite' && target !== ':memory:') {
+    mkdirSync(dirname(target), { recursive: true });
+    // Statements run on worker threads (see sqlite/driver.ts): a slow one never blocks the event loop.
+    const { ThreadedSqliteDialect } = await import('./sqlite/driver.ts');
+    const db = new Kysely<Database>({
+      dialect: new ThreadedSqliteDialect({ file: target, readers: options.poolSize }),
+      log,
+    });
+    return { db, dialect, close: () => db.destroy() };
+  }
+
   if (dialect === 'sqlite') {
+    // An in-memory database belongs to one connection: it stays on the main thread.
     const { default: SQLite } = await importOptional(
       'better-sqlite3',
       'A sqlite: DATABASE_URL',
       () => import('better-sqlite3'),
     );
-    if (target !== ':memory:') mkdirSync(dirname(target), { recursive: true });
     const sqlite = new SQLite(target);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
