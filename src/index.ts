@@ -51,6 +51,7 @@ export type { Dialect } from './db/url.ts';
 export type { CitadelServices } from './http/fastify-types.ts';
 export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
 export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
+export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {
   HttpError,

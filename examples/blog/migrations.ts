@@ -1,5 +1,5 @@
 import { TIMESTAMP, idColumn, longText } from '../../src/db/columns.ts';
-import type { CitadelMigration } from '../../src/index.ts';
+import { createSearchIndex, dropSearchIndex, type CitadelMigration } from '../../src/index.ts';
 
 /** The blog's tables (contract section 8). Timestamps are ISO strings like every Citadel table. */
 export const blogMigration: CitadelMigration = {
@@ -31,4 +31,16 @@ export const blogMigration: CitadelMigration = {
   },
 };
 
-export const blogMigrations: CitadelMigration[] = [blogMigration];
+const postsSearch = { table: 'posts', columns: ['title', 'body'] };
+
+/**
+ * `search` on posts served by an index: FTS5 trigrams on SQLite, pg_trgm on PostgreSQL (nothing on
+ * MariaDB, where the engine bounds the scan instead).
+ */
+export const blogSearchMigration: CitadelMigration = {
+  name: '0401_blog_posts_search',
+  up: (db, dialect) => createSearchIndex(db, dialect, postsSearch),
+  down: (db, dialect) => dropSearchIndex(db, dialect, postsSearch),
+};
+
+export const blogMigrations: CitadelMigration[] = [blogMigration, blogSearchMigration];

@@ -13,6 +13,7 @@ import type { DeriveNode, ListPlan } from './query.ts';
 import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from './filters.ts';
 import type { Dialect } from '../db/url.ts';
+import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
 
@@ -112,12 +113,17 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
   const dialect = scope.request.server.dialect;
   const filter = plan.filter;
   if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
+  base = await narrowBySearchIndex(scope.db, resource, plan.pattern, base);
   let rowsQuery = base.select(selectList(base, resource));
   for (const term of plan.sort)
     rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
   rowsQuery = rowsQuery.limit(plan.limit).offset((plan.page - 1) * plan.limit);
   const countQuery = base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
-  const [countRow, rows] = await Promise.all([countQuery.executeTakeFirst(), rowsQuery.execute()]);
+  const searching = plan.pattern !== null;
+  const [[countRow], rows] = await Promise.all([
+    executeSearchBounded(scope.db, countQuery, searching),
+    executeSearchBounded(scope.db, rowsQuery, searching),
+  ]);
   const total = Number((countRow as { total?: unknown } | undefined)?.total ?? 0);
   const records = await loadRelations(scope, resource, rows as ApiRecord[], plan.derive);
   return {
