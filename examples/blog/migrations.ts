@@ -32,6 +32,7 @@ export const blogMigration: CitadelMigration = {
 };
 
 const postsSearch = { table: 'posts', columns: ['title', 'body'] };
+const commentsSearch = { table: 'comments', columns: ['author_name', 'body'] };
 
 /**
  * `search` on posts served by an index: FTS5 trigrams on SQLite, pg_trgm on PostgreSQL (nothing on
@@ -39,8 +40,38 @@ const postsSearch = { table: 'posts', columns: ['title', 'body'] };
  */
 export const blogSearchMigration: CitadelMigration = {
   name: '0401_blog_posts_search',
-  up: (db, dialect) => createSearchIndex(db, dialect, postsSearch),
-  down: (db, dialect) => dropSearchIndex(db, dialect, postsSearch),
+  async up(db, dialect) {
+    await createSearchIndex(db, dialect, postsSearch);
+    await createSearchIndex(db, dialect, commentsSearch);
+  },
+  async down(db, dialect) {
+    await dropSearchIndex(db, dialect, commentsSearch);
+    await dropSearchIndex(db, dialect, postsSearch);
+  },
 };
 
-export const blogMigrations: CitadelMigration[] = [blogMigration, blogSearchMigration];
+/** An index for every field the resources declare sortable (`citadel check --strict` passes). */
+export const blogSortIndexesMigration: CitadelMigration = {
+  name: '0402_blog_sort_indexes',
+  async up(db) {
+    await db.schema.createIndex('posts_title').on('posts').column('title').execute();
+    await db.schema.createIndex('posts_updated_at').on('posts').column('updated_at').execute();
+    await db.schema.createIndex('comments_created_at').on('comments').column('created_at').execute();
+  },
+  async down(db, dialect) {
+    for (const [name, table] of [
+      ['posts_title', 'posts'],
+      ['posts_updated_at', 'posts'],
+      ['comments_created_at', 'comments'],
+    ] as const) {
+      const drop = db.schema.dropIndex(name);
+      await (dialect === 'mysql' ? drop.on(table) : drop).execute();
+    }
+  },
+};
+
+export const blogMigrations: CitadelMigration[] = [
+  blogMigration,
+  blogSearchMigration,
+  blogSortIndexesMigration,
+];

@@ -78,6 +78,7 @@ export class SqliteThread {
   async close(): Promise<void> {
     if (this.#failure) return;
     const exited = new Promise((resolve) => this.#worker.once('exit', resolve));
+    this.#worker.ref(); // an unreferenced thread's exit would not keep the process waiting for it
     this.#worker.postMessage({ close: true });
     await exited;
   }
