@@ -1,6 +1,6 @@
 import { CompiledQuery, MysqlAdapter, PostgresAdapter, SqliteAdapter, sql } from 'kysely';
 import { ftsTableName } from '../db/search-index.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
 import type { AnyDb } from './context.ts';
 import { LIKE_ESCAPE } from './search-sql.ts';
@@ -94,7 +94,8 @@ export async function narrowBySearchIndex(
 
 const mariadb = new WeakMap<object, Promise<boolean>>();
 
-function isMariaDb(db: AnyDb): Promise<boolean> {
+/** Whether a MySQL-protocol database is MariaDB (asked once per database). */
+export function isMariaDb(db: AnyDb): Promise<boolean> {
   const key = db.getExecutor().adapter;
   let answer = mariadb.get(key);
   if (!answer) {

@@ -9,7 +9,9 @@ import type { DeriveNode } from './query.ts';
 import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
-import { insertRow, nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
+import type { Dialect } from '../db/url.ts';
+import { createLevel } from './write-set.ts';
+import { nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
@@ -272,12 +274,12 @@ async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promi
   }
 }
 
-function stamp(values: ApiRecord, columns: readonly string[], now: string): void {
+export function stampColumns(values: ApiRecord, columns: readonly string[], now: string): void {
   for (const column of columns) values[column] = now;
 }
 
 /** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
-function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
+export function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
   const values: ApiRecord = {};
   const dialect = scope.request.server.dialect;
   // Only configured columns reach SQL, whatever a hook returned.
@@ -289,9 +291,10 @@ function pickWritable(scope: RequestScope, resource: CompiledResource, data: Api
 }
 
 /** What one create request shares across its items: the transaction, one clock reading, hook contexts. */
-class CreateRun {
+export class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
   readonly now: string;
+  readonly dialect: Dialect;
   private readonly oneTripSavepoints: boolean;
 
   constructor(
@@ -300,6 +303,7 @@ class CreateRun {
   ) {
     const { clock, dialect } = scope.request.server;
     this.now = clock.now().toISOString();
+    this.dialect = dialect;
     this.oneTripSavepoints = dialect === 'postgres';
   }
 
@@ -346,46 +350,6 @@ class CreateRun {
     const [record] = await afterQuery(readScope, target, [row], this.trx);
     return record ?? row;
   }
-
-  /**
-   * Create one item (the caller holds its savepoint): its parents first, each in a savepoint of
-   * its own, then the row, then its children, each in a savepoint of its own.
-   */
-  async create(resource: CompiledResource, item: PreparedItem, depth: number) {
-    const parents: ApiRecord = {};
-    for (const parent of item.parents) {
-      if ('create' in parent) continue;
-      const relation = parent.relation;
-      parents[relation.name] = await this.existingParent(relation, parent.path, parent.existing);
-      item.data[relation.foreignKey] = parent.existing;
-    }
-    const newParents = item.parents.filter((parent) => 'create' in parent);
-    await this.inSavepoints(newParents.length, depth + 1, async (index) => {
-      const parent = newParents[index]!;
-      const relation = parent.relation;
-      const created = await this.create(relation.target.resource!, parent.create, depth + 1);
-      item.data[relation.foreignKey] = created.row[relation.targetKey];
-      parents[relation.name] = created.record;
-    });
-    const context = this.context(resource);
-    const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(this.scope, resource, data);
-    stamp(values, resource.createdStamps, this.now);
-    const inserted = await insertRow(this.trx, resource, values);
-    const row = inserted.row ?? (await readRow(this.trx, resource, inserted.id));
-    // Relation names never clash with columns (checked at start-up): the stored columns stay as they are.
-    Object.assign(row, parents);
-    for (const group of item.children) {
-      const target = group.relation.target.resource!;
-      row[group.relation.name] = await this.inSavepoints(group.items.length, depth + 1, async (index) => {
-        const child = group.items[index]!;
-        child.data[group.relation.foreignKey] = inserted.id;
-        return (await this.create(target, child, depth + 1)).record;
-      });
-    }
-    const record = await afterSave(resource, row, context);
-    return { row, record };
-  }
 }
 
 /** POST: one object or a bulk array, all or nothing. */
@@ -405,14 +369,10 @@ export async function createRecords(
   );
   throwIfInvalid(errors);
 
-  const rows = await inTransaction(scope, async (trx) => {
-    const run = new CreateRun(scope, trx);
-    return run.inSavepoints(
-      items.length,
-      0,
-      async (index) => (await run.create(resource, items[index]!, 0)).record,
-    );
-  });
+  // Set-based: one multi-row INSERT per level (write-set.ts); any failure rolls back the whole request.
+  const rows = await inTransaction(scope, async (trx) =>
+    (await createLevel(new CreateRun(scope, trx), resource, items)).map((created) => created.record),
+  );
   const formatted = rows.map((row, index) =>
     formatRecord(resource, row, writtenRelations(items[index]!), scope.codec),
   );
@@ -451,7 +411,7 @@ export async function updateRecord(
     const data = await beforeSave(resource, item.data, context);
     const values = pickWritable(scope, resource, data);
     if (Object.keys(values).length > 0) {
-      stamp(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
+      stampColumns(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     }
     const saved = await readRow(trx, resource, id);
