@@ -14,6 +14,7 @@ import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from './filters.ts';
 import type { Dialect } from '../db/url.ts';
 import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
+import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
 
@@ -109,23 +110,34 @@ function filterExpression(
 
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
-  let base = withSearch(scope, await scopedQuery(scope, resource), resource, plan.pattern);
+  // The request's search and filters, on the scoped query or on each row-rule alternative.
   const dialect = scope.request.server.dialect;
   const filter = plan.filter;
-  if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
-  base = await narrowBySearchIndex(scope.db, resource, plan.pattern, base);
-  let rowsQuery = base.select(selectList(base, resource));
-  for (const term of plan.sort)
-    rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
-  rowsQuery = rowsQuery.limit(plan.limit).offset((plan.page - 1) * plan.limit);
-  const countQuery = base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
+  const narrow = async (query: ResourceQuery) => {
+    let narrowed = withSearch(scope, query, resource, plan.pattern);
+    if (filter) narrowed = narrowed.where((eb) => filterExpression(eb, resource, filter, dialect));
+    return narrowBySearchIndex(scope.db, resource, plan.pattern, narrowed);
+  };
   const searching = plan.pattern !== null;
-  const [[countRow], rows] = await Promise.all([
-    executeSearchBounded(scope.db, countQuery, searching),
-    executeSearchBounded(scope.db, rowsQuery, searching),
-  ]);
-  const total = Number((countRow as { total?: unknown } | undefined)?.total ?? 0);
-  const records = await loadRelations(scope, resource, rows as ApiRecord[], plan.derive);
+  const execute = <R>(query: { compile(): CompiledQuery; execute(): Promise<R[]> }) =>
+    executeSearchBounded(scope.db, query, searching);
+  let rows: ApiRecord[];
+  let total: number;
+  const alternatives = await rowAlternativesFor(scope, resource);
+  if (alternatives) {
+    ({ rows, total } = await listByAlternatives(scope, resource, plan, alternatives, narrow, execute));
+  } else {
+    const base = await narrow(await scopedQuery(scope, resource));
+    let rowsQuery = base.select(selectList(base, resource));
+    for (const term of plan.sort)
+      rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
+    rowsQuery = rowsQuery.limit(plan.limit).offset((plan.page - 1) * plan.limit);
+    const countQuery = base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
+    const [[countRow], pageRows] = await Promise.all([execute(countQuery), execute(rowsQuery)]);
+    total = Number((countRow as { total?: unknown } | undefined)?.total ?? 0);
+    rows = pageRows as ApiRecord[];
+  }
+  const records = await loadRelations(scope, resource, rows, plan.derive);
   return {
     records: await afterQuery(scope, resource, records),
     pagination: pagination(plan.page, plan.limit, total),

@@ -3,6 +3,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
+import type { RowAlternative } from './row-alternatives.ts';
 
 /** Lower-case HTTP verbs of the resource API. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -78,6 +79,14 @@ export type ResourceQuery = SelectQueryBuilder<any, any, any>;
 export interface ResourceHooks {
   /** Return the (immutable) builder it was given or a changed one, for example with a tenant scope. */
   beforeQuery?(query: ResourceQuery, ctx: HookContext): ResourceQuery | void | Promise<ResourceQuery | void>;
+  /**
+   * The list-read row rule as alternatives that do not overlap (see row-alternatives.ts), or null
+   * to use beforeQuery. When given, list reads use it instead of beforeQuery: each alternative an
+   * index can serve, joined by UNION ALL for the page and summed for the count.
+   */
+  rowAlternatives?(
+    ctx: HookContext,
+  ): RowAlternative[] | null | undefined | Promise<RowAlternative[] | null | undefined>;
   /** Return the records (or change them in place and return nothing). */
   afterQuery?(records: ApiRecord[], ctx: HookContext): ApiRecord[] | void | Promise<ApiRecord[] | void>;
   beforeSave?(data: ApiRecord, ctx: HookContext): ApiRecord | void | Promise<ApiRecord | void>;
