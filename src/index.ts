@@ -45,7 +45,8 @@ export type ApiRecord = api.ApiRecord;
 export type WriteVerb = api.WriteVerb;
 /** Start an immutable API definition: `createApi({ apiName, resources }).publish({ version: 'v1' })`. */
 export const createApi = buildApi;
-export type { RowAlternative } from './api/row-alternatives.ts';
+/** One alternative of a row rule the engine can plan (see docs/scale.md). */
+export type RowAlternative = api.RowAlternative;
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';

@@ -2,13 +2,9 @@ import { sql } from 'kysely';
 import type { CompiledResource } from './compile.ts';
 import { hookContext, type RequestScope } from './context.ts';
 import type { ListPlan } from './query.ts';
-import type { ResourceQuery } from './types.ts';
+import type { ResourceQuery, RowAlternative } from './types.ts';
 
-/**
- * A row rule stated as alternatives (`published` | `mine and not published`), each one a condition
- * an index can serve. They must not overlap: a row matching two would be listed and counted twice.
- */
-export type RowAlternative = (query: ResourceQuery) => ResourceQuery;
+export type { RowAlternative } from './types.ts';
 
 /** The hook's alternatives for this list read, or null (then the plain beforeQuery rule applies). */
 export async function rowAlternativesFor(

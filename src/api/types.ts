@@ -3,7 +3,6 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
-import type { RowAlternative } from './row-alternatives.ts';
 
 /** Lower-case HTTP verbs of the resource API. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -75,6 +74,12 @@ export interface HookContext {
 export type ApiRecord = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a hook receives the builder of an application table
 export type ResourceQuery = SelectQueryBuilder<any, any, any>;
+
+/**
+ * A row rule stated as alternatives (`published` | `mine and not published`), each one a condition
+ * an index can serve. They must not overlap: a row matching two would be listed and counted twice.
+ */
+export type RowAlternative = (query: ResourceQuery) => ResourceQuery;
 
 export interface ResourceHooks {
   /** Return the (immutable) builder it was given or a changed one, for example with a tenant scope. */

@@ -1,9 +1,10 @@
 import type { CompiledRelation, CompiledResource } from './compile.ts';
+import { toStorage } from './column-types.ts';
 import { afterSave, beforeSave, type AnyDb } from './context.ts';
 import { isMariaDb } from './search-plan.ts';
 import type { ApiRecord } from './types.ts';
-import type { CreateRun, PreparedItem } from './write.ts';
-import { pickWritable, stampColumns } from './write.ts';
+import type { Dialect } from '../db/url.ts';
+import type { HookContext } from './types.ts';
 import { insertRow, readRow } from './write-sql.ts';
 
 /**
@@ -12,6 +13,42 @@ import { insertRow, readRow } from './write-sql.ts';
  * split into statements under it.
  */
 const PARAMETER_LIMITS = { sqlite: 32_766, postgres: 65_535, mysql: 65_535 } as const;
+
+/** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
+export type PreparedParent =
+  | { relation: CompiledRelation; path: string; existing: unknown }
+  | { relation: CompiledRelation; path: string; create: PreparedItem };
+
+/** A payload item that passed validation, ids decoded, its parents and nested children split off. */
+export interface PreparedItem {
+  data: ApiRecord;
+  parents: PreparedParent[];
+  children: { relation: CompiledRelation; items: PreparedItem[] }[];
+}
+
+/** What one create request shares across its levels (write.ts's CreateRun). */
+export interface LevelRun {
+  readonly trx: AnyDb;
+  readonly now: string;
+  readonly dialect: Dialect;
+  context(resource: CompiledResource): HookContext;
+  existingParent(relation: CompiledRelation, path: string, key: unknown): Promise<ApiRecord>;
+}
+
+export function stampColumns(values: ApiRecord, columns: readonly string[], now: string): void {
+  for (const column of columns) values[column] = now;
+}
+
+/** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
+export function pickWritable(dialect: Dialect, resource: CompiledResource, data: ApiRecord): ApiRecord {
+  const values: ApiRecord = {};
+  // Only configured columns reach SQL, whatever a hook returned.
+  for (const key in data) {
+    if (!resource.writable.has(key) || data[key] === undefined) continue;
+    values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
+  }
+  return values;
+}
 
 export interface CreatedRow {
   row: ApiRecord;
@@ -89,7 +126,7 @@ export async function insertRows(
  * hooks run once per item with the same data as before, grouped by level instead of interleaved.
  */
 export async function createLevel(
-  run: CreateRun,
+  run: LevelRun,
   resource: CompiledResource,
   items: readonly PreparedItem[],
 ): Promise<CreatedRow[]> {
@@ -111,7 +148,7 @@ export async function createLevel(
       parents[parent.relation.name] = created!.record;
     }
     const data = await beforeSave(resource, item.data, context);
-    const row = pickWritable(run.scope, resource, data);
+    const row = pickWritable(run.dialect, resource, data);
     stampColumns(row, resource.createdStamps, run.now);
     parentsOf.push(parents);
     values.push(row);

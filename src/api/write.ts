@@ -10,25 +10,21 @@ import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
 import type { Dialect } from '../db/url.ts';
-import { createLevel } from './write-set.ts';
+import {
+  createLevel,
+  pickWritable,
+  stampColumns,
+  type PreparedItem,
+  type PreparedParent,
+} from './write-set.ts';
+
+export type { PreparedItem, PreparedParent } from './write-set.ts';
 import { nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
 /** Deepest nesting of children in one payload (relations may refer to each other in a cycle). */
 export const MAX_NESTING_DEPTH = 5;
-
-/** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
-export type PreparedParent =
-  | { relation: CompiledRelation; path: string; existing: unknown }
-  | { relation: CompiledRelation; path: string; create: PreparedItem };
-
-/** A payload item that passed validation, ids decoded, its parents and nested children split off. */
-export interface PreparedItem {
-  data: ApiRecord;
-  parents: PreparedParent[];
-  children: { relation: CompiledRelation; items: PreparedItem[] }[];
-}
 
 class PayloadTooLargeError extends HttpError {
   override name = 'PayloadTooLargeError';
@@ -274,22 +270,6 @@ async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promi
   }
 }
 
-export function stampColumns(values: ApiRecord, columns: readonly string[], now: string): void {
-  for (const column of columns) values[column] = now;
-}
-
-/** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
-export function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
-  const values: ApiRecord = {};
-  const dialect = scope.request.server.dialect;
-  // Only configured columns reach SQL, whatever a hook returned.
-  for (const key in data) {
-    if (!resource.writable.has(key) || data[key] === undefined) continue;
-    values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
-  }
-  return values;
-}
-
 /** What one create request shares across its items: the transaction, one clock reading, hook contexts. */
 export class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
@@ -409,7 +389,7 @@ export async function updateRecord(
     await assertInScope(scope, resource, id, trx);
     const context = hookContext(scope, resource, trx);
     const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(scope, resource, data);
+    const values = pickWritable(scope.request.server.dialect, resource, data);
     if (Object.keys(values).length > 0) {
       stampColumns(values, resource.updatedStamps, scope.request.server.clock.now().toISOString());
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
