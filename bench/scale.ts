@@ -67,7 +67,7 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
     });
     await seed(
       server.services.db as unknown as AnyDb,
-      { posts, commentsPerPost: 0, authorId: author.id, draftEvery: 10 },
+      { posts, commentsPerPost: 1, authorId: author.id, draftEvery: 10 },
       log,
     );
     await server.close();
