@@ -97,7 +97,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   // Development only, and only when warnings are shown: the check costs a few catalog queries.
   if (config.api && !config.production && ['trace', 'debug', 'info', 'warn'].includes(app.log.level)) {
     const { warnAboutMissingIndexes } = await import('./api/index-check.ts');
-    await warnAboutMissingIndexes(config.api, database.db, database.dialect, app.log);
+    await warnAboutMissingIndexes(config.api, app.db, app.dialect, app.log);
   }
 
   let closed = false;

@@ -143,7 +143,7 @@ export async function warnAboutMissingIndexes(
   log: { warn(message: string): void },
 ): Promise<void> {
   try {
-    const report = await checkIndexes(db, dialect, compileApi(api).values());
+    const report = await checkIndexes(db, dialect, compileApi(api, dialect).values());
     for (const missing of report.missing) log.warn(formatIndexReport({ missing: [missing], notes: [] })[0]!);
   } catch (error) {
     log.warn(`index check skipped: ${error instanceof Error ? error.message : String(error)}`);

@@ -37,7 +37,7 @@ describe('index check', () => {
   it('the demo indexes everything it declares', async () => {
     const t = await startBlogApp();
     try {
-      const report = await checkIndexes(t.db, dialect, compileApi(blogApi).values());
+      const report = await checkIndexes(t.db, dialect, compileApi(blogApi, dialect).values());
       expect(report.missing).toEqual([]);
       if (dialect === 'mysql') expect(report.notes.join('\n')).toContain('max_statement_time');
     } finally {
@@ -48,7 +48,7 @@ describe('index check', () => {
   it('names each missing index with a statement that adds it (applied here, it clears the finding)', async () => {
     const t = await startBlogApp({ migrations: [blogMigration] }); // the tables, not the later indexes
     try {
-      const resources = [...compileApi(blogApi).values()];
+      const resources = [...compileApi(blogApi, dialect).values()];
       const before = await checkIndexes(t.db, dialect, resources);
       const found = before.missing.map((m) => `${m.resource} ${m.use} ${m.table}.${m.column}`);
       expect(found).toEqual(

@@ -21,7 +21,7 @@ describe('set-based inserts', () => {
 
   it('splits a level at the parameter limit and returns every row in the order given', async () => {
     const author = await t.createUser();
-    const posts = compileApi(blogApi).get('posts')!;
+    const posts = compileApi(blogApi, dialect).get('posts')!;
     const at = '2026-03-01T00:00:00.000Z';
     const perStatement = Math.floor(LIMIT / 6); // six columns a row
     const rows = Array.from({ length: perStatement + 3 }, (_, i) => ({
@@ -42,7 +42,7 @@ describe('set-based inserts', () => {
 
   it('rows of different shapes go in consecutive runs, defaults filled, order kept', async () => {
     const author = await t.createUser();
-    const posts = compileApi(blogApi).get('posts')!;
+    const posts = compileApi(blogApi, dialect).get('posts')!;
     const at = '2026-03-02T00:00:00.000Z';
     const base = { body: 'b', author_id: author.id, created_at: at, updated_at: at };
     const rows = [

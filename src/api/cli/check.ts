@@ -19,8 +19,8 @@ export async function runCheck(
     write('no resource API is configured: nothing to check');
     return 0;
   }
-  const compiled = compileApi(config.api);
   const database = await openDatabase(config.databaseUrl);
+  const compiled = compileApi(config.api, database.dialect);
   try {
     const report = await checkIndexes(database.db, database.dialect, compiled.values());
     for (const line of formatIndexReport(report)) write(line);

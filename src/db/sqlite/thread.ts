@@ -1,14 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
-/** What a statement returned on a SQLite thread. */
+/** What a statement returned on a reader thread. */
 export interface ThreadResult {
   rows: Record<string, unknown>[];
-  changes?: number;
-  lastInsertRowid?: number | bigint;
-  /** The statement writes: a reader refused it (the caller sends it to the writer). */
+  /** The statement writes: the reader refused it (the caller sends it to the writer). */
   notReadonly?: boolean;
-  /** Whether the thread's connection is inside a transaction after the statement. */
-  inTransaction: boolean;
 }
 
 interface Reply extends Partial<ThreadResult> {
@@ -30,7 +26,7 @@ function rebuildError(error: NonNullable<Reply['error']>): Error {
 }
 
 /**
- * One SQLite connection on a worker thread. Statements queue on the thread and run one at a time;
+ * One read-only SQLite connection on a worker thread. Statements queue on the thread and run one at a time;
  * `pending` is how many wait or run, so the pool can pick the least busy reader.
  */
 export class SqliteThread {
@@ -38,7 +34,6 @@ export class SqliteThread {
   readonly #waiting = new Map<number, Pending>();
   #nextId = 1;
   #failure: Error | null = null;
-  inTransaction = false;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -47,8 +42,8 @@ export class SqliteThread {
     worker.on('exit', () => this.#fail(new Error('the SQLite thread stopped')));
   }
 
-  static async start(file: string, role: 'writer' | 'reader'): Promise<SqliteThread> {
-    const worker = new Worker(WORKER_URL, { workerData: { file, role } });
+  static async start(file: string): Promise<SqliteThread> {
+    const worker = new Worker(WORKER_URL, { workerData: { file } });
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error) => reject(error);
       worker.once('error', onError);
@@ -88,7 +83,6 @@ export class SqliteThread {
     const pending = this.#waiting.get(reply.id);
     if (!pending) return;
     this.#waiting.delete(reply.id);
-    this.inTransaction = reply.inTransaction ?? false;
     if (reply.error) pending.reject(rebuildError(reply.error));
     else pending.resolve(reply as ThreadResult);
   }

@@ -1,18 +1,18 @@
-// One SQLite connection on its own thread: the writer (the only connection that writes) or a
-// reader (read-only, WAL lets it read while the writer writes). Plain JavaScript because a worker
-// thread does not inherit the TypeScript loader of the main thread (tsx, vitest).
+// One read-only SQLite connection on its own thread: WAL lets it read while the main thread's
+// connection writes. Plain JavaScript because a worker thread does not inherit the TypeScript loader
+// of the main thread (tsx, vitest).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, role } = workerData;
+const { file } = workerData;
 const STATEMENT_CACHE_SIZE = 256;
 
-const db = new Database(file, { readonly: role === 'reader' });
+const db = new Database(file, { readonly: true });
 db.pragma('busy_timeout = 5000');
-if (role === 'writer') {
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-}
+// The same functions as functions.ts registers on the main thread's connections (searches use it).
+db.function('unicode_lower', { deterministic: true }, (value) =>
+  typeof value === 'string' ? value.toLowerCase() : value,
+);
 
 /** The most recently used statements by SQL text (SQLite re-prepares them after a schema change). */
 const cache = new Map();
@@ -39,11 +39,9 @@ function parameters(values) {
 
 function run(sql, values) {
   const statement = prepare(sql);
-  // A reader never runs a statement that writes: the main thread sends it to the writer instead.
-  if (role === 'reader' && !statement.readonly) return { notReadonly: true };
-  if (statement.reader) return { rows: statement.all(parameters(values)) };
-  const { changes, lastInsertRowid } = statement.run(parameters(values));
-  return { rows: [], changes, lastInsertRowid };
+  // A reader never runs a statement that writes: the main thread runs it on its writer instead.
+  if (!statement.readonly || !statement.reader) return { notReadonly: true };
+  return { rows: statement.all(parameters(values)) };
 }
 
 parentPort.on('message', (message) => {
@@ -53,14 +51,12 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    const result = run(message.sql, message.parameters);
-    parentPort.postMessage({ id: message.id, ...result, inTransaction: db.inTransaction });
+    parentPort.postMessage({ id: message.id, ...run(message.sql, message.parameters) });
   } catch (error) {
     // Only what the error mapping reads crosses the thread: the name, the SQLite code and the text.
     parentPort.postMessage({
       id: message.id,
       error: { name: error?.name ?? 'Error', code: error?.code, message: String(error?.message ?? error) },
-      inTransaction: db.inTransaction,
     });
   }
 });
