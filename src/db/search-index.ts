@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './url.ts';
+import { SQLITE_UNICODE_LOWER } from './sqlite/functions.ts';
 
 export interface SearchIndexSpec {
   table: string;
@@ -30,8 +31,10 @@ export function trigramIndexName(table: string, column: string): string {
 
 /**
  * For a migration: what `search` needs to be served by an index on this dialect.
- * - SQLite: an FTS5 table with the `trigram` tokenizer over the columns, external content (the
- *   table itself, nothing stored twice), kept in sync by triggers, filled from the rows present.
+ * - SQLite: a contentless FTS5 table with the `trigram` tokenizer over the columns lower-cased
+ *   (only the trigrams are stored, not the text again), kept in sync by triggers, filled from the
+ *   rows present. The triggers call `unicode_lower`, which Citadel registers on its connections:
+ *   another program writing to the table needs the same function.
  * - PostgreSQL: the `pg_trgm` extension and a GIN trigram index on `lower(column)` per column
  *   (the expression the engine searches). Creating the extension needs a role allowed to (a
  *   superuser, or the database owner on PostgreSQL 13+, where pg_trgm is a trusted extension).
@@ -49,18 +52,22 @@ export async function createSearchIndex(
   if (dialect === 'sqlite') {
     const fts = ftsTableName(table);
     const list = columns.join(', ');
-    const newValues = columns.map((c) => `new.${c}`).join(', ');
-    const oldValues = columns.map((c) => `old.${c}`).join(', ');
+    // The index holds the text lower-cased as the engine's search compares it (unicode_lower, the
+    // function every Citadel connection registers), so the index's candidates are a superset of
+    // the rows the substring condition keeps: FTS5's own case folding works one code point at a
+    // time, JavaScript's does not (`İ` becomes `i̇`, two code points).
+    const lowered = (prefix: string) =>
+      columns.map((c) => `${SQLITE_UNICODE_LOWER}(${prefix}${c})`).join(', ');
     const statements = [
-      `create virtual table ${fts} using fts5(${list}, content='${table}', content_rowid='${key}', tokenize='trigram')`,
+      `create virtual table ${fts} using fts5(${list}, content='', tokenize='trigram')`,
       `create trigger ${fts}_insert after insert on ${table} begin
-         insert into ${fts}(rowid, ${list}) values (new.${key}, ${newValues}); end`,
+         insert into ${fts}(rowid, ${list}) values (new.${key}, ${lowered('new.')}); end`,
       `create trigger ${fts}_delete after delete on ${table} begin
-         insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.${key}, ${oldValues}); end`,
+         insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.${key}, ${lowered('old.')}); end`,
       `create trigger ${fts}_update after update of ${key}, ${list} on ${table} begin
-         insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.${key}, ${oldValues});
-         insert into ${fts}(rowid, ${list}) values (new.${key}, ${newValues}); end`,
-      `insert into ${fts}(${fts}) values ('rebuild')`,
+         insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.${key}, ${lowered('old.')});
+         insert into ${fts}(rowid, ${list}) values (new.${key}, ${lowered('new.')}); end`,
+      `insert into ${fts}(rowid, ${list}) select ${key}, ${lowered('')} from ${table}`,
     ];
     for (const statement of statements) await sql.raw(statement).execute(db);
     return;
