@@ -106,7 +106,7 @@ export async function insertRows(
       const compiled = trx
         .insertInto(resource.table)
         .values(chunk)
-        .returning([...resource.columns])
+        .returning(resource.plainSelect)
         .compile();
       const returned = [...(await trx.executeQuery<ApiRecord>(compiled)).rows];
       if (returned.length !== chunk.length)
