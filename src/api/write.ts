@@ -2,7 +2,7 @@ import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
-import { columnValueProblem, toStorage } from './column-types.ts';
+import { columnValueProblem } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
 import type { DeriveNode } from './query.ts';
@@ -19,7 +19,7 @@ import {
 } from './write-set.ts';
 
 export type { PreparedItem, PreparedParent } from './write-set.ts';
-import { nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
+import { readRow } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
@@ -275,7 +275,6 @@ export class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
   readonly now: string;
   readonly dialect: Dialect;
-  private readonly oneTripSavepoints: boolean;
 
   constructor(
     readonly scope: RequestScope,
@@ -284,23 +283,6 @@ export class CreateRun {
     const { clock, dialect } = scope.request.server;
     this.now = clock.now().toISOString();
     this.dialect = dialect;
-    this.oneTripSavepoints = dialect === 'postgres';
-  }
-
-  /**
-   * `work` for each of `count` items in order, each inside its own savepoint at this depth: opened
-   * before the item, released after it (with the next one's opening, in one statement where the
-   * database allows it). A failure leaves the transaction to be rolled back whole.
-   */
-  async inSavepoints<T>(count: number, depth: number, work: (index: number) => Promise<T>): Promise<T[]> {
-    const results: T[] = [];
-    for (let index = 0; index < count; index++) {
-      if (index === 0) await openSavepoint(this.trx, depth);
-      else await nextSavepoint(this.trx, depth, this.oneTripSavepoints);
-      results.push(await work(index));
-    }
-    if (count > 0) await releaseSavepoint(this.trx, depth);
-    return results;
   }
 
   context(resource: CompiledResource): HookContext {
