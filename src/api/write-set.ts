@@ -103,11 +103,7 @@ export async function insertRows(
       const chunk = run.rows.slice(offset, offset + perStatement);
       // Executed as compiled: Kysely's execute() drops RETURNING rows where its adapter says
       // the dialect has none (its MySQL adapter, though MariaDB has them).
-      const compiled = trx
-        .insertInto(resource.table)
-        .values(chunk)
-        .returning(resource.plainSelect)
-        .compile();
+      const compiled = trx.insertInto(resource.table).values(chunk).returning(resource.plainSelect).compile();
       const returned = [...(await trx.executeQuery<ApiRecord>(compiled)).rows];
       if (returned.length !== chunk.length)
         throw new Error(`${resource.name}: ${chunk.length} rows inserted, ${returned.length} returned`);
