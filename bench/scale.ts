@@ -3,7 +3,8 @@
  *
  * The demo API on growing tables (issue 15): each request alone, median of three, through
  * Fastify's inject (no network), with the bare `SELECT count(*)` of the same rows as the yardstick
- * for `total`; the cold start on the seeded database and the resident set size. `--huge` adds
+ * for `total`; `GET /me` p99 alone and while two clients read a deep page; the cold start on the
+ * seeded database and the resident set size. `--huge` adds
  * 10,000,000 posts. Figures, not pass/fail: copy the table into docs/scale.md with the load average.
  */
 import { loadavg } from 'node:os';
@@ -36,6 +37,36 @@ async function median(run: () => Promise<unknown>): Promise<number> {
     times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b)[1]!;
+}
+
+/** p50 and p99 of `count` requests one after the other. */
+async function latencies(run: () => Promise<unknown>, count: number): Promise<{ p50: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(count / 2)]!, p99: times[Math.ceil(count * 0.99) - 1]! };
+}
+
+/**
+ * `GET /me` alone, then while two clients read a deep page in a loop (issue 15, item 5: a slow
+ * statement must not hold up unrelated requests).
+ */
+async function meBesideDeepPages(me: () => Promise<unknown>, deepPage: () => Promise<unknown>) {
+  await me();
+  const alone = await latencies(me, 100);
+  let reading = true;
+  const readers = [0, 1].map(async () => {
+    while (reading) await deepPage();
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50)); // both deep pages in flight
+  const loaded = await latencies(me, 100);
+  reading = false;
+  await Promise.all(readers);
+  return { alone, loaded };
 }
 
 async function benchOne(dialect: TestDialect, posts: number): Promise<Record<string, string>> {
@@ -105,10 +136,15 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
       'sort=title': await median(get('/api/v1/posts?sort=title&limit=20')),
       'page of one': await median(get('/api/v1/posts?limit=1')),
     };
+    const deepPage = Math.max(1, Math.floor((posts * 0.8) / 20));
+    const me = await meBesideDeepPages(get('/me', true), get(`/api/v1/posts?limit=20&page=${deepPage}`));
     const row: Record<string, string> = { dialect: dialect, posts: posts.toLocaleString('en') };
     for (const [name, ms] of Object.entries(figures)) row[name] = `${ms.toFixed(1)} ms`;
     row['signed/anon'] = (figures['list, signed in'] / figures['list, anonymous']).toFixed(2);
     row['list/count'] = (figures['list, anonymous'] / bareCount).toFixed(2);
+    row['/me p99 alone'] = `${me.alone.p99.toFixed(1)} ms`;
+    row['/me p99 beside 2 deep pages'] = `${me.loaded.p99.toFixed(1)} ms`;
+    row['/me loaded/alone'] = (me.loaded.p99 / me.alone.p99).toFixed(2);
     row['cold start'] = `${coldStart.toFixed(0)} ms`;
     row.RSS = `${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`;
     return row;
