@@ -1,11 +1,12 @@
 /**
- * `npm run bench:scale -- [--sizes 10000,100000,1000000] [--huge] [--dialects sqlite,postgres]`
+ * `npm run bench:scale -- [--sizes 10000,100000,1000000] [--huge] [--dialects sqlite,postgres] [--explain]`
  *
  * The demo API on growing tables (issue 15): each request alone, median of three, through
  * Fastify's inject (no network), with the bare `SELECT count(*)` of the same rows as the yardstick
  * for `total`; `GET /me` p99 alone and while two clients read a deep page; the cold start on the
- * seeded database and the resident set size. `--huge` adds
- * 10,000,000 posts. Figures, not pass/fail: copy the table into docs/scale.md with the load average.
+ * seeded database and the resident set size. `--huge` adds 10,000,000 posts; `--explain` logs
+ * PostgreSQL's plan of the one-title search. Figures, not pass/fail: copy the table into
+ * docs/scale.md with the load average.
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     huge: { type: 'boolean', default: false },
     dialects: { type: 'string', default: 'sqlite,postgres' },
+    explain: { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -136,6 +138,14 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
       'sort=title': await median(get('/api/v1/posts?sort=title&limit=20')),
       'page of one': await median(get('/api/v1/posts?limit=1')),
     };
+    if (values.explain && dialect === 'postgres') {
+      // The count the engine runs for the one-title search (anonymous: published rows only).
+      const pattern = `%number ${Math.floor(posts / 2) + 7}%`;
+      const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers)
+        select count(*) from posts where status = 'published'
+        and (lower(title) like ${pattern} escape '!' or lower(body) like ${pattern} escape '!')`.execute(db);
+      log(plan.rows.map((line) => line['QUERY PLAN']).join('\n'));
+    }
     const deepPage = Math.max(1, Math.floor((posts * 0.8) / 20));
     const me = await meBesideDeepPages(get('/me', true), get(`/api/v1/posts?limit=20&page=${deepPage}`));
     const row: Record<string, string> = { dialect: dialect, posts: posts.toLocaleString('en') };
