@@ -22,6 +22,8 @@ Usage:
   citadel make:migration <name> [--dir DIR]     write a migration skeleton (default dir: migrations)
   citadel openapi --api-version <v> [--config FILE]
                                                 print the OpenAPI document of one API version
+  citadel check [--strict] [--config FILE]      list declared fields and relation keys without an index
+                                                (--strict: exit 1 when any is missing)
   citadel --help
 
 Configuration comes from environment variables (see README) and, when present, from
@@ -102,6 +104,7 @@ export async function main(argv: string[]): Promise<void> {
       'api-version': { type: 'string' },
       dir: { type: 'string' },
       workers: { type: 'string' },
+      strict: { type: 'boolean' },
     },
   });
   const [command, ...rest] = positionals;
@@ -131,6 +134,11 @@ export async function main(argv: string[]): Promise<void> {
       if (!values['api-version']) throw new UsageError('openapi needs --api-version <version>');
       return printOpenApi(await loadOptions(values.config), values['api-version']);
     }
+    case 'check':
+      process.exitCode = await (
+        await import('./api/cli/check.ts')
+      ).runCheck(await loadOptions(values.config), values.strict ?? false);
+      return;
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -70,12 +70,15 @@ export type ApiRecord = api.ApiRecord;
 export type WriteVerb = api.WriteVerb;
 /** Start an immutable API definition: `createApi({ apiName, resources }).publish({ version: 'v1' })`. */
 export const createApi = buildApi;
+/** One alternative of a row rule the engine can plan (see docs/scale.md). */
+export type RowAlternative = api.RowAlternative;
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';
 export type { CitadelServices } from './http/fastify-types.ts';
 export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
 export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
+export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {
   HttpError,

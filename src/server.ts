@@ -94,6 +94,11 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const mounted = await mountCitadel(app, { config, plugins, clock, migrate, database: databaseOptions });
   for (const notice of notices) app.log.warn(notice);
+  // Development only, and only when warnings are shown: the check costs a few catalog queries.
+  if (config.api && !config.production && ['trace', 'debug', 'info', 'warn'].includes(app.log.level)) {
+    const { warnAboutMissingIndexes } = await import('./api/index-check.ts');
+    await warnAboutMissingIndexes(config.api, app.db, app.dialect, app.log);
+  }
 
   let closed = false;
   return {

@@ -1,5 +1,5 @@
 import { TIMESTAMP, idColumn, longText } from '../../src/db/columns.ts';
-import type { CitadelMigration } from '../../src/index.ts';
+import { createSearchIndex, dropSearchIndex, type CitadelMigration } from '../../src/index.ts';
 
 /** The blog's tables (contract section 8). Timestamps are ISO strings like every Citadel table. */
 export const blogMigration: CitadelMigration = {
@@ -47,4 +47,48 @@ export const blogPinnedTagsMigration: CitadelMigration = {
   },
 };
 
-export const blogMigrations: CitadelMigration[] = [blogMigration, blogPinnedTagsMigration];
+const postsSearch = { table: 'posts', columns: ['title', 'body'] };
+const commentsSearch = { table: 'comments', columns: ['author_name', 'body'] };
+
+/**
+ * `search` on posts served by an index: FTS5 trigrams on SQLite, pg_trgm on PostgreSQL (nothing on
+ * MariaDB, where the engine bounds the scan instead).
+ */
+export const blogSearchMigration: CitadelMigration = {
+  name: '0402_blog_posts_search',
+  async up(db, dialect) {
+    await createSearchIndex(db, dialect, postsSearch);
+    await createSearchIndex(db, dialect, commentsSearch);
+  },
+  async down(db, dialect) {
+    await dropSearchIndex(db, dialect, commentsSearch);
+    await dropSearchIndex(db, dialect, postsSearch);
+  },
+};
+
+/** An index for every field the resources declare sortable (`citadel check --strict` passes). */
+export const blogSortIndexesMigration: CitadelMigration = {
+  name: '0403_blog_sort_indexes',
+  async up(db) {
+    await db.schema.createIndex('posts_title').on('posts').column('title').execute();
+    await db.schema.createIndex('posts_updated_at').on('posts').column('updated_at').execute();
+    await db.schema.createIndex('comments_created_at').on('comments').column('created_at').execute();
+  },
+  async down(db, dialect) {
+    for (const [name, table] of [
+      ['posts_title', 'posts'],
+      ['posts_updated_at', 'posts'],
+      ['comments_created_at', 'comments'],
+    ] as const) {
+      const drop = db.schema.dropIndex(name);
+      await (dialect === 'mysql' ? drop.on(table) : drop).execute();
+    }
+  },
+};
+
+export const blogMigrations: CitadelMigration[] = [
+  blogMigration,
+  blogPinnedTagsMigration,
+  blogSearchMigration,
+  blogSortIndexesMigration,
+];

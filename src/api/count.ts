@@ -1,4 +1,4 @@
-import { createQueryId, sql } from 'kysely';
+import { createQueryId, sql, type CompiledQuery } from 'kysely';
 import { BadRequestError } from '../core/errors.ts';
 import type { Dialect } from '../db/url.ts';
 import type { AnyDb } from './context.ts';
@@ -42,21 +42,42 @@ async function plannerEstimate(db: AnyDb, query: ResourceQuery): Promise<number>
   return Math.max(0, Math.round(plan[0].Plan['Plan Rows']));
 }
 
+/** Runs a query (the list path passes its search-bounded runner). */
+export type QueryRunner = <R>(query: { compile(): CompiledQuery; execute(): Promise<R[]> }) => Promise<R[]>;
+
+const plainRunner: QueryRunner = (query) => query.execute();
+
 /** The total of a filtered, unordered base query in the requested mode. */
 export async function countRows(
   db: AnyDb,
   dialect: Dialect,
   base: ResourceQuery,
   mode: CountMode,
+  run: QueryRunner = plainRunner,
 ): Promise<Count> {
   if (mode === 'none') return { total: null, estimated: false };
   if (mode === 'estimated' && dialect === 'postgres')
     return { total: await plannerEstimate(db, base.clearOrderBy()), estimated: true };
-  const row = await base
-    .clearOrderBy()
-    .select((eb) => eb.fn.countAll().as('total'))
-    .executeTakeFirst();
-  return { total: Number((row as { total?: unknown } | undefined)?.total ?? 0), estimated: false };
+  const [row] = await run<Record<string, unknown>>(
+    base.clearOrderBy().select((eb) => eb.fn.countAll().as('total')),
+  );
+  return { total: Number(row?.total ?? 0), estimated: false };
+}
+
+/** The sum of disjoint queries' counts (row-rule alternatives), in the requested mode. */
+export async function countAlternatives(
+  db: AnyDb,
+  dialect: Dialect,
+  branches: readonly ResourceQuery[],
+  mode: CountMode,
+  run: QueryRunner = plainRunner,
+): Promise<Count> {
+  if (mode === 'none') return { total: null, estimated: false };
+  const counts = await Promise.all(branches.map((branch) => countRows(db, dialect, branch, mode, run)));
+  return {
+    total: counts.reduce((sum, count) => sum + (count.total ?? 0), 0),
+    estimated: counts.some((count) => count.estimated),
+  };
 }
 
 export interface Pagination {

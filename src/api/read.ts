@@ -13,9 +13,11 @@ import type { DeriveNode, ListPlan } from './query.ts';
 import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from './filters.ts';
 import type { Dialect } from '../db/url.ts';
+import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
+import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
-import { countRows, pagination } from './count.ts';
+import { countRows, pagination, type Count } from './count.ts';
 import { afterCursor, decodeCursor, encodeCursor } from './cursor.ts';
 import type { FieldSet } from './fields.ts';
 
@@ -87,26 +89,51 @@ function filterExpression(
 
 /** One page of a resource plus the total, with the derived relations embedded. */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
-  let base = withSearch(scope, await scopedQuery(scope, resource), resource, plan.pattern);
   const dialect = scope.request.server.dialect;
   const filter = plan.filter;
-  if (filter) base = base.where((eb) => filterExpression(eb, resource, filter, dialect));
   const { secrets } = scope.request.server;
   const bound = { sort: plan.sort, filter, pattern: plan.pattern, fields: plan.fieldsKey };
   const position = plan.cursor === null ? null : decodeCursor(secrets, resource, bound, plan.cursor);
   const page = position?.page ?? plan.page;
-  let rowsQuery = base.select(selectList(base, plan.fields ?? resource));
-  if (position)
-    rowsQuery = rowsQuery.where((eb) => afterCursor(eb, resource, plan.sort, position.values, dialect));
-  for (const term of plan.sort)
-    rowsQuery = rowsQuery.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
+  // The request's search and filters, on the scoped query or on each row-rule alternative.
+  const narrow = async (query: ResourceQuery) => {
+    let narrowed = withSearch(scope, query, resource, plan.pattern);
+    if (filter) narrowed = narrowed.where((eb) => filterExpression(eb, resource, filter, dialect));
+    return narrowBySearchIndex(scope.db, resource, plan.pattern, narrowed);
+  };
+  const searching = plan.pattern !== null;
+  const execute = <R>(query: { compile(): CompiledQuery; execute(): Promise<R[]> }) =>
+    executeSearchBounded(scope.db, query, searching);
+  // The page's rows of one query: its columns, after the cursor if there is one, in the sort order.
+  const sorted = (query: ResourceQuery, qualified = false) => {
+    const columns = plan.fields ?? resource;
+    let rows = query.select(qualified ? columns.select : selectList(query, columns));
+    if (position) rows = rows.where((eb) => afterCursor(eb, resource, plan.sort, position.values, dialect));
+    for (const term of plan.sort)
+      rows = rows.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
+    return rows;
+  };
   // One row past the page says whether there is a next one, whatever the count mode.
-  rowsQuery = rowsQuery.limit(plan.limit + 1);
-  if (!position) rowsQuery = rowsQuery.offset((plan.page - 1) * plan.limit);
-  const [count, read] = await Promise.all([
-    countRows(scope.db, dialect, base, plan.count),
-    rowsQuery.execute() as Promise<ApiRecord[]>,
-  ]);
+  const window = { offset: position ? 0 : (plan.page - 1) * plan.limit, take: plan.limit + 1 };
+  let count: Count;
+  let read: ApiRecord[];
+  const alternatives = await rowAlternativesFor(scope, resource);
+  if (alternatives) {
+    ({ rows: read, count } = await listByAlternatives(scope, resource, plan, alternatives, {
+      narrow,
+      execute,
+      sorted: (query) => sorted(query, true),
+      window,
+    }));
+  } else {
+    const base = await narrow(await scopedQuery(scope, resource));
+    let rowsQuery = sorted(base).limit(window.take);
+    if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
+    [count, read] = await Promise.all([
+      countRows(scope.db, dialect, base, plan.count, execute),
+      execute(rowsQuery) as Promise<ApiRecord[]>,
+    ]);
+  }
   const hasMore = read.length > plan.limit;
   const rows = hasMore ? read.slice(0, plan.limit) : read;
   // Made before the hooks run: afterQuery may change the rows the cursor is made of.

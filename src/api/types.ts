@@ -77,9 +77,23 @@ export type ApiRecord = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a hook receives the builder of an application table
 export type ResourceQuery = SelectQueryBuilder<any, any, any>;
 
+/**
+ * A row rule stated as alternatives (`published` | `mine and not published`), each one a condition
+ * an index can serve. They must not overlap: a row matching two would be listed and counted twice.
+ */
+export type RowAlternative = (query: ResourceQuery) => ResourceQuery;
+
 export interface ResourceHooks {
   /** Return the (immutable) builder it was given or a changed one, for example with a tenant scope. */
   beforeQuery?(query: ResourceQuery, ctx: HookContext): ResourceQuery | void | Promise<ResourceQuery | void>;
+  /**
+   * The list-read row rule as alternatives that do not overlap (see row-alternatives.ts), or null
+   * to use beforeQuery. When given, list reads use it instead of beforeQuery: each alternative an
+   * index can serve, joined by UNION ALL for the page and summed for the count.
+   */
+  rowAlternatives?(
+    ctx: HookContext,
+  ): RowAlternative[] | null | undefined | Promise<RowAlternative[] | null | undefined>;
   /** Return the records (or change them in place and return nothing). */
   afterQuery?(records: ApiRecord[], ctx: HookContext): ApiRecord[] | void | Promise<ApiRecord[] | void>;
   beforeSave?(data: ApiRecord, ctx: HookContext): ApiRecord | void | Promise<ApiRecord | void>;

@@ -15,12 +15,10 @@ import {
   join,
   MAX_BULK_ITEMS,
   PayloadTooLargeError,
-  pickWritable,
   prepareItem,
-  stamp,
   throwIfInvalid,
-  type PreparedItem,
 } from './write.ts';
+import { createLevel, pickWritable, stampColumns, type PreparedItem } from './write-set.ts';
 import { readRow } from './write-sql.ts';
 
 /**
@@ -170,9 +168,9 @@ async function updateChild(
 ) {
   const context = hookContext({ ...scope, verb: 'patch' }, target, trx);
   const data = await beforeSave(target, item.data, context);
-  const values = pickWritable(scope, target, data);
+  const values = pickWritable(scope.request.server.dialect, target, data);
   if (Object.keys(values).length > 0) {
-    stamp(values, target.updatedStamps, now);
+    stampColumns(values, target.updatedStamps, now);
     await trx.updateTable(target.table).set(values).where(target.primaryKey, '=', id).execute();
   }
   await afterSave(target, await readRow(trx, target, id), context);
@@ -208,30 +206,28 @@ async function writeChildren(
     .execute();
   const children = new Set(existing.map((row) => String((row as { key: unknown }).key)));
   const changes = group.changes;
-  await run.inSavepoints(changes.length, 1, async (index) => {
-    const change = changes[index]!;
+  // In payload order; any failure rolls the whole request back (one transaction).
+  for (const change of changes) {
     if (change.kind === 'create') {
       change.item.data[relation.foreignKey] = parentId;
-      await run.create(target, change.item, 1);
-      return;
+      await createLevel(run, target, [change.item]);
+      continue;
     }
     if (!children.has(String(change.id))) notAChild(change.path, target.primaryKey, resource.name);
     if (change.kind === 'delete') {
       await deleteChild(scope, target, change.id, change.path, resource.name, trx);
-      return;
+      continue;
     }
     if (!(await inChildScope(scope, target, 'patch', change.id, trx)))
       notAChild(change.path, target.primaryKey, resource.name);
     await updateChild(scope, target, change.id, change.item, trx, run.now);
-  });
+  }
   if (!replace) return;
   // PUT: the array is the whole set; the children it does not list go.
   const listed = new Set(changes.filter((c) => c.kind !== 'create').map((c) => String(c.id)));
   const gone = existing.map((row) => (row as { key: unknown }).key).filter((key) => !listed.has(String(key)));
   if (gone.length > 0) authorize(target, 'delete', scope.request);
-  await run.inSavepoints(gone.length, 1, (index) =>
-    deleteChild(scope, target, gone[index], group.path, resource.name, trx),
-  );
+  for (const key of gone) await deleteChild(scope, target, key, group.path, resource.name, trx);
 }
 
 export interface UpdateResult {
@@ -278,10 +274,11 @@ export async function updateRecord(
     }
     const context = hookContext(scope, resource, trx);
     const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(scope, resource, data);
+    const values = pickWritable(scope.request.server.dialect, resource, data);
     const run = new CreateRun({ ...scope, verb: 'post' }, trx);
     // Changing children changes the record: its `updated` stamps move too.
-    if (Object.keys(values).length > 0 || groups.length > 0) stamp(values, resource.updatedStamps, run.now);
+    if (Object.keys(values).length > 0 || groups.length > 0)
+      stampColumns(values, resource.updatedStamps, run.now);
     if (Object.keys(values).length > 0)
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     for (const group of groups)

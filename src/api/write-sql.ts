@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import type { CompiledResource } from './compile.ts';
 import type { AnyDb } from './context.ts';
 import type { ApiRecord } from './types.ts';
@@ -8,47 +8,6 @@ import type { ApiRecord } from './types.ts';
  * times: Kysely builds and compiles it once per resource and column list, then only the
  * parameters change.
  */
-
-// Savepoints are named after the nesting depth: items of one level run one after the other and
-// each releases its savepoint before the next opens one, so a name is never in use twice.
-// Fixed names, no client input: the same SQL on SQLite, PostgreSQL and MySQL/MariaDB.
-const SAVEPOINTS: { open: CompiledQuery; release: CompiledQuery; next: CompiledQuery }[] = [];
-
-function savepointAt(depth: number) {
-  let statements = SAVEPOINTS[depth];
-  if (!statements) {
-    statements = {
-      open: CompiledQuery.raw(`savepoint citadel_w${depth}`),
-      release: CompiledQuery.raw(`release savepoint citadel_w${depth}`),
-      // Two statements in one string: only PostgreSQL's simple protocol (no parameters) runs that.
-      next: CompiledQuery.raw(`release savepoint citadel_w${depth}; savepoint citadel_w${depth}`),
-    };
-    SAVEPOINTS[depth] = statements;
-  }
-  return statements;
-}
-
-export async function openSavepoint(trx: AnyDb, depth: number): Promise<void> {
-  await trx.executeQuery(savepointAt(depth).open);
-}
-
-export async function releaseSavepoint(trx: AnyDb, depth: number): Promise<void> {
-  await trx.executeQuery(savepointAt(depth).release);
-}
-
-/**
- * Release the previous item's savepoint and open the next one's. On PostgreSQL both go in one
- * round trip (each statement is a network round trip there); elsewhere one after the other.
- */
-export async function nextSavepoint(trx: AnyDb, depth: number, oneTrip: boolean): Promise<void> {
-  const statements = savepointAt(depth);
-  if (oneTrip) {
-    await trx.executeQuery(statements.next);
-    return;
-  }
-  await trx.executeQuery(statements.release);
-  await trx.executeQuery(statements.open);
-}
 
 const INSERTS = new WeakMap<CompiledResource, Map<string, CompiledQuery>>();
 const MAX_SHAPES = 64;

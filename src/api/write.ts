@@ -2,7 +2,7 @@ import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
-import { columnValueProblem, toStorage } from './column-types.ts';
+import { columnValueProblem } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
 import { etagOf, guardIfMatch } from './etag.ts';
@@ -10,24 +10,22 @@ import type { DeriveNode } from './query.ts';
 import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
-import { insertRow, nextSavepoint, openSavepoint, readRow, releaseSavepoint } from './write-sql.ts';
+import type { Dialect } from '../db/url.ts';
+import {
+  createLevel,
+  pickWritable,
+  stampColumns,
+  type PreparedItem,
+  type PreparedParent,
+} from './write-set.ts';
+
+export type { PreparedItem, PreparedParent } from './write-set.ts';
+import { readRow } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
 /** Deepest nesting of children in one payload (relations may refer to each other in a cycle). */
 export const MAX_NESTING_DEPTH = 5;
-
-/** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
-export type PreparedParent =
-  | { relation: CompiledRelation; path: string; existing: unknown }
-  | { relation: CompiledRelation; path: string; create: PreparedItem };
-
-/** A payload item that passed validation, ids decoded, its parents and nested children split off. */
-export interface PreparedItem {
-  data: ApiRecord;
-  parents: PreparedParent[];
-  children: { relation: CompiledRelation; items: PreparedItem[] }[];
-}
 
 export class PayloadTooLargeError extends HttpError {
   override name = 'PayloadTooLargeError';
@@ -274,27 +272,11 @@ export async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) =
   }
 }
 
-export function stamp(values: ApiRecord, columns: readonly string[], now: string): void {
-  for (const column of columns) values[column] = now;
-}
-
-/** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
-export function pickWritable(scope: RequestScope, resource: CompiledResource, data: ApiRecord): ApiRecord {
-  const values: ApiRecord = {};
-  const dialect = scope.request.server.dialect;
-  // Only configured columns reach SQL, whatever a hook returned.
-  for (const key in data) {
-    if (!resource.writable.has(key) || data[key] === undefined) continue;
-    values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
-  }
-  return values;
-}
-
 /** What one create request shares across its items: the transaction, one clock reading, hook contexts. */
 export class CreateRun {
   private readonly contexts = new Map<CompiledResource, HookContext>();
   readonly now: string;
-  private readonly oneTripSavepoints: boolean;
+  readonly dialect: Dialect;
 
   constructor(
     readonly scope: RequestScope,
@@ -302,23 +284,7 @@ export class CreateRun {
   ) {
     const { clock, dialect } = scope.request.server;
     this.now = clock.now().toISOString();
-    this.oneTripSavepoints = dialect === 'postgres';
-  }
-
-  /**
-   * `work` for each of `count` items in order, each inside its own savepoint at this depth: opened
-   * before the item, released after it (with the next one's opening, in one statement where the
-   * database allows it). A failure leaves the transaction to be rolled back whole.
-   */
-  async inSavepoints<T>(count: number, depth: number, work: (index: number) => Promise<T>): Promise<T[]> {
-    const results: T[] = [];
-    for (let index = 0; index < count; index++) {
-      if (index === 0) await openSavepoint(this.trx, depth);
-      else await nextSavepoint(this.trx, depth, this.oneTripSavepoints);
-      results.push(await work(index));
-    }
-    if (count > 0) await releaseSavepoint(this.trx, depth);
-    return results;
+    this.dialect = dialect;
   }
 
   context(resource: CompiledResource): HookContext {
@@ -348,46 +314,6 @@ export class CreateRun {
     const [record] = await afterQuery(readScope, target, [row], this.trx);
     return record ?? row;
   }
-
-  /**
-   * Create one item (the caller holds its savepoint): its parents first, each in a savepoint of
-   * its own, then the row, then its children, each in a savepoint of its own.
-   */
-  async create(resource: CompiledResource, item: PreparedItem, depth: number) {
-    const parents: ApiRecord = {};
-    for (const parent of item.parents) {
-      if ('create' in parent) continue;
-      const relation = parent.relation;
-      parents[relation.name] = await this.existingParent(relation, parent.path, parent.existing);
-      item.data[relation.foreignKey] = parent.existing;
-    }
-    const newParents = item.parents.filter((parent) => 'create' in parent);
-    await this.inSavepoints(newParents.length, depth + 1, async (index) => {
-      const parent = newParents[index]!;
-      const relation = parent.relation;
-      const created = await this.create(relation.target.resource!, parent.create, depth + 1);
-      item.data[relation.foreignKey] = created.row[relation.targetKey];
-      parents[relation.name] = created.record;
-    });
-    const context = this.context(resource);
-    const data = await beforeSave(resource, item.data, context);
-    const values = pickWritable(this.scope, resource, data);
-    stamp(values, resource.createdStamps, this.now);
-    const inserted = await insertRow(this.trx, resource, values);
-    const row = inserted.row ?? (await readRow(this.trx, resource, inserted.id));
-    // Relation names never clash with columns (checked at start-up): the stored columns stay as they are.
-    Object.assign(row, parents);
-    for (const group of item.children) {
-      const target = group.relation.target.resource!;
-      row[group.relation.name] = await this.inSavepoints(group.items.length, depth + 1, async (index) => {
-        const child = group.items[index]!;
-        child.data[group.relation.foreignKey] = inserted.id;
-        return (await this.create(target, child, depth + 1)).record;
-      });
-    }
-    const record = await afterSave(resource, row, context);
-    return { row, record };
-  }
 }
 
 /** POST: one object or a bulk array, all or nothing. */
@@ -409,14 +335,13 @@ export async function createRecords(
   );
   throwIfInvalid(errors);
 
-  const rows = await inTransaction(scope, async (trx) => {
-    const run = new CreateRun(scope, trx);
-    return run.inSavepoints(items.length, 0, async (index) => {
-      const created = await run.create(resource, items[index]!, 0);
+  // Set-based: one multi-row INSERT per level (write-set.ts); any failure rolls back the whole request.
+  const rows = await inTransaction(scope, async (trx) =>
+    (await createLevel(new CreateRun(scope, trx), resource, items)).map((created, index) => {
       etags[index] = etagOf(scope.request.server.secrets, resource, created.row);
       return created.record;
-    });
-  });
+    }),
+  );
   const formatted = rows.map((row, index) =>
     formatRecord(resource, row, writtenRelations(items[index]!), scope.codecs),
   );

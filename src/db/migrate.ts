@@ -33,16 +33,18 @@ export async function migrateToLatest(
       return byName;
     },
   };
-  const migrator = new Migrator({
-    db,
-    provider,
-    migrationTableName: 'citadel_migrations',
-    migrationLockTableName: 'citadel_migrations_lock',
-    allowUnorderedMigrations: true,
-  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
+  const migrator = (on: Kysely<any>) =>
+    new Migrator({
+      db: on,
+      provider,
+      migrationTableName: 'citadel_migrations',
+      migrationLockTableName: 'citadel_migrations_lock',
+      allowUnorderedMigrations: true,
+    });
   const { error, results } = await (dialect === 'sqlite'
-    ? underSqliteWriteLock(db, () => migrator.migrateToLatest())
-    : migrator.migrateToLatest());
+    ? underSqliteWriteLock(db, (connection) => migrator(connection).migrateToLatest())
+    : migrator(db).migrateToLatest());
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No migration ran (for example the database is unreachable): the driver's error as it is, so
@@ -58,21 +60,25 @@ export async function migrateToLatest(
  * Kysely takes no migration lock on SQLite (it assumes one process), but several processes may
  * start on one file at once. BEGIN IMMEDIATE takes the file's write lock up front (waiting up to the
  * busy timeout), so the others wait and then find the migrations applied; it also makes the whole
- * run atomic. The SQLite dialect has a single connection, so every migration statement runs inside.
+ * run atomic. Every migration statement runs on the one connection that holds the lock.
  */
 async function underSqliteWriteLock<T extends MigrationResultSet>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
   db: Kysely<any>,
-  run: () => Promise<T>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
+  run: (connection: Kysely<any>) => Promise<T>,
 ): Promise<T> {
-  await sql`begin immediate`.execute(db);
-  try {
-    const result = await run();
-    // Kysely reports a failed migration in the result instead of throwing: undo the whole run.
-    await sql.raw(result.error ? 'rollback' : 'commit').execute(db);
-    return result;
-  } catch (error) {
-    await sql`rollback`.execute(db).catch(() => undefined);
-    throw error;
-  }
+  // One connection for the whole run: the lock, every migration statement and the commit.
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await run(connection);
+      // Kysely reports a failed migration in the result instead of throwing: undo the whole run.
+      await sql.raw(result.error ? 'rollback' : 'commit').execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
 }

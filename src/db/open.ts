@@ -4,6 +4,8 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { parseDatabaseUrl, type Dialect } from './url.ts';
 import { importOptional } from '../core/optional-dependency.ts';
+import { registerSqliteFunctions } from './sqlite/functions.ts';
+import { StatementCache } from './sqlite/statement-cache.ts';
 
 /** Connections of the pool right now (SQLite: its one connection, never waited for here). */
 export interface PoolUse {
@@ -31,33 +33,7 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void;
 }
 
-const STATEMENT_CACHE_SIZE = 256;
-
-/** A lower() for every Unicode letter, registered on each SQLite connection. */
-export const SQLITE_UNICODE_LOWER = 'unicode_lower';
-
-/**
- * better-sqlite3 prepares every statement Kysely sends (parse and plan each time): keep the most
- * recently used ones by SQL text. Safe because Kysely runs one statement at a time on its single
- * SQLite connection, and SQLite re-prepares a cached statement itself after a schema change.
- */
-function withStatementCache(sqlite: import('better-sqlite3').Database) {
-  const cache = new Map<string, import('better-sqlite3').Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (statement) {
-        cache.delete(sql); // re-inserted below: the Map's order is the recency order
-      } else {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, statement);
-      return statement;
-    },
-  };
-}
+export { SQLITE_UNICODE_LOWER } from './sqlite/functions.ts';
 
 /** Open a Kysely instance for DATABASE_URL. Drivers load lazily, so SQLite users need no pg or mysql2. */
 export async function openDatabase(url: string, options: OpenDatabaseOptions = {}): Promise<OpenDatabase> {
@@ -66,23 +42,33 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     ? (event: { level: string; query: { sql: string } }) => options.onQuery?.(event.query.sql)
     : undefined;
 
+  if (dialect === 'sqlite' && target !== ':memory:') {
+    mkdirSync(dirname(target), { recursive: true });
+    // Long reads run on worker threads (see sqlite/driver.ts): a slow list never blocks the event loop.
+    const { ThreadedSqliteDialect } = await import('./sqlite/driver.ts');
+    const threaded = new ThreadedSqliteDialect({ file: target, readers: options.poolSize });
+    const db = new Kysely<Database>({ dialect: threaded, log });
+    return { db, dialect, close: () => db.destroy(), poolUse: () => threaded.poolUse() };
+  }
+
   if (dialect === 'sqlite') {
+    // An in-memory database belongs to one connection: it stays on the main thread.
     const { default: SQLite } = await importOptional(
       'better-sqlite3',
       'A sqlite: DATABASE_URL',
       () => import('better-sqlite3'),
     );
-    if (target !== ':memory:') mkdirSync(dirname(target), { recursive: true });
     const sqlite = new SQLite(target);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    // SQLite's own lower() folds ASCII only: searches compare Unicode lower case (`élan` finds `Élan`).
-    sqlite.function(SQLITE_UNICODE_LOWER, { deterministic: true }, (value: unknown) =>
-      typeof value === 'string' ? value.toLowerCase() : value,
-    );
+    registerSqliteFunctions(sqlite);
+    // Safe to cache: Kysely runs one statement at a time on its single SQLite connection.
+    const statements = new StatementCache(sqlite);
     const db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new SqliteDialect({
+        database: { close: () => sqlite.close(), prepare: (text: string) => statements.prepare(text) },
+      }),
       log,
     });
     return { db, dialect, close: () => db.destroy(), poolUse: () => ({ total: 1, idle: 1, waiting: 0 }) };

@@ -21,6 +21,8 @@ export const comments = defineResource({
   allowedRelations: ['post'],
   obfuscatedFields: ['id', 'post_id'],
   filterable: ['post_id'],
+  // Each one indexed (examples/blog/migrations.ts): no sort by free text.
+  sortable: ['id', 'post_id', 'created_at'],
   requiredAuth: ['put', 'patch', 'delete'],
   formClass: {
     // Nested under a post, `post_id` comes from the parent and is not accepted in the payload.

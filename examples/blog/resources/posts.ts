@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, defineResource } from '../../../src/index.ts';
-import { scopePosts } from './visibility.ts';
+import { postAlternatives, scopePosts } from './visibility.ts';
 
 const title = Type.String({ minLength: 3, maxLength: 200, description: 'Between 3 and 200 characters.' });
 const body = Type.String({ minLength: 1, maxLength: 100_000 });
@@ -78,6 +78,8 @@ export const posts = defineResource({
   },
   hooks: {
     beforeQuery: (query, ctx) => scopePosts(query, ctx),
+    // The same rule for signed-in list reads, in a form that keeps the page and count on indexes.
+    rowAlternatives: (ctx) => postAlternatives(ctx),
     beforeSave(data, ctx) {
       if (ctx.verb !== 'post') return data;
       // The author is the caller, never a payload field.

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createApi } from '../../src/index.ts';
+import { posts } from '../../examples/blog/resources/posts.ts';
+import { comments } from '../../examples/blog/resources/comments.ts';
+import { startBlogApp, insertPosts, type BlogApp } from '../api/helpers.ts';
+import type { TestClient } from '../helpers/client.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { blogMigrations } from '../../examples/blog/migrations.ts';
+
+/**
+ * A row rule planned as alternatives (issue 15, item 2) lists and counts exactly what the plain
+ * rule does: the demo's posts (published | mine and not published, UNION ALL) against the same
+ * resource with only its beforeQuery (published OR mine), on one database, for random pages,
+ * sorts, filters and searches of a signed-in reader with drafts among other authors' drafts.
+ */
+const plainApi = createApi({
+  apiName: 'plain rule',
+  apiBaseUrl: '/api',
+  resources: [{ ...posts, hooks: { ...posts.hooks, rowAlternatives: undefined } }, comments],
+}).publish({ version: 'v1' });
+
+describe('row rules as alternatives', () => {
+  let planned: BlogApp;
+  let plain: TestApp;
+  let reader: TestClient;
+
+  beforeAll(async () => {
+    planned = await startBlogApp({ countQueries: true });
+    plain = await startTestApp({
+      api: plainApi,
+      migrations: blogMigrations,
+      sharedDatabase: planned.database,
+      sharedMail: planned.mail,
+    });
+    const me = await planned.createUser();
+    const other = await planned.createUser();
+    const statuses = ['published', 'draft'];
+    for (const [author, count] of [
+      [me, 17],
+      [other, 23],
+    ] as const) {
+      await insertPosts(
+        planned,
+        author,
+        Array.from({ length: count }, (_, i) => ({
+          title: `${i % 3 === 0 ? 'Alpha' : 'Beta'} ${author.username} ${i}`,
+          status: statuses[(i * 7) % 3 === 0 ? 1 : 0],
+        })),
+      );
+    }
+    reader = await planned.signIn(me);
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await planned?.close();
+  });
+
+  it('the signed-in list runs as UNION ALL of the alternatives', async () => {
+    planned.queries.length = 0;
+    const response = await reader.useApp(planned.app).get('/api/v1/posts');
+    expect(response.status).toBe(200);
+    expect(planned.queries.join('\n').toLowerCase()).toContain('union all');
+  });
+
+  it('the same page, order and total as the plain rule', async () => {
+    const query = fc.record({
+      page: fc.integer({ min: 1, max: 5 }),
+      limit: fc.integer({ min: 1, max: 12 }),
+      sort: fc.constantFrom('id', '-id', 'title', '-title,id', 'status,-created_at', '-updated_at'),
+      status: fc.option(fc.constantFrom('draft', 'published'), { nil: undefined }),
+      search: fc.option(fc.constantFrom('alpha', 'BETA', 'a', '1', 'zzz'), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(query, async (q) => {
+        const params = new URLSearchParams();
+        for (const [key, value] of Object.entries(q)) if (value !== undefined) params.set(key, String(value));
+        const url = `/api/v1/posts?${params}`;
+        const a = await reader.useApp(planned.app).get(url);
+        const b = await reader.useApp(plain.app).get(url);
+        expect(a.status, a.text).toBe(200);
+        expect(a.body).toEqual(b.body);
+      }),
+      { numRuns: 60, seed: 152 },
+    );
+  });
+});
