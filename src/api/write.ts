@@ -1,7 +1,7 @@
 import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
-import { afterQuery, afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from './context.ts';
+import { afterQuery, hookContext, type AnyDb, type RequestScope } from './context.ts';
 import { columnValueProblem } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { formatRecord } from './format.ts';
@@ -11,16 +11,9 @@ import { scopedQuery } from './read.ts';
 import type { ApiRecord, HookContext } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
 import type { Dialect } from '../db/url.ts';
-import {
-  createLevel,
-  pickWritable,
-  stampColumns,
-  type PreparedItem,
-  type PreparedParent,
-} from './write-set.ts';
+import { createLevel, type PreparedItem, type PreparedParent } from './write-set.ts';
 
 export type { PreparedItem, PreparedParent } from './write-set.ts';
-import { readRow } from './write-sql.ts';
 
 /** Most items one bulk array (or one nested relation) may hold. */
 export const MAX_BULK_ITEMS = 1000;
