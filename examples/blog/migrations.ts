@@ -71,12 +71,14 @@ export const blogSortIndexesMigration: CitadelMigration = {
   name: '0403_blog_sort_indexes',
   async up(db) {
     await db.schema.createIndex('posts_title').on('posts').column('title').execute();
+    await db.schema.createIndex('posts_pinned').on('posts').column('pinned').execute();
     await db.schema.createIndex('posts_updated_at').on('posts').column('updated_at').execute();
     await db.schema.createIndex('comments_created_at').on('comments').column('created_at').execute();
   },
   async down(db, dialect) {
     for (const [name, table] of [
       ['posts_title', 'posts'],
+      ['posts_pinned', 'posts'],
       ['posts_updated_at', 'posts'],
       ['comments_created_at', 'comments'],
     ] as const) {

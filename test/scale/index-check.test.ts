@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { startBlogApp } from '../api/helpers.ts';
-import { blogMigration } from '../../examples/blog/migrations.ts';
+import { blogMigration, blogPinnedTagsMigration } from '../../examples/blog/migrations.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { compileApi } from '../../src/api/compile.ts';
 import { checkIndexes } from '../../src/api/index-check.ts';
@@ -46,7 +46,7 @@ describe('index check', () => {
   });
 
   it('names each missing index with a statement that adds it (applied here, it clears the finding)', async () => {
-    const t = await startBlogApp({ migrations: [blogMigration] }); // the tables, not the later indexes
+    const t = await startBlogApp({ migrations: [blogMigration, blogPinnedTagsMigration] }); // the tables, not the later indexes
     try {
       const resources = [...compileApi(blogApi, dialect).values()];
       const before = await checkIndexes(t.db, dialect, resources);
@@ -81,7 +81,7 @@ describe('index check', () => {
         callback();
       },
     });
-    const t = await startBlogApp({ migrations: [blogMigration], logger: undefined, logStream });
+    const t = await startBlogApp({ migrations: [blogMigration, blogPinnedTagsMigration], logger: undefined, logStream });
     await t.close();
     expect(log).toContain('posts: sortable posts.title has no usable index');
     expect(log).toContain('CREATE INDEX posts_updated_at ON posts (updated_at);');

@@ -79,7 +79,24 @@ describe('row rules as alternatives', () => {
         const a = await reader.useApp(planned.app).get(url);
         const b = await reader.useApp(plain.app).get(url);
         expect(a.status, a.text).toBe(200);
-        expect(a.body).toEqual(b.body);
+        // Cursors are sealed with a fresh nonce each time: compare where they lead instead.
+        const withoutCursor = (body: { pagination: Record<string, unknown> }) => ({
+          ...body,
+          pagination: { ...body.pagination, nextCursor: body.pagination.nextCursor === null },
+        });
+        expect(withoutCursor(a.body)).toEqual(withoutCursor(b.body));
+        const cursor = a.body.pagination.nextCursor as string | null;
+        if (cursor === null) return;
+        // The next page by cursor, through the alternatives, is the plain rule's next page.
+        const next = new URLSearchParams(params);
+        next.delete('page');
+        next.set('cursor', cursor);
+        const byCursor = await reader.useApp(planned.app).get(`/api/v1/posts?${next}`);
+        expect(byCursor.status, byCursor.text).toBe(200);
+        const following = new URLSearchParams(params);
+        following.set('page', String(q.page + 1));
+        const byPage = await reader.useApp(plain.app).get(`/api/v1/posts?${following}`);
+        expect(byCursor.body.data).toEqual(byPage.body.data);
       }),
       { numRuns: 60, seed: 152 },
     );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { blogMigration } from '../../examples/blog/migrations.ts';
+import { blogMigration, blogPinnedTagsMigration } from '../../examples/blog/migrations.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
 
 /**
@@ -63,7 +63,7 @@ describe('search: the same rows with and without the index', () => {
       databaseUrl: url,
       countQueries: true,
     });
-    plain = await startBlogApp({ migrations: [blogMigration] });
+    plain = await startBlogApp({ migrations: [blogMigration, blogPinnedTagsMigration] });
     for (const app of [indexed, plain]) {
       const author = await app.createUser({ username: 'author', email: 'author@example.com' });
       const at = '2026-01-01T00:00:00.000Z';
