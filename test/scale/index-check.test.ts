@@ -81,7 +81,11 @@ describe('index check', () => {
         callback();
       },
     });
-    const t = await startBlogApp({ migrations: [blogMigration, blogPinnedTagsMigration], logger: undefined, logStream });
+    const t = await startBlogApp({
+      migrations: [blogMigration, blogPinnedTagsMigration],
+      logger: undefined,
+      logStream,
+    });
     await t.close();
     expect(log).toContain('posts: sortable posts.title has no usable index');
     expect(log).toContain('CREATE INDEX posts_updated_at ON posts (updated_at);');
