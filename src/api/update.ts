@@ -9,6 +9,7 @@ import { loadRelations, scopedQuery } from './read.ts';
 import type { ApiRecord, Verb } from './types.ts';
 import type { InvalidParam, PayloadValidator } from './validation.ts';
 import {
+  assertInScope,
   CreateRun,
   inTransaction,
   isPlainObject,
@@ -259,13 +260,7 @@ export async function updateRecord(
   throwIfInvalid(errors);
   const { secrets, dialect } = scope.request.server;
   const result = await inTransaction(scope, async (trx) => {
-    const visible = await (
-      await scopedQuery(scope, resource, trx)
-    )
-      .select(`${resource.table}.${resource.primaryKey}`)
-      .where(`${resource.table}.${resource.primaryKey}`, '=', id)
-      .executeTakeFirst();
-    if (!visible) throw new NotFoundError(`No ${resource.name} record has this id.`);
+    await assertInScope(scope, resource, id, trx);
     // With If-Match, the row is locked and compared before anything is written.
     if (hasIfMatch(scope.request)) {
       const current = await lockedRow(trx, resource, id, dialect);
