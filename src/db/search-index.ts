@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from './url.ts';
 import { SQLITE_UNICODE_LOWER } from './sqlite/functions.ts';
 
+/** What `createSearchIndex` indexes: a table and its resource's `searchable` columns. */
 export interface SearchIndexSpec {
   table: string;
   /** The resource's `searchable` columns (text). */
