@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.ts';
+import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../core/errors.ts';
 import type { InvalidParam } from './validation.ts';
-import { outageAs503 } from '../http/error-handler.ts';
+import { outageAs503 } from '../http/outage.ts';
 import { knownPathAnswer } from '../http/allow.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -23,8 +23,6 @@ const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422:
 export function problemTitle(status: number): string {
   return RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
 }
-
-const GENERIC_DETAIL = 'Something went wrong. Please try again later.';
 
 /** The request path without its query string (which may carry search text). */
 function instanceOf(request: FastifyRequest): string {
@@ -87,7 +85,7 @@ export async function problemErrorHandler(
     return sendProblem(request, reply, status, detail);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
-  return sendProblem(request, reply, 500, GENERIC_DETAIL);
+  return sendProblem(request, reply, 500, UNEXPECTED_ERROR_MESSAGE);
 }
 
 export async function problemNotFound(request: FastifyRequest, reply: FastifyReply) {

@@ -14,6 +14,9 @@ export interface HttpErrorOptions {
   invalidParams?: { name: string; reason: string }[];
 }
 
+/** What a client is told of an unexpected error (the error itself is logged, never shown). */
+export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Please try again later.';
+
 /** Base of every error with an HTTP status; the error handlers turn it into the envelope or problem details. */
 export class HttpError extends Error {
   override name = 'HttpError';

@@ -1,25 +1,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, TooManyRequestsError } from '../core/errors.ts';
+import { HttpError, TooManyRequestsError, UNEXPECTED_ERROR_MESSAGE } from '../core/errors.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
-import { isOutageError, ServiceUnavailableError } from './outage.ts';
+import { outageAs503 } from './outage.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
-
-const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
 
 /** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
 function isFastifyClientError(error: FastifyError): boolean {
   return typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
-}
-
-/** A database or Redis outage is a 503 for the client (logged once as a warning, without a stack). */
-export function outageAs503(error: FastifyError | Error, request: FastifyRequest): FastifyError | Error {
-  if (!isOutageError(error)) return error;
-  request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
-  return new ServiceUnavailableError();
 }
 
 /** Map any error to the one outcome the client sees; unexpected errors are logged, never shown. */
@@ -51,7 +42,7 @@ export function outcomeForError(request: FastifyRequest, error: FastifyError | E
     return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
   }
   request.log.error({ err: error }, 'unhandled error');
-  return { action, status: 'error', statusCode: 500, message: GENERIC_MESSAGE };
+  return { action, status: 'error', statusCode: 500, message: UNEXPECTED_ERROR_MESSAGE };
 }
 
 export async function authErrorHandler(

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../core/errors.ts';
 
 /**
@@ -49,4 +50,11 @@ export class ServiceUnavailableError extends HttpError {
       headers: { 'retry-after': String(OUTAGE_RETRY_AFTER) },
     });
   }
+}
+
+/** A database or Redis outage is a 503 for the client (logged once as a warning, without a stack). */
+export function outageAs503<E extends Error>(error: E, request: FastifyRequest): E | ServiceUnavailableError {
+  if (!isOutageError(error)) return error;
+  request.log.warn({ err: { message: error.message } }, 'database or Redis unavailable');
+  return new ServiceUnavailableError();
 }

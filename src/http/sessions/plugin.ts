@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
 import { insertCompanions } from './store.ts';
-import { isOutageError, ServiceUnavailableError } from '../outage.ts';
-import { HttpError } from '../../core/errors.ts';
+import { outageAs503, ServiceUnavailableError } from '../outage.ts';
+import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -113,16 +113,13 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
       // 127.0.0.1:…"). So only errors of our own leave this hook. An outage: an answer that is
       // already an error goes out as it is, any other becomes a 503 (its session was not kept).
-      if (isOutageError(error)) {
-        request.log.warn(
-          { err: { message: (error as Error).message } },
-          'session not saved: store unavailable',
-        );
+      const outage = outageAs503(error as Error, request);
+      if (outage instanceof ServiceUnavailableError) {
         if (reply.statusCode >= 500) return payload;
-        throw new ServiceUnavailableError();
+        throw outage;
       }
       request.log.error({ err: error }, 'session not saved');
-      throw new HttpError(500, 'Something went wrong. Please try again later.');
+      throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);
     }
     return payload;
   });
