@@ -18,12 +18,10 @@ describe.skipIf(testDialect() === 'sqlite')('session write-back during a databas
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
-    const url = new URL(database.url);
-    proxy = await new TcpProxy(url.hostname, Number(url.port)).start();
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
+    const target = new URL(database.url);
+    proxy = await new TcpProxy(target.hostname, Number(target.port)).start();
     t = await startTestApp({
-      databaseUrl: url.toString(),
+      databaseUrl: proxy.via(database.url),
       sharedDatabase: database,
       routes(app) {
         // Changes the session, then loses the database and still needs it: a 503 from the handler.

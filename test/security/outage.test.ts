@@ -13,6 +13,7 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { TcpProxy } from './tcp-proxy.ts';
+import { freePort } from '../ops/support.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,11 +36,9 @@ describe.skipIf(!networked)('database outage behind a TCP proxy', () => {
   let clients: TestClient[];
   beforeAll(async () => {
     database = await createTestDatabase();
-    const url = new URL(database.url);
-    proxy = await new TcpProxy(url.hostname, Number(url.port)).start();
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    t = await startBlogApp({ databaseUrl: url.toString(), sharedDatabase: database });
+    const target = new URL(database.url);
+    proxy = await new TcpProxy(target.hostname, Number(target.port)).start();
+    t = await startBlogApp({ databaseUrl: proxy.via(database.url), sharedDatabase: database });
     const user = await t.createUser();
     clients = [];
     for (let i = 0; i < 10; i += 1) clients.push(await t.signIn(user));
@@ -98,14 +97,6 @@ describe.skipIf(!networked)('database outage behind a TCP proxy', () => {
     expect(write.status).toBe(201);
   });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 

@@ -37,6 +37,14 @@ export class TcpProxy {
     upstream.on('close', () => client.destroy());
   }
 
+  /** `url` (a database URL) with its host and port replaced by this proxy's. */
+  via(url: string): string {
+    const parsed = new URL(url);
+    parsed.hostname = '127.0.0.1';
+    parsed.port = String(this.port);
+    return parsed.toString();
+  }
+
   cut(): void {
     this.down = true;
     for (const socket of this.sockets) socket.destroy();
