@@ -17,7 +17,7 @@ import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
-import { countRows, pagination, type Count } from './count.ts';
+import { countRows, pagination, type Count, type QueryRunner } from './count.ts';
 import { afterCursor, decodeCursor, encodeCursor } from './cursor.ts';
 import type { FieldSet } from './fields.ts';
 
@@ -101,9 +101,7 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
     if (filter) narrowed = narrowed.where((eb) => filterExpression(eb, resource, filter, dialect));
     return narrowBySearchIndex(scope.db, resource, plan.pattern, narrowed);
   };
-  const searching = plan.pattern !== null;
-  const execute = <R>(query: { compile(): CompiledQuery; execute(): Promise<R[]> }) =>
-    executeSearchBounded(scope.db, query, searching);
+  const execute: QueryRunner = (query) => executeSearchBounded(scope.db, query, plan.pattern !== null);
   // The page's rows of one query: its columns, after the cursor if there is one, in the sort order.
   const sorted = (query: ResourceQuery, qualified = false) => {
     const columns = plan.fields ?? resource;
