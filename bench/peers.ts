@@ -13,7 +13,7 @@
  * BENCH_DURATION (seconds per case, default 8), BENCH_CONNECTIONS (default 10), BENCH_PEER_POSTS
  * (default 10000).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,7 +21,7 @@ import { PasswordHasher } from '../src/auth/core/passwords.ts';
 import { freePort } from '../test/ops/support.ts';
 import type { LoadOptions } from './load.ts';
 import { pair } from './rounds.ts';
-import { startServeProcess } from './serve-process.ts';
+import { startProcess, startServeProcess } from './serve-process.ts';
 import { demoOptions, startBenchTarget } from './setup.ts';
 import { printTable, type Row } from './table.ts';
 
@@ -48,43 +48,6 @@ function installPeers(): void {
   if (result.status !== 0) throw new Error('npm ci in bench/peers failed');
 }
 
-interface Peer {
-  origin: string;
-  stop(): Promise<void>;
-}
-
-/** Spawns a peer and resolves once `ready()` answers true (or throws with its output). */
-async function startPeer(
-  name: string,
-  command: string[],
-  options: { cwd: string; env: Record<string, string>; port: number },
-  ready: (origin: string) => Promise<boolean>,
-): Promise<Peer> {
-  const origin = `http://127.0.0.1:${options.port}`;
-  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
-    cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise((done) => child.once('exit', done));
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (await ready(origin).catch(() => false)) return { origin, stop };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} did not start:\n${output.slice(-3000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
 async function call(
   url: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
@@ -104,7 +67,7 @@ async function call(
 /** Better Auth with email and password on its own SQLite file; one user, signed in once. */
 async function startBetterAuth(dir: string) {
   const port = await freePort();
-  const peer = await startPeer(
+  const peer = await startProcess(
     'Better Auth',
     [process.execPath, join(PEERS, 'better-auth-server.mjs')],
     {
@@ -170,7 +133,7 @@ async function startDirectus(dir: string, posts: number) {
     encoding: 'utf8',
   });
   if (bootstrap.status !== 0) throw new Error(`directus bootstrap failed:\n${bootstrap.stderr}`);
-  const peer = await startPeer(
+  const peer = await startProcess(
     'Directus',
     [cli, 'start'],
     { cwd: dir, env, port },
@@ -246,9 +209,9 @@ async function main(): Promise<void> {
     const citadel = await startServeProcess(target.databaseUrl, 1);
     stops.unshift(() => citadel.close());
     const betterAuth = await startBetterAuth(dir);
-    stops.unshift(() => betterAuth.stop());
+    stops.unshift(() => betterAuth.close());
     const directus = await startDirectus(dir, POSTS);
-    stops.unshift(() => directus.stop());
+    stops.unshift(() => directus.close());
 
     const get: LoadOptions = {
       durationSeconds: DURATION,
