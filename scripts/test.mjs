@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { relative } from 'node:path';
 
 const args = process.argv.slice(2);
 const required = (process.env.CITADEL_TEST_DATABASES ?? '')
@@ -40,6 +41,10 @@ function reachable(url) {
   });
 }
 
+function firstLine(text) {
+  return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? '';
+}
+
 const runs = [];
 for (const c of candidates) {
   const wanted = required.length === 0 || required.includes(c.dialect);
@@ -62,6 +67,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let failedRuns = [];
+/** One line per failed test (database, file, name, first line of the error), printed last so a
+ * truncated CI log still names what failed. */
+const failures = [];
 for (const dialect of runs) {
   console.log(`\n=== test suite on ${dialect} ===`);
   const report = `.test-output/vitest-${dialect}.json`;
@@ -77,6 +85,12 @@ for (const dialect of runs) {
     failed += json.numFailedTests;
     skipped += json.numPendingTests + json.numTodoTests;
     if (json.numFailedTests > 0 || json.numFailedTestSuites > 0) failedRuns.push(dialect);
+    for (const file of json.testResults ?? []) {
+      const where = relative(process.cwd(), file.name);
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of failedTests) failures.push(`${dialect}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+      if (failedTests.length === 0 && file.status === 'failed') failures.push(`${dialect}: ${where}: ${firstLine(file.message)}`);
+    }
   } catch {
     failedRuns.push(dialect);
     failed += 1;
@@ -87,5 +101,6 @@ for (const dialect of runs) {
 console.log(
   `\nDatabases: ${runs.join(', ')}${failedRuns.length ? ` (failures on: ${failedRuns.join(', ')})` : ''}`,
 );
+if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedRuns.length > 0 ? 1 : 0);
