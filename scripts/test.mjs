@@ -42,7 +42,13 @@ function reachable(url) {
 }
 
 function firstLine(text) {
-  return String(text ?? '').split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? '';
+  return (
+    String(text ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 300) ?? ''
+  );
 }
 
 const runs = [];
@@ -88,8 +94,10 @@ for (const dialect of runs) {
     for (const file of json.testResults ?? []) {
       const where = relative(process.cwd(), file.name);
       const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
-      for (const t of failedTests) failures.push(`${dialect}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
-      if (failedTests.length === 0 && file.status === 'failed') failures.push(`${dialect}: ${where}: ${firstLine(file.message)}`);
+      for (const t of failedTests)
+        failures.push(`${dialect}: ${where} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+      if (failedTests.length === 0 && file.status === 'failed')
+        failures.push(`${dialect}: ${where}: ${firstLine(file.message)}`);
     }
   } catch {
     failedRuns.push(dialect);

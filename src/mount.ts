@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import type { CitadelConfig } from './config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { isMariaDb } from './db/mariadb.ts';
 import { createCoreServices } from './services.ts';
 import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
@@ -57,6 +58,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       ...config.migrations,
     ]);
   }
+  // Which server a MySQL-protocol URL reaches (MariaDB has RETURNING), asked once at start so no
+  // request pays for it.
+  if (database.dialect === 'mysql') await isMariaDb(database.db);
   const { services: core, redis } = await createCoreServices(config, {
     db: database.db,
     dialect: database.dialect,

@@ -1,5 +1,6 @@
 import { CompiledQuery, MysqlAdapter, PostgresAdapter, SqliteAdapter, sql } from 'kysely';
 import { ftsTableName } from '../db/search-index.ts';
+import { isMariaDb } from '../db/mariadb.ts';
 import { HttpError } from '../core/errors.ts';
 import type { CompiledResource } from './compile.ts';
 import type { AnyDb } from './context.ts';
@@ -90,22 +91,6 @@ export async function narrowBySearchIndex(
     'in',
     sql`(select rowid from ${sql.table(fts)} where ${sql.table(fts)} match ${phrase})`,
   );
-}
-
-const mariadb = new WeakMap<object, Promise<boolean>>();
-
-/** Whether a MySQL-protocol database is MariaDB (asked once per database). */
-export function isMariaDb(db: AnyDb): Promise<boolean> {
-  const key = db.getExecutor().adapter;
-  let answer = mariadb.get(key);
-  if (!answer) {
-    answer = sql<{ v: string }>`select version() as v`
-      .execute(db)
-      .then(({ rows }) => /mariadb/i.test(rows[0]?.v ?? ''))
-      .catch(() => false);
-    mariadb.set(key, answer);
-  }
-  return answer;
 }
 
 /** MariaDB's ER_STATEMENT_TIMEOUT (mysql2 has no name for it) and MySQL's ER_QUERY_TIMEOUT. */

@@ -1,7 +1,7 @@
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { toStorage } from './column-types.ts';
 import { afterSave, beforeSave, type AnyDb } from './context.ts';
-import { isMariaDb } from './search-plan.ts';
+import { isMariaDb } from '../db/mariadb.ts';
 import type { ApiRecord } from './types.ts';
 import type { Dialect } from '../db/url.ts';
 import type { HookContext } from './types.ts';

@@ -46,7 +46,11 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     mkdirSync(dirname(target), { recursive: true });
     // Long reads run on worker threads (see sqlite/driver.ts): a slow list never blocks the event loop.
     const { ThreadedSqliteDialect } = await import('./sqlite/driver.ts');
-    const threaded = new ThreadedSqliteDialect({ file: target, readers: options.poolSize });
+    const threaded = new ThreadedSqliteDialect({
+      file: target,
+      readers: options.poolSize,
+      onControlStatement: options.onQuery,
+    });
     const db = new Kysely<Database>({ dialect: threaded, log });
     return { db, dialect, close: () => db.destroy(), poolUse: () => threaded.poolUse() };
   }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type LimitState, type RateLimitStore } from './rate-limit.ts';
+import { assertDistinctKeys, type CounterHit, type LimitState, type RateLimitStore } from './rate-limit.ts';
 
 /** Rate-limit counters in Redis (REDIS_URL): ioredis is loaded only when it is configured. */
 const RELEASE_SCRIPT =
@@ -12,16 +12,31 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {}
 
   async hit(key: string, windowSeconds: number): Promise<LimitState> {
-    const k = this.prefix + key;
-    // The window's expiry is set in the same transaction as the first count, so a counter can
-    // never be left without one.
-    const [, [, count], [, ttl]] = (await this.redis
-      .multi()
-      .set(k, 0, 'PX', windowSeconds * 1000, 'NX')
-      .incr(k)
-      .pttl(k)
-      .exec()) as [unknown, [null, number], [null, number]];
-    return { count, retryAfter: Math.max(0, ttl) / 1000 };
+    const [state] = await this.hitMany([{ key, windowSeconds }]);
+    return state!;
+  }
+
+  /** One MULTI for every counter: one round trip, each counter atomic. */
+  async hitMany(hits: readonly CounterHit[]): Promise<LimitState[]> {
+    assertDistinctKeys(hits);
+    const multi = this.redis.multi();
+    for (const { key, windowSeconds } of hits) {
+      const k = this.prefix + key;
+      // The window's expiry is set in the same transaction as the first count, so a counter can
+      // never be left without one.
+      multi
+        .set(k, 0, 'PX', windowSeconds * 1000, 'NX')
+        .incr(k)
+        .pttl(k);
+    }
+    const replies = ((await multi.exec()) ?? []) as [Error | null, unknown][];
+    const failed = replies.find(([error]) => error);
+    if (failed) throw failed[0];
+    return hits.map((_, i) => {
+      const [, count] = replies[i * 3 + 1]!;
+      const [, ttl] = replies[i * 3 + 2]!;
+      return { count: Number(count), retryAfter: Math.max(0, Number(ttl)) / 1000 };
+    });
   }
 
   async peek(key: string): Promise<LimitState> {

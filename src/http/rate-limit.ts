@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { isoAfter, type Clock } from '../core/clock.ts';
 import { TooManyRequestsError } from '../core/errors.ts';
 import { sha256Hex } from '../core/crypto.ts';
+import { isMariaDb } from '../db/mariadb.ts';
 
 /** The `rate_limits.key` column holds 191 characters (the MySQL index limit). */
 const MAX_STORED_KEY = 191;
@@ -30,6 +31,11 @@ export interface LimitState {
 export interface RateLimitStore {
   /** Add one to the counter and return the new state. */
   hit(key: string, windowSeconds: number): Promise<LimitState>;
+  /**
+   * Add one to each of several distinct counters, each atomically (one statement where the
+   * database can return every row's new count: SQLite, PostgreSQL, MariaDB); states in order.
+   */
+  hitMany(hits: readonly CounterHit[]): Promise<LimitState[]>;
   /** Read without counting. */
   peek(key: string): Promise<LimitState>;
   reset(key: string): Promise<void>;
@@ -42,8 +48,32 @@ export interface RateLimitStore {
   settle(keys: { release: readonly string[]; reset: readonly string[] }): Promise<void>;
 }
 
+/** One counter to count, for `hitMany`. */
+export interface CounterHit {
+  key: string;
+  windowSeconds: number;
+}
+
+/** Keys must be distinct: one statement cannot count a row twice (PostgreSQL refuses it). */
+export function assertDistinctKeys(hits: readonly CounterHit[]): void {
+  if (new Set(hits.map((h) => h.key)).size !== hits.length)
+    throw new Error('hitMany: the same counter was named twice');
+}
+
 /** How many counted hits between two sweeps of ended windows. */
 export const SWEEP_EVERY_HITS = 500;
+
+interface NewCounter {
+  key: string;
+  count: number;
+  reset_at: string;
+}
+
+interface CountedRow {
+  key: string;
+  count: number;
+  reset_at: string | null;
+}
 
 export class DatabaseRateLimitStore implements RateLimitStore {
   constructor(
@@ -68,45 +98,83 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   async hit(rawKey: string, windowSeconds: number): Promise<LimitState> {
-    const key = storedLimitKey(rawKey);
+    const [state] = await this.hitMany([{ key: rawKey, windowSeconds }]);
+    return state!;
+  }
+
+  async hitMany(hits: readonly CounterHit[]): Promise<LimitState[]> {
+    assertDistinctKeys(hits);
+    if (hits.length === 0) return [];
     const now = this.clock.now().toISOString();
-    const resetAt = isoAfter(this.clock, windowSeconds);
-    const row =
-      this.dialect === 'mysql'
-        ? await this.hitMysql(key, now, resetAt)
-        : await this.hitReturning(key, now, resetAt);
-    await this.sweepNowAndThen(now);
-    return { count: row.count, retryAfter: this.secondsUntil(row.reset_at ?? resetAt) };
+    const rows = hits.map((h) => ({
+      key: storedLimitKey(h.key),
+      count: 1,
+      reset_at: isoAfter(this.clock, h.windowSeconds),
+    }));
+    const counted = await this.countRows(rows, now);
+    await this.sweepNowAndThen(now, hits.length);
+    return rows.map((row, i) => {
+      const state = counted[i]!;
+      return { count: state.count, retryAfter: this.secondsUntil(state.reset_at ?? row.reset_at) };
+    });
+  }
+
+  /** The new count of each row, in order: one upsert where RETURNING has them, else one per row. */
+  private async countRows(rows: readonly NewCounter[], now: string): Promise<CountedRow[]> {
+    if (this.dialect !== 'mysql' || (await isMariaDb(this.db))) {
+      const returned = await this.upsertReturning(rows, now);
+      const byKey = new Map(returned.map((r) => [r.key, r]));
+      return rows.map((row) => byKey.get(row.key)!);
+    }
+    const counted: CountedRow[] = [];
+    for (const row of rows) counted.push(await this.hitMysql(row.key, now, row.reset_at));
+    return counted;
   }
 
   /**
    * One statement counts (contract 13, issue 13 item 10): the upsert restarts an ended window or
-   * adds one, and RETURNING gives this hit's own count, whatever runs concurrently (PostgreSQL,
-   * SQLite). Separate delete, upsert and read steps over-counted and could fail on a concurrent reset.
+   * adds one, and RETURNING gives each hit's own count, whatever runs concurrently (PostgreSQL,
+   * SQLite; MariaDB 10.5+ returns the updated row of `ON DUPLICATE KEY UPDATE` too). Separate
+   * delete, upsert and read steps over-counted and could fail on a concurrent reset.
    */
-  private async hitReturning(key: string, now: string, resetAt: string) {
+  private async upsertReturning(rows: readonly NewCounter[], now: string): Promise<CountedRow[]> {
+    if (this.dialect === 'mysql') {
+      // MariaDB applies SET assignments left to right: `count` is computed while `reset_at`
+      // still holds the old window end, and `reset_at` after it reads the old value too.
+      // Executed as compiled: Kysely's execute() drops RETURNING rows where its adapter says the
+      // dialect has none (its MySQL adapter, though MariaDB has them).
+      const ended = sql<boolean>`reset_at <= ${now}`;
+      const compiled = this.db
+        .insertInto('rate_limits')
+        .values([...rows])
+        .onDuplicateKeyUpdate({
+          count: sql<number>`if(${ended}, 1, count + 1)`,
+          reset_at: sql<string>`if(${ended}, values(reset_at), reset_at)`,
+        })
+        .returning(['key', 'count', 'reset_at'])
+        .compile();
+      return [...(await this.db.executeQuery<CountedRow>(compiled)).rows];
+    }
     const ended = sql<boolean>`rate_limits.reset_at <= ${now}`;
     return this.db
       .insertInto('rate_limits')
-      .values({ key, count: 1, reset_at: resetAt })
+      .values([...rows])
       .onConflict((oc) =>
         oc.column('key').doUpdateSet({
           count: sql<number>`case when ${ended} then 1 else rate_limits.count + 1 end`,
           reset_at: sql<string>`case when ${ended} then excluded.reset_at else rate_limits.reset_at end`,
         }),
       )
-      .returning(['count', 'reset_at'])
-      .executeTakeFirstOrThrow();
+      .returning(['key', 'count', 'reset_at'])
+      .execute();
   }
 
   /**
-   * MySQL/MariaDB have no RETURNING on an upsert: the new count comes back through
-   * LAST_INSERT_ID(expr) in the statement's own OK packet, so the hit stays one atomic statement.
-   * MySQL applies SET assignments left to right: `count` is computed while `reset_at` still holds
-   * the old window end, and `reset_at` after it reads the old value too. A count of 1 is a window
-   * that starts now; only a running window needs its end read back (for Retry-After).
+   * MySQL has no RETURNING: the new count comes back through LAST_INSERT_ID(expr) in the
+   * statement's own OK packet, so the hit stays one atomic statement (one per counter). A count of
+   * 1 is a window that starts now; only a running window needs its end read back (for Retry-After).
    */
-  private async hitMysql(key: string, now: string, resetAt: string) {
+  private async hitMysql(key: string, now: string, resetAt: string): Promise<CountedRow> {
     const result = await this.db
       .insertInto('rate_limits')
       .values({ key, count: 1, reset_at: resetAt })
@@ -117,20 +185,20 @@ export class DatabaseRateLimitStore implements RateLimitStore {
       .executeTakeFirstOrThrow();
     // 1 affected row: inserted; 2: an existing row updated (MySQL's convention).
     const count = Number(result.numInsertedOrUpdatedRows) === 1 ? 1 : Number(result.insertId);
-    if (count === 1) return { count, reset_at: resetAt };
+    if (count === 1) return { key, count, reset_at: resetAt };
     const row = await this.db
       .selectFrom('rate_limits')
       .select('reset_at')
       .where('key', '=', key)
       .executeTakeFirst();
-    return { count, reset_at: row?.reset_at ?? resetAt };
+    return { key, count, reset_at: row?.reset_at ?? resetAt };
   }
 
   private hitsSinceSweep = 0;
 
   /** Windows that ended are otherwise only removed when their key comes back: sweep them regularly. */
-  private async sweepNowAndThen(now: string): Promise<void> {
-    this.hitsSinceSweep += 1;
+  private async sweepNowAndThen(now: string, hits: number): Promise<void> {
+    this.hitsSinceSweep += hits;
     if (this.hitsSinceSweep < SWEEP_EVERY_HITS) return;
     this.hitsSinceSweep = 0;
     await this.db.deleteFrom('rate_limits').where('reset_at', '<=', now).execute();
@@ -185,6 +253,11 @@ export class RateLimiter {
 
   async hit(key: string, windowSeconds: number): Promise<LimitState> {
     return this.store.hit(key, windowSeconds);
+  }
+
+  /** Count several distinct counters at once (one statement on most databases). */
+  async hitMany(hits: readonly CounterHit[]): Promise<LimitState[]> {
+    return this.store.hitMany(hits);
   }
 
   async reset(key: string): Promise<void> {

@@ -6,13 +6,15 @@ import { testDialect } from '../helpers/databases.ts';
  * A password sign-in of an account with no second factor, on every dialect (the statements are
  * listed when it fails). Issue 12 aims at 6:
  * 1. the user, with the sign-in facts (factors enrolled, device seen before) as subqueries;
- * 2-3. the (identifier, IP) attempt and issue 13's per-account budget, each counted atomically
- *    before the password check;
- * 4. one UPDATE giving the budget back and clearing the attempts;
- * 5. the `sign_in` event and the session row, which issue 11 wants committed together: on
- *    PostgreSQL one statement (a data-modifying WITH), elsewhere BEGIN, two INSERTs, COMMIT (8).
+ * 2. the (identifier, IP) attempt and issue 13's per-account budget, both counted atomically in
+ *    one upsert before the password check (RETURNING gives each row's count);
+ * 3. one UPDATE giving the budget back and clearing the attempts;
+ * 4. the `sign_in` event and the session row, which issue 11 wants committed together: on
+ *    PostgreSQL one statement (a data-modifying WITH); SQLite and MariaDB have no such statement,
+ *    so a transaction: BEGIN, two INSERTs, COMMIT (7). Transaction control counts as statements:
+ *    the SQLite driver reports its BEGIN and COMMIT, which bypass Kysely's log, to `onQuery`.
  */
-const MAX_SIGN_IN_STATEMENTS = testDialect() === 'postgres' ? 5 : 8;
+const MAX_SIGN_IN_STATEMENTS = testDialect() === 'postgres' ? 4 : 7;
 
 describe('SQL statements per request', () => {
   const statements: string[] = [];

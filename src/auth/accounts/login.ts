@@ -46,16 +46,23 @@ export async function verifyPasswordLogin(
   const keys = limitKeys(input.identifier, input.ip, user);
   // Count the attempt before the password is checked, on both counters: guesses sent all at once
   // must not pass a read-only check together (a correct one among them would then succeed past the
-  // limit).
-  const pair = await services.rateLimiter.hit(keys.pair, limits.loginFailureWindow);
-  if (pair.count > limits.loginFailuresPerIdentifierIp) throw new TooManyRequestsError(pair.retryAfter);
+  // limit). Both counters in one statement.
   const account = new FailureBudget(
     services,
     'login:account',
     limits.loginFailuresPerAccount,
     limits.loginAccountWindow,
   );
-  await account.begin(keys.account);
+  const [pair, attempt] = await services.rateLimiter.hitMany([
+    { key: keys.pair, windowSeconds: limits.loginFailureWindow },
+    account.counter(keys.account),
+  ]);
+  if (pair!.count > limits.loginFailuresPerIdentifierIp) {
+    // Refused before any check: not a failure of the account.
+    await account.notAFailure(keys.account);
+    throw new TooManyRequestsError(pair!.retryAfter);
+  }
+  await account.admit(keys.account, attempt!);
 
   const ok = user?.password_hash
     ? await services.passwords.verify(user.password_hash, input.password)

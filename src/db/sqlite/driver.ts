@@ -24,6 +24,11 @@ export interface ThreadedSqliteOptions {
   file: string;
   /** Reader threads (each one connection). Default 2: one per core of a small machine. */
   readers?: number;
+  /**
+   * Told of each transaction-control statement (begin, commit, rollback, savepoints): they run
+   * here, past Kysely's query log, and statement counts must include them.
+   */
+  onControlStatement?: (sql: string) => void;
 }
 
 /** Connections in use right now, for the pool metrics. */
@@ -74,8 +79,17 @@ class Writer {
   readonly lock = new WriterLock();
   readonly #statements: StatementCache;
 
-  constructor(readonly db: BetterSqlite3.Database) {
+  constructor(
+    readonly db: BetterSqlite3.Database,
+    private readonly onControl?: (sql: string) => void,
+  ) {
     this.#statements = new StatementCache(db);
+  }
+
+  /** A transaction-control statement (begin, commit, savepoint…), reported to the query log. */
+  control(sql: string): void {
+    this.run(sql, []);
+    this.onControl?.(sql);
   }
 
   run<R>(sql: string, parameters: readonly unknown[]): QueryResult<R> {
@@ -175,13 +189,13 @@ class RoutedConnection implements DatabaseConnection {
       // Not `begin` (SQLite has no nested transactions) and not a wait for the writer (held by
       // this very flow): a savepoint inside the outer transaction.
       this.#savepoint = `citadel_nested_${nextSavepoint++}`;
-      this.#pool.writer.run(`savepoint ${this.#savepoint}`, []);
+      this.#pool.writer.control(`savepoint ${this.#savepoint}`);
       return;
     }
     // Before the first await: the flow that called beginTransaction carries this connection on.
     transactionOwner.enterWith(this);
     await this.holdWriter();
-    this.#pool.writer.run('begin', []);
+    this.#pool.writer.control('begin');
     this.inTransaction = true;
   }
 
@@ -190,12 +204,12 @@ class RoutedConnection implements DatabaseConnection {
     if (this.#savepoint) {
       const name = this.#savepoint;
       this.#savepoint = null;
-      if (outcome === 'rollback') writer.run(`rollback to ${name}`, []);
-      writer.run(`release ${name}`, []);
+      if (outcome === 'rollback') writer.control(`rollback to ${name}`);
+      writer.control(`release ${name}`);
       return;
     }
     this.inTransaction = false;
-    writer.run(outcome, []);
+    writer.control(outcome);
   }
 
   async release(): Promise<void> {
@@ -205,7 +219,7 @@ class RoutedConnection implements DatabaseConnection {
     this.inTransaction = false;
     try {
       // A raw `begin` left open must not leak into the next holder's statements.
-      if (this.#pool.writer.db.inTransaction) this.#pool.writer.run('rollback', []);
+      if (this.#pool.writer.db.inTransaction) this.#pool.writer.control('rollback');
     } finally {
       release();
     }
@@ -257,7 +271,12 @@ class ThreadedSqliteDriver implements Driver {
     const pointConnection = new SQLite(this.#options.file, { readonly: true });
     pointConnection.pragma('busy_timeout = 5000');
     registerSqliteFunctions(pointConnection);
-    this.#pool = new Pool(new Writer(writer), readers, new PointReads(pointConnection), pointConnection);
+    this.#pool = new Pool(
+      new Writer(writer, this.#options.onControlStatement),
+      readers,
+      new PointReads(pointConnection),
+      pointConnection,
+    );
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {

@@ -2,11 +2,12 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 const STATEMENT_CACHE_SIZE = 256;
 /**
- * A plan step that reads a bounded number of rows: an index or primary-key lookup by equality only
- * (`(id=?)`, `(a=? AND b=?)`), never a scan, a range or a temporary sort.
+ * A plan step that looks rows up by equality only (`(id=?)`, `(a=? AND b=?)`), never a scan, a
+ * range or a temporary sort; `LEFT-JOIN` marks the inner table of a left join. Whether the lookup
+ * is bounded depends on the index: see `isUniqueLookup`.
  */
 const EQUALITY_LOOKUP =
-  /^SEARCH \S+ USING (?:INTEGER PRIMARY KEY|PRIMARY KEY|(?:COVERING )?INDEX \S+) \((?:\w+=\?)(?: AND \w+=\?)*\)$/;
+  /^SEARCH \S+ USING (?:(INTEGER PRIMARY KEY)|(?:COVERING )?INDEX (\S+)) \((\w+=\?(?: AND \w+=\?)*)\)(?: LEFT-JOIN)?$/;
 
 interface Cached {
   statement: BetterSqlite3.Statement | null;
@@ -52,6 +53,29 @@ export class PointReads {
     }
     if (!statement.readonly || !statement.reader) return null;
     const plan = this.#db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(parameters) as { detail: string }[];
-    return plan.length > 0 && plan.every((step) => EQUALITY_LOOKUP.test(step.detail)) ? statement : null;
+    return plan.length > 0 && plan.every((step) => this.#isUniqueLookup(step.detail)) ? statement : null;
+  }
+
+  /**
+   * At most one row per lookup: the rowid, or a unique index with every one of its columns given
+   * (a WITHOUT ROWID table's `PRIMARY KEY` step may name only part of its key: not taken). An equality on a non-unique index (`status=?`) can match most of a table (a count of
+   * the published posts): that belongs on a reader thread, not on the event loop.
+   */
+  #isUniqueLookup(detail: string): boolean {
+    const match = EQUALITY_LOOKUP.exec(detail);
+    if (!match) return false;
+    const [, primaryKey, index, terms] = match;
+    if (primaryKey) return true;
+    const definition = this.#db
+      .prepare(`SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?`)
+      .get(index) as { sql: string | null } | undefined;
+    // Automatic indexes back UNIQUE and PRIMARY KEY constraints (their sql is null).
+    const unique =
+      index!.startsWith('sqlite_autoindex_') || /^\s*CREATE\s+UNIQUE\b/i.test(definition?.sql ?? '');
+    if (!unique) return false;
+    const columns = this.#db.prepare(`SELECT count(*) AS n FROM pragma_index_info(?)`).get(index) as {
+      n: number;
+    };
+    return terms!.split(' AND ').length >= columns.n;
   }
 }
