@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { MockProvider, socialSignIn } from '../social/mock-provider.ts';
+import { describe, expect, it } from 'vitest';
+import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
 import { nextStep, totpCode } from './helpers.ts';
 
 describe('two-factor and sudo with social sign-in', () => {
-  let mock: MockProvider;
-  let t: TestApp;
-  beforeAll(async () => {
-    mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.stop();
-  });
+  const app = useSocialApp();
 
   it('a social-only user is elevated at sign-in, can enroll TOTP, and is then asked for it on the next social sign-in', async () => {
     const identity = {
@@ -22,8 +12,8 @@ describe('two-factor and sudo with social sign-in', () => {
       email_verified: true,
       preferred_username: 'social2fa',
     };
-    const client = t.client();
-    const first = await socialSignIn(mock, client, identity);
+    const client = app.t.client();
+    const first = await socialSignIn(app.mock, client, identity);
     expect(first.body.action, first.text).toBe('social.login');
     const sudo = await client.get('/sudo');
     expect(sudo.body.data).toMatchObject({ active: true, factors: [] });
@@ -34,19 +24,19 @@ describe('two-factor and sudo with social sign-in', () => {
     const secret = start.body.data.secret as string;
     const confirm = await client.post('/two-factor/enroll/confirm', {
       factor: 'totp',
-      proof: totpCode(t, secret),
+      proof: totpCode(app.t, secret),
     });
     expect(confirm.status).toBe(200);
     expect((await client.get('/sudo')).body.data.factors).toEqual(['totp', 'recovery_code']);
 
     await client.post('/logout');
-    nextStep(t);
-    const again = await socialSignIn(mock, client, identity);
+    nextStep(app.t);
+    const again = await socialSignIn(app.mock, client, identity);
     expect(again.body.action).toBe('login.action_required');
     expect(again.body.redirect_to).toBe('/action/show');
     expect((await client.get('/me')).status).toBe(401);
     expect((await client.get('/action/show')).body.data.action).toBe('two_factor');
-    const done = await client.post('/action/handle', { code: totpCode(t, secret) });
+    const done = await client.post('/action/handle', { code: totpCode(app.t, secret) });
     expect(done.body.action).toBe('action.success');
     // Now the user has a factor: signing in no longer grants sudo.
     expect((await client.get('/sudo')).body.data.active).toBe(false);

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { TcpForwarder, freePort, redisAvailable, startRedis, stopProcess, viaForwarder } from './support.ts';
+import { freePort, redisAvailable, startRedis, stopProcess } from './support.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 /** Retry `request` until it answers `status` (pools reconnect in their own time). */
 async function until(request: () => Promise<number>, status: number, timeoutMs = 15_000) {
@@ -18,19 +19,19 @@ async function until(request: () => Promise<number>, status: number, timeoutMs =
 
 describe.skipIf(testDialect() === 'sqlite')('a database outage while running', () => {
   let database: TestDatabase;
-  let forwarder: TcpForwarder;
+  let proxy: TcpProxy;
   let t: TestApp;
   beforeAll(async () => {
     database = await createTestDatabase();
     const real = new URL(database.url);
-    forwarder = await new TcpForwarder(real.hostname, Number(real.port)).open();
-    t = await startTestApp({ sharedDatabase: database, databaseUrl: viaForwarder(database.url, forwarder) });
+    proxy = await new TcpProxy(real.hostname, Number(real.port)).start();
+    t = await startTestApp({ sharedDatabase: database, databaseUrl: proxy.via(database.url) });
   });
   afterAll(async () => {
-    await forwarder?.open().catch(() => undefined);
+    proxy?.restore();
     await t?.close();
     await database?.drop();
-    await forwarder?.close();
+    await proxy?.stop();
   });
 
   it('answers 503 (never 500, no driver message) and recovers by itself', async () => {
@@ -38,13 +39,13 @@ describe.skipIf(testDialect() === 'sqlite')('a database outage while running', (
     const client = await t.signIn(user);
     expect((await client.get('/me')).status).toBe(200);
 
-    await forwarder.close();
+    proxy.cut();
     const down = await client.get('/me');
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ statusCode: 503, status: 'error' });
     expect(down.text).not.toMatch(/ECONN|terminated|127\.0\.0\.1|select/i);
 
-    await forwarder.open();
+    proxy.restore();
     expect(await until(async () => (await client.get('/me')).status, 200)).toBe(200);
   });
 });

@@ -2,7 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { TcpForwarder, freePort, redisAvailable, startRedis, stopProcess, viaForwarder } from './support.ts';
+import { freePort, redisAvailable, startRedis, stopProcess } from './support.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
 
 /** Poll GET /readyz until it answers `status` (the pools reconnect in their own time). */
 async function readyzUntil(t: TestApp, status: number, timeoutMs = 15_000) {
@@ -44,25 +45,25 @@ describe('GET /healthz and GET /readyz', () => {
 // SQLite is a file in the process: there is no server to lose.
 describe.skipIf(testDialect() === 'sqlite')('readiness follows the database server', () => {
   let database: TestDatabase;
-  let forwarder: TcpForwarder;
+  let proxy: TcpProxy;
   let t: TestApp;
   beforeAll(async () => {
     database = await createTestDatabase();
     const real = new URL(database.url);
-    forwarder = await new TcpForwarder(real.hostname, Number(real.port)).open();
-    t = await startTestApp({ sharedDatabase: database, databaseUrl: viaForwarder(database.url, forwarder) });
+    proxy = await new TcpProxy(real.hostname, Number(real.port)).start();
+    t = await startTestApp({ sharedDatabase: database, databaseUrl: proxy.via(database.url) });
   });
   afterAll(async () => {
-    await forwarder?.open().catch(() => undefined);
+    proxy?.restore();
     await t?.close();
     await database?.drop();
-    await forwarder?.close();
+    await proxy?.stop();
   });
 
   it('503 naming the database while it is unreachable, 200 again once it returns', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
 
-    await forwarder.close();
+    proxy.cut();
     const down = await readyzUntil(t, 503);
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ status: 'unavailable', failed: ['database'] });
@@ -71,7 +72,7 @@ describe.skipIf(testDialect() === 'sqlite')('readiness follows the database serv
     expect(down.body).not.toMatch(/127\.0\.0\.1|ECONN|password|select/i);
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
-    await forwarder.open();
+    proxy.restore();
     const up = await readyzUntil(t, 200);
     expect(up.statusCode).toBe(200);
     expect(up.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
@@ -81,17 +82,17 @@ describe.skipIf(testDialect() === 'sqlite')('readiness follows the database serv
 describe.runIf(await redisAvailable())('readiness follows Redis', () => {
   let redisPort: number;
   let redis: ChildProcess | undefined;
-  let forwarder: TcpForwarder;
+  let proxy: TcpProxy;
   let t: TestApp;
   beforeAll(async () => {
     redisPort = await freePort();
     redis = await startRedis(redisPort);
-    forwarder = await new TcpForwarder('127.0.0.1', redisPort).open();
-    t = await startTestApp({ redisUrl: `redis://127.0.0.1:${forwarder.port}` });
+    proxy = await new TcpProxy('127.0.0.1', redisPort).start();
+    t = await startTestApp({ redisUrl: `redis://127.0.0.1:${proxy.port}` });
   });
   afterAll(async () => {
     await t?.close();
-    await forwarder?.close();
+    await proxy?.stop();
     await stopProcess(redis);
   });
 
@@ -116,13 +117,13 @@ describe.runIf(await redisAvailable())('readiness follows Redis', () => {
 
   it('a Redis that stops answering is "timeout" once the 1 s budget is spent', async () => {
     expect((await readyzUntil(t, 200)).statusCode).toBe(200);
-    forwarder.stall();
+    proxy.stall();
     try {
       const hung = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(hung.statusCode).toBe(503);
       expect(hung.json().checks).toEqual({ database: 'ok', redis: 'timeout' });
     } finally {
-      forwarder.resume();
+      proxy.resume();
     }
     expect((await readyzUntil(t, 200)).statusCode).toBe(200);
   });

@@ -3,69 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TEST_SECRET } from '../helpers/app.ts';
-import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-
-/**
- * A TCP forwarder in front of a real server (PostgreSQL, MariaDB, Redis) that a test can take
- * down and bring back on the same port: what an outage looks like to Citadel, without stopping the
- * shared servers other tests use.
- */
-export class TcpForwarder {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async open(): Promise<this> {
-    const server = createServer((client) => {
-      const upstream = createConnection({ host: this.targetHost, port: this.targetPort });
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-    return this;
-  }
-
-  /** A hung peer: connections stay open but nothing passes either way until `resume()`. */
-  stall(): void {
-    for (const socket of this.sockets) socket.pause();
-  }
-
-  resume(): void {
-    for (const socket of this.sockets) socket.resume();
-  }
-
-  /** The outage: refuse new connections and cut the open ones. */
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-/** `url` with its host and port replaced by the forwarder's. */
-export function viaForwarder(url: string, forwarder: TcpForwarder): string {
-  const parsed = new URL(url);
-  parsed.hostname = '127.0.0.1';
-  parsed.port = String(forwarder.port);
-  return parsed.toString();
-}
+import { createServer, type AddressInfo } from 'node:net';
 
 /** A free TCP port on loopback (closed again at once). */
 export async function freePort(): Promise<number> {
@@ -78,9 +16,13 @@ export async function freePort(): Promise<number> {
 
 /** A private Redis server on `port`, persisting nothing, that a test may stop and start at will. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 10_000;

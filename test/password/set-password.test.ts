@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { MockProvider, socialSignIn } from '../social/mock-provider.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_PASSWORD } from '../helpers/app.ts';
+import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
 import { elevate } from '../tokens/sudo-helper.ts';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 
 describe('set-password', () => {
-  let mock: MockProvider;
-  let t: TestApp;
-  beforeAll(async () => {
-    mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.stop();
-  });
+  const app = useSocialApp();
 
   it('lets a social-only user set a password, then sign in with email and password', async () => {
-    const client = t.client();
-    const social = await socialSignIn(mock, client, {
+    const client = app.t.client();
+    const social = await socialSignIn(app.mock, client, {
       sub: 'social-only',
       email: 'social.only@example.com',
       email_verified: true,
@@ -30,7 +21,7 @@ describe('set-password', () => {
     expect(before.status).toBe(200);
     expect(before.body.data).toEqual({ has_password: false });
     // Signing in with a password is impossible while there is none.
-    const refused = await t
+    const refused = await app.t
       .client()
       .post('/login', { email: 'social.only@example.com', password: NEW_PASSWORD });
     expect(refused.status).toBe(401);
@@ -44,7 +35,7 @@ describe('set-password', () => {
     expect((await client.get('/set-password')).body.data).toEqual({ has_password: true });
     expect((await client.get('/me')).status).toBe(200);
 
-    const login = await t
+    const login = await app.t
       .client()
       .post('/login', { email: 'social.only@example.com', password: NEW_PASSWORD });
     expect(login.status).toBe(200);
@@ -52,8 +43,8 @@ describe('set-password', () => {
   });
 
   it('applies the registration rules (422)', async () => {
-    const client = t.client();
-    await socialSignIn(mock, client, {
+    const client = app.t.client();
+    await socialSignIn(app.mock, client, {
       sub: 'social-rules',
       email: 'rules@example.com',
       email_verified: true,
@@ -74,10 +65,10 @@ describe('set-password', () => {
   });
 
   it('needs sudo to replace a password, then ends the other sessions and remember-me tokens', async () => {
-    const user = await t.createUser();
-    const client = await t.signIn(user);
-    const other = await t.signIn(user);
-    const remembered = t.client();
+    const user = await app.t.createUser();
+    const client = await app.t.signIn(user);
+    const other = await app.t.signIn(user);
+    const remembered = app.t.client();
     expect(
       (await remembered.post('/login', { email: user.email, password: TEST_PASSWORD, remember: true }))
         .status,
@@ -92,7 +83,7 @@ describe('set-password', () => {
     expect(denied.body).toMatchObject({ action: 'sudo.required', status: 'error', redirect_to: '/sudo' });
     expect(denied.body.data.factors).toContain('password');
     // Nothing changed: the old password still works.
-    expect((await t.client().post('/login', { email: user.email, password: TEST_PASSWORD })).status).toBe(
+    expect((await app.t.client().post('/login', { email: user.email, password: TEST_PASSWORD })).status).toBe(
       200,
     );
 
@@ -108,15 +99,17 @@ describe('set-password', () => {
     expect((await other.get('/me')).status).toBe(401);
     remembered.cookies.delete('citadel_session');
     expect((await remembered.get('/me')).status).toBe(401);
-    expect((await t.client().post('/login', { email: user.email, password: TEST_PASSWORD })).status).toBe(
+    expect((await app.t.client().post('/login', { email: user.email, password: TEST_PASSWORD })).status).toBe(
       401,
     );
-    expect((await t.client().post('/login', { email: user.email, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await app.t.client().post('/login', { email: user.email, password: NEW_PASSWORD })).status).toBe(
+      200,
+    );
   });
 
   it('sends a browser without sudo to the sudo page', async () => {
-    const user = await t.createUser();
-    const client = await t.signIn(user);
+    const user = await app.t.createUser();
+    const client = await app.t.signIn(user);
     const page = await client.get('/set-password', 'form');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Change your password');
@@ -131,26 +124,26 @@ describe('set-password', () => {
   });
 
   it('requires a session: no caller or a bearer token gets 401', async () => {
-    expect((await t.client().get('/set-password')).status).toBe(401);
+    expect((await app.t.client().get('/set-password')).status).toBe(401);
     expect(
-      (await t.client().post('/set-password', { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }))
+      (await app.t.client().post('/set-password', { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }))
         .status,
     ).toBe(401);
-    const anonymousPage = await t.client().get('/set-password', 'form');
+    const anonymousPage = await app.t.client().get('/set-password', 'form');
     expect(anonymousPage.status).toBe(303);
     expect(anonymousPage.location).toBe('/login');
 
-    const user = await t.createUser({ password: null });
-    const { token } = await t.services.tokens.issue({
+    const user = await app.t.createUser({ password: null });
+    const { token } = await app.t.services.tokens.issue({
       userId: user.id,
       name: 'api',
       abilities: ['*'],
       expiresAt: null,
     });
-    const viaToken = await t
+    const viaToken = await app.t
       .client()
       .post('/set-password', { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }, 'json', { token });
     expect(viaToken.status).toBe(401);
-    expect((await t.services.users.findById(user.id))!.password_hash).toBeNull();
+    expect((await app.t.services.users.findById(user.id))!.password_hash).toBeNull();
   });
 });

@@ -4,16 +4,14 @@
  * returns. The database is cut through a TCP proxy this test controls (the shared server is never
  * restarted); Redis is a redis-server this test starts on a free port, stops and starts again.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
 import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
 import type { TestClient } from '../helpers/client.ts';
-import { TcpProxy } from './tcp-proxy.ts';
-import { freePort } from '../ops/support.ts';
+import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { freePort, redisAvailable, startRedis, stopProcess } from '../ops/support.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,43 +96,20 @@ describe.skipIf(!networked)('database outage behind a TCP proxy', () => {
   });
 });
 
-const REDIS_SERVER = '/usr/bin/redis-server';
-
-describe.skipIf(!existsSync(REDIS_SERVER))('Redis outage (a redis-server of this test)', () => {
+describe.runIf(await redisAvailable())('Redis outage (a redis-server of this test)', () => {
   let t: TestApp;
   let port: number;
   let redis: ChildProcess | undefined;
 
-  async function startRedis(): Promise<void> {
-    redis = spawn(
-      REDIS_SERVER,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      {
-        stdio: 'ignore',
-      },
-    );
-    await recoversWithin(5000, async () => {
-      const socket = net.connect(port, '127.0.0.1');
-      return new Promise<boolean>((resolve) => {
-        socket.on('connect', () => (socket.destroy(), resolve(true)));
-        socket.on('error', () => resolve(false));
-      });
-    });
-  }
-
   async function stopRedis(): Promise<void> {
     const child = redis;
     redis = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.on('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    await stopProcess(child, 'SIGKILL');
   }
 
   beforeAll(async () => {
     port = await freePort();
-    await startRedis();
+    redis = await startRedis(port);
     t = await startTestApp({ redisUrl: `redis://127.0.0.1:${port}` });
   });
   afterAll(async () => {
@@ -161,7 +136,7 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis outage (a redis-server of this
     ).toEqual([]);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
 
-    await startRedis();
+    redis = await startRedis(port);
     const took = await recoversWithin(10_000, async () => {
       const again = await t.client().post('/login', { email: user.email, password: TEST_PASSWORD });
       return again.status === 200;

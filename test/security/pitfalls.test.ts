@@ -3,11 +3,11 @@
  * where the feature suites did not already prove it, or proved only a narrower case. docs/security.md
  * maps every pitfall to the test that covers it (here or in the feature suites).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { codeIn, linkIn } from '../helpers/mail.ts';
-import { MockProvider, authorize, socialSignIn, startSignIn } from '../social/mock-provider.ts';
+import { authorize, socialSignIn, startSignIn, useSocialApp } from '../social/mock-provider.ts';
 import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
 import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
@@ -58,21 +58,12 @@ async function magicLinkSignIn(t: TestApp, client: TestClient, email: string) {
 }
 
 describe('security pitfalls (no login actions configured)', () => {
-  let mock: MockProvider;
-  let t: TestApp;
-  beforeAll(async () => {
-    mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.stop();
-  });
+  const app = useSocialApp();
 
   it('sudo is not inherited by another account signing in on the same browser, even without a sign-out', async () => {
-    const alice = await t.createUser();
-    const bob = await t.createUser();
-    const client = await t.signIn(alice);
+    const alice = await app.t.createUser();
+    const bob = await app.t.createUser();
+    const client = await app.t.signIn(alice);
     await sudoWithPassword(client);
     expect((await client.get('/sudo')).body.data.active).toBe(true);
 
@@ -87,8 +78,8 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('the sudo lifetime is the server setting: ttl/expires_at sent by the client are ignored', async () => {
-    const client = await t.signIn(await t.createUser());
-    const ttl = t.services.config.limits.sudoTtl;
+    const client = await app.t.signIn(await app.t.createUser());
+    const ttl = app.t.services.config.limits.sudoTtl;
     const verify = await client.post('/sudo/verify?ttl=999999&expires_at=2099-01-01T00:00:00.000Z', {
       factor: 'password',
       proof: TEST_PASSWORD,
@@ -98,17 +89,17 @@ describe('security pitfalls (no login actions configured)', () => {
       expires_at: '2099-01-01T00:00:00.000Z',
     });
     expect(verify.status, verify.text).toBe(200);
-    const expected = t.clock.now().getTime() + ttl * 1000;
+    const expected = app.t.clock.now().getTime() + ttl * 1000;
     expect(Math.abs(Date.parse(verify.body.data.expires_at) - expected)).toBeLessThanOrEqual(1000);
-    t.clock.advance(ttl + 1);
+    app.t.clock.advance(ttl + 1);
     expect((await client.get('/sudo')).body.data.active).toBe(false);
     expect((await client.post('/tokens', { name: 'late', abilities: ['*'] })).status).toBe(403);
   });
 
   it('password change, 2FA removal, recovery-code regeneration, enrollment and token creation all need step-up', async () => {
-    const user = await t.createUser();
-    const client = await t.signIn(user);
-    await enrollTotp(t, client);
+    const user = await app.t.createUser();
+    const client = await app.t.signIn(user);
+    await enrollTotp(app.t, client);
     expect((await client.post('/sudo/exit')).status).toBe(200);
 
     const attempts: [string, Record<string, unknown>][] = [
@@ -126,10 +117,10 @@ describe('security pitfalls (no login actions configured)', () => {
       expect(response.body.redirect_to, path).toBe('/sudo');
     }
     // Nothing changed: same password hash, TOTP still enrolled, no token stored.
-    const after = (await t.services.users.findById(user.id))!;
+    const after = (await app.t.services.users.findById(user.id))!;
     expect(after.password_hash).toBe(user.password_hash);
     expect((await client.get('/sudo')).body.data.factors).toContain('totp');
-    const tokens = await t.services.db
+    const tokens = await app.t.services.db
       .selectFrom('personal_access_tokens')
       .select('id')
       .where('user_id', '=', user.id)
@@ -138,12 +129,12 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('sudo proof failures are counted across factors: the sixth proof is refused even when right', async () => {
-    const user = await t.createUser();
-    const client = await t.signIn(user);
-    const { secret, recoveryCodes } = await enrollTotp(t, client);
+    const user = await app.t.createUser();
+    const client = await app.t.signIn(user);
+    const { secret, recoveryCodes } = await enrollTotp(app.t, client);
     await client.post('/sudo/exit');
-    nextStep(t);
-    const wrong = otherCode(totpCode(t, secret));
+    nextStep(app.t);
+    const wrong = otherCode(totpCode(app.t, secret));
     for (let i = 0; i < 3; i += 1) {
       expect((await client.post('/sudo/verify', { factor: 'totp', proof: wrong })).status).toBe(422);
     }
@@ -160,13 +151,13 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('five wrong TOTP codes at the two_factor sign-in step end the attempt: the right code no longer signs in', async () => {
-    const user = await t.createUser();
-    const owner = await t.signIn(user);
-    const { secret } = await enrollTotp(t, owner);
-    nextStep(t);
-    const client = await startLogin(t, user);
-    const right = totpCode(t, secret);
-    for (let i = 0; i < t.services.config.limits.maxCodeAttempts; i += 1) {
+    const user = await app.t.createUser();
+    const owner = await app.t.signIn(user);
+    const { secret } = await enrollTotp(app.t, owner);
+    nextStep(app.t);
+    const client = await startLogin(app.t, user);
+    const right = totpCode(app.t, secret);
+    for (let i = 0; i < app.t.services.config.limits.maxCodeAttempts; i += 1) {
       const bad = await client.post('/action/handle', { code: otherCode(right) });
       expect(bad.body.status).toBe('error');
       expect(bad.body.action).not.toBe('action.success');
@@ -178,22 +169,22 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('a TOTP code used to sign in cannot be replayed for sudo (or the other way round) in the same step', async () => {
-    const user = await t.createUser();
-    const owner = await t.signIn(user);
-    const { secret } = await enrollTotp(t, owner);
-    nextStep(t);
-    const client = await startLogin(t, user);
-    const code = totpCode(t, secret);
+    const user = await app.t.createUser();
+    const owner = await app.t.signIn(user);
+    const { secret } = await enrollTotp(app.t, owner);
+    nextStep(app.t);
+    const client = await startLogin(app.t, user);
+    const code = totpCode(app.t, secret);
     expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
     const replay = await client.post('/sudo/verify', { factor: 'totp', proof: code });
     expect(replay.status).toBe(422);
     expect((await client.get('/sudo')).body.data.active).toBe(false);
 
     // Sudo first, then the same code at a new sign-in.
-    nextStep(t);
-    const fresh = totpCode(t, secret);
+    nextStep(app.t);
+    const fresh = totpCode(app.t, secret);
     expect((await client.post('/sudo/verify', { factor: 'totp', proof: fresh })).status).toBe(200);
-    const other = await startLogin(t, user);
+    const other = await startLogin(app.t, user);
     expect((await other.post('/action/handle', { code: fresh })).body.action).not.toBe('action.success');
     expect((await other.get('/me')).status).toBe(401);
   });
@@ -205,8 +196,8 @@ describe('security pitfalls (no login actions configured)', () => {
       email_verified: true,
       preferred_username: 'pitfallpasskey',
     };
-    const client = t.client();
-    expect((await socialSignIn(mock, client, identity)).body.action).toBe('social.login');
+    const client = app.t.client();
+    expect((await socialSignIn(app.mock, client, identity)).body.action).toBe('social.login');
     // Social-only, nothing to prove yet: elevated by the sign-in, so it may enroll.
     const start = await client.post('/two-factor/enroll/start', { factor: 'passkey' });
     expect(start.status, start.text).toBe(200);
@@ -218,7 +209,7 @@ describe('security pitfalls (no login actions configured)', () => {
     expect(confirm.status, confirm.text).toBe(200);
     await client.post('/logout');
 
-    const social = await socialSignIn(mock, client, identity);
+    const social = await socialSignIn(app.mock, client, identity);
     expect(social.body.action).toBe('login.action_required');
     expect((await client.get('/me')).status).toBe(401);
     const show = await client.get('/action/show');
@@ -230,8 +221,8 @@ describe('security pitfalls (no login actions configured)', () => {
     expect(done.body.action, done.text).toBe('action.success');
     await client.post('/logout');
 
-    const browser = t.client();
-    const { response } = await magicLinkSignIn(t, browser, identity.email);
+    const browser = app.t.client();
+    const { response } = await magicLinkSignIn(app.t, browser, identity.email);
     expect(response.body.action).toBe('magic_link.action_required');
     expect(response.body.user).toBeUndefined();
     expect((await browser.get('/me')).status).toBe(401);
@@ -239,9 +230,9 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('social: "verified" must be exactly true; a linked identity keeps its account whatever email it claims later', async () => {
-    const victim = await t.createUser({ email: 'social.victim@example.com' });
+    const victim = await app.t.createUser({ email: 'social.victim@example.com' });
     for (const claimed of ['false', 'False', '1', 1, 'yes', 'TRUE ', {}]) {
-      const response = await socialSignIn(mock, t.client(), {
+      const response = await socialSignIn(app.mock, app.t.client(), {
         sub: `pitfall-unverified-${JSON.stringify(claimed)}`,
         email: victim.email,
         email_verified: claimed as unknown as boolean,
@@ -251,7 +242,7 @@ describe('security pitfalls (no login actions configured)', () => {
       expect(response.body.user.email).not.toBe(victim.email);
     }
     // An attacker's identity, first signed in with their own address...
-    const attacker = await socialSignIn(mock, t.client(), {
+    const attacker = await socialSignIn(app.mock, app.t.client(), {
       sub: 'pitfall-attacker',
       email: 'attacker@example.com',
       email_verified: true,
@@ -259,13 +250,13 @@ describe('security pitfalls (no login actions configured)', () => {
     const attackerId = attacker.body.user.id as number;
     expect(attackerId).not.toBe(victim.id);
     // ...then claiming the victim's (verified) address: still the attacker's own account.
-    const again = await socialSignIn(mock, t.client(), {
+    const again = await socialSignIn(app.mock, app.t.client(), {
       sub: 'pitfall-attacker',
       email: victim.email,
       email_verified: true,
     });
     expect(again.body.user.id).toBe(attackerId);
-    const links = await t.services.db
+    const links = await app.t.services.db
       .selectFrom('oauth_identities')
       .select('user_id')
       .where('user_id', '=', victim.id)
@@ -274,8 +265,8 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('WebAuthn assertions from a look-alike origin (scheme, port, suffix, subdomain) are refused', async () => {
-    const user = await t.createUser();
-    const owner = await t.signIn(user);
+    const user = await app.t.createUser();
+    const owner = await app.t.signIn(user);
     await sudoWithPassword(owner);
     const key = new SoftAuthenticator(ORIGIN);
     const start = await owner.post('/two-factor/enroll/start', { factor: 'passkey' });
@@ -295,7 +286,7 @@ describe('security pitfalls (no login actions configured)', () => {
       'http://localhost:3000.evil.example',
       'http://sub.localhost:3000',
     ]) {
-      const client = t.client();
+      const client = app.t.client();
       await client.post('/login', { email: user.email, password: TEST_PASSWORD });
       const options = (await client.get('/action/show')).body.data.passkey.options;
       const response = await client.post('/action/handle', {
@@ -309,31 +300,31 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('sign-in looks up only email and username: ids, subjects, tokens and patterns with the right password fail', async () => {
-    const user = await t.createUser({
+    const user = await app.t.createUser({
       email: 'lookup.target@example.com',
       username: 'lookuptarget',
       emailVerified: true,
     });
     // A social identity linked to the account (verified, same email).
-    const linked = await socialSignIn(mock, t.client(), {
+    const linked = await socialSignIn(app.mock, app.t.client(), {
       sub: 'subject-lookup-4242',
       email: user.email,
       email_verified: true,
       preferred_username: 'whatever',
     });
     expect(linked.body.user.id).toBe(user.id);
-    const { token: pat } = await t.services.tokens.issue({
+    const { token: pat } = await app.t.services.tokens.issue({
       userId: user.id,
       name: 'lookup',
       abilities: ['*'],
       expiresAt: null,
     });
-    await t.client().post('/magic-link', { email: user.email });
+    await app.t.client().post('/magic-link', { email: user.email });
     // Security notices (factor added) go to the same address: pick the sign-in link's mail.
-    const linkMail = () => t.mail.to(user.email).find((m) => m.text.includes(MAGIC_PREFIX));
+    const linkMail = () => app.t.mail.to(user.email).find((m) => m.text.includes(MAGIC_PREFIX));
     await expect.poll(linkMail).toBeDefined();
     const magic = linkIn(linkMail()!, MAGIC_PREFIX).slice(MAGIC_PREFIX.length);
-    const remembered = t.client();
+    const remembered = app.t.client();
     await remembered.post('/login', { email: user.email, password: TEST_PASSWORD, remember: 1 });
     const rememberCookie = decodeURIComponent(remembered.cookie('citadel_remember')!);
     expect(rememberCookie).toBeTruthy();
@@ -356,65 +347,69 @@ describe('security pitfalls (no login actions configured)', () => {
     ];
     for (const identifier of identifiers) {
       for (const field of ['email', 'username']) {
-        const response = await t.client().post('/login', { [field]: identifier, password: TEST_PASSWORD });
+        const response = await app.t
+          .client()
+          .post('/login', { [field]: identifier, password: TEST_PASSWORD });
         expect(response.status, `${field}=${identifier}`).toBe(401);
         expect(response.body.user, identifier).toBeUndefined();
       }
     }
     // The real identifiers still work, in either field.
-    expect((await t.client().post('/login', { username: user.email, password: TEST_PASSWORD })).status).toBe(
-      200,
-    );
-    expect((await t.client().post('/login', { email: 'LookupTarget', password: TEST_PASSWORD })).status).toBe(
-      200,
-    );
+    expect(
+      (await app.t.client().post('/login', { username: user.email, password: TEST_PASSWORD })).status,
+    ).toBe(200);
+    expect(
+      (await app.t.client().post('/login', { email: 'LookupTarget', password: TEST_PASSWORD })).status,
+    ).toBe(200);
   });
 
   it('tokens are accepted only in the Authorization header: query parameters, body fields and cookies are ignored', async () => {
-    const user = await t.createUser();
-    const { token } = await t.services.tokens.issue({
+    const user = await app.t.createUser();
+    const { token } = await app.t.services.tokens.issue({
       userId: user.id,
       name: 'where',
       abilities: ['*'],
       expiresAt: null,
     });
-    expect((await t.client().get('/me', 'json', { token })).status).toBe(200);
+    expect((await app.t.client().get('/me', 'json', { token })).status).toBe(200);
     for (const name of ['access_token', 'token', 'api_key', 'bearer', 'auth']) {
-      const response = await t.client().get(`/me?${name}=${token}`);
+      const response = await app.t.client().get(`/me?${name}=${token}`);
       expect(response.status, name).toBe(401);
     }
-    const viaBody = await t.client().post('/tokens', { name: 'x', access_token: token, token });
+    const viaBody = await app.t.client().post('/tokens', { name: 'x', access_token: token, token });
     expect(viaBody.status).toBe(401);
-    const viaCookie = await t.client().get('/me', 'json', { headers: { cookie: `access_token=${token}` } });
+    const viaCookie = await app.t
+      .client()
+      .get('/me', 'json', { headers: { cookie: `access_token=${token}` } });
     expect(viaCookie.status).toBe(401);
     // Other schemes in the header are not a token either.
     for (const header of [`Token ${token}`, `Basic ${token}`, token]) {
-      const response = await t.client().get('/me', 'json', { headers: { authorization: header } });
+      const response = await app.t.client().get('/me', 'json', { headers: { authorization: header } });
       expect(response.status, header).toBe(401);
     }
   });
 
   it('a narrow token cannot mint a broader one (`*`, a wildcard, an ability it lacks, or the empty default)', async () => {
-    const user = await t.createUser();
-    const { token: narrow } = await t.services.tokens.issue({
+    const user = await app.t.createUser();
+    const { token: narrow } = await app.t.services.tokens.issue({
       userId: user.id,
       name: 'narrow',
       abilities: ['tokens:create', 'tokens:read'],
       expiresAt: null,
     });
     for (const abilities of [['*'], ['tokens:*'], ['tokens:delete'], ['posts:read'], [], undefined]) {
-      const response = await t
+      const response = await app.t
         .client()
         .post('/tokens', abilities === undefined ? { name: 'esc' } : { name: 'esc', abilities }, 'json', {
           token: narrow,
         });
       expect([403, 422], `${JSON.stringify(abilities)}: ${response.status}`).toContain(response.status);
     }
-    const ok = await t
+    const ok = await app.t
       .client()
       .post('/tokens', { name: 'same', abilities: ['tokens:read'] }, 'json', { token: narrow });
     expect(ok.status, ok.text).toBe(201);
-    const rows = await t.services.db
+    const rows = await app.t.services.db
       .selectFrom('personal_access_tokens')
       .select('abilities')
       .where('user_id', '=', user.id)
@@ -423,32 +418,32 @@ describe('security pitfalls (no login actions configured)', () => {
   });
 
   it('the session store never holds a TOTP enrollment secret, a social state or nonce, or recovery codes in plain text', async () => {
-    const user = await t.createUser();
-    const client = await t.signIn(user);
+    const user = await app.t.createUser();
+    const client = await app.t.signIn(user);
     await sudoWithPassword(client);
     const start = await client.post('/two-factor/enroll/start', { factor: 'totp' });
     const secret = start.body.data.secret as string;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    let stored = await sessionData(t);
+    let stored = await sessionData(app.t);
     expect(stored).not.toContain(secret);
     expect(stored.toUpperCase()).not.toContain(secret);
     const confirm = await client.post('/two-factor/enroll/confirm', {
       factor: 'totp',
-      proof: totpCode(t, secret),
+      proof: totpCode(app.t, secret),
     });
     const codes = confirm.body.data.recovery_codes as string[];
     expect(codes).toHaveLength(10);
-    stored = await sessionData(t);
+    stored = await sessionData(app.t);
     expect(stored).not.toContain(secret);
     for (const code of codes) expect(stored).not.toContain(code);
     // Nor after enrollment: GET /two-factor does not give the secret back.
     expect((await client.get('/two-factor')).text).not.toContain(secret);
 
-    const social = t.client();
+    const social = app.t.client();
     const redirect = await social.get('/oauth/mock', 'form');
     expect(redirect.status).toBe(302);
     const query = new URL(redirect.location!).searchParams;
-    stored = await sessionData(t);
+    stored = await sessionData(app.t);
     for (const name of ['state', 'nonce']) {
       expect(query.get(name)!.length, name).toBeGreaterThan(16);
       expect(stored, name).not.toContain(query.get(name)!);
@@ -459,47 +454,37 @@ describe('security pitfalls (no login actions configured)', () => {
 });
 
 describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', () => {
-  let mock: MockProvider;
-  let t: TestApp;
   const lines: string[] = [];
-  beforeAll(async () => {
-    mock = await new MockProvider().start();
-    t = await startTestApp({
-      loginActions: ['email_2fa'],
-      oauthProviders: [mock.providerConfig()],
-      // The tests below count the codes and links mailed to one address; security notices would interleave.
-      notifyEvents: [],
-      logger: undefined,
-      logLevel: 'trace',
-      logStream: { write: (line: string) => void lines.push(line) },
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.stop();
+  const app = useSocialApp({
+    loginActions: ['email_2fa'],
+    // The tests below count the codes and links mailed to one address; security notices would interleave.
+    notifyEvents: [],
+    logger: undefined,
+    logLevel: 'trace',
+    logStream: { write: (line: string) => void lines.push(line) },
   });
 
-  async function passwordStep(user: UserRecord, client = t.client()) {
-    const before = t.mail.to(user.email).length;
+  async function passwordStep(user: UserRecord, client = app.t.client()) {
+    const before = app.t.mail.to(user.email).length;
     const login = await client.post('/login', { email: user.email, password: TEST_PASSWORD });
     expect(login.body.action).toBe('login.action_required');
-    return { client, code: codeIn(await t.mail.waitFor(user.email, { count: before + 1 })) };
+    return { client, code: codeIn(await app.t.mail.waitFor(user.email, { count: before + 1 })) };
   }
 
   it('the emailed code is never in the session store, before or after a resend', async () => {
-    const user = await t.createUser();
+    const user = await app.t.createUser();
     const { client, code } = await passwordStep(user);
-    expect(containsToken(await sessionData(t), code)).toBe(false);
-    t.clock.advance(t.services.config.limits.codeResendInterval + 1);
+    expect(containsToken(await sessionData(app.t), code)).toBe(false);
+    app.t.clock.advance(app.t.services.config.limits.codeResendInterval + 1);
     expect((await client.post('/action/challenge')).status).toBe(200);
-    const resent = codeIn(await t.mail.waitFor(user.email, { count: 2 }));
-    expect(containsToken(await sessionData(t), resent)).toBe(false);
+    const resent = codeIn(await app.t.mail.waitFor(user.email, { count: 2 }));
+    expect(containsToken(await sessionData(app.t), resent)).toBe(false);
     expect((await client.post('/action/handle', { code: resent })).body.action).toBe('action.success');
   });
 
   it('social sign-in runs the configured pipeline too (no shortcut past email_2fa)', async () => {
-    const client = t.client();
-    const response = await socialSignIn(mock, client, {
+    const client = app.t.client();
+    const response = await socialSignIn(app.mock, client, {
       sub: 'pitfall-social-2fa',
       email: 'pitfall.social@example.com',
       email_verified: true,
@@ -509,7 +494,7 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     expect(response.body.user).toBeUndefined();
     expect((await client.get('/me')).status).toBe(401);
     expect((await client.get('/sudo')).body.data?.active ?? false).toBe(false);
-    const code = codeIn(await t.mail.waitFor('pitfall.social@example.com', { count: 1 }));
+    const code = codeIn(await app.t.mail.waitFor('pitfall.social@example.com', { count: 1 }));
     expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
     expect((await client.get('/me')).status).toBe(200);
   });
@@ -517,13 +502,13 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
   it('logs never hold a password, code, magic-link or reset token, access token, session id or cookie', async () => {
     const PASSWORD = 'pitfall-log-password-93';
     const NEW_PASSWORD = 'pitfall-log-password-new-17';
-    const user = await t.createUser({ password: PASSWORD, email: 'pitfall.logs@example.com' });
+    const user = await app.t.createUser({ password: PASSWORD, email: 'pitfall.logs@example.com' });
     const secrets: string[] = [PASSWORD, NEW_PASSWORD];
 
     // Password + emailed code, with remember-me.
-    const client = t.client();
+    const client = app.t.client();
     await client.post('/login', { email: user.email, password: PASSWORD, remember: 1 });
-    const code = codeIn(await t.mail.waitFor(user.email, { count: 1 }));
+    const code = codeIn(await app.t.mail.waitFor(user.email, { count: 1 }));
     await client.post('/action/handle', { code: otherCode(code) });
     expect((await client.post('/action/handle', { code })).body.action).toBe('action.success');
     secrets.push(client.cookie('citadel_session')!, client.cookie('citadel_remember')!);
@@ -534,30 +519,30 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     expect(created.status, created.text).toBe(201);
     const pat = created.body.token as string;
     secrets.push(pat, client.cookie('citadel_session')!);
-    expect((await t.client().get('/me', 'json', { token: pat })).status).toBe(200);
-    await t.client().get('/me', 'json', { token: `${pat}x` });
+    expect((await app.t.client().get('/me', 'json', { token: pat })).status).toBe(200);
+    await app.t.client().get('/me', 'json', { token: `${pat}x` });
 
     // Magic link, then its emailed code.
-    const browser = t.client();
-    const { token: magic, response } = await magicLinkSignIn(t, browser, user.email);
+    const browser = app.t.client();
+    const { token: magic, response } = await magicLinkSignIn(app.t, browser, user.email);
     expect(response.body.action).toBe('magic_link.action_required');
-    const magicCode = codeIn(await t.mail.waitFor(user.email, { count: 3 }));
+    const magicCode = codeIn(await app.t.mail.waitFor(user.email, { count: 3 }));
     expect((await browser.post('/action/handle', { code: magicCode })).body.action).toBe('action.success');
     secrets.push(magic, magicCode, code, browser.cookie('citadel_session')!);
 
     // The pending magic-link sign-in kept no trace of the link's token in the session.
-    expect(await sessionData(t)).not.toContain(magic);
+    expect(await sessionData(app.t)).not.toContain(magic);
 
     // TOTP enrollment (the secret and recovery codes go out in the response only).
     const enroll = await browser.post('/two-factor/enroll/start', { factor: 'totp' });
     expect(enroll.status, enroll.text).toBe(403);
     expect((await browser.post('/sudo/verify', { factor: 'password', proof: PASSWORD })).status).toBe(200);
-    const totp = await enrollTotpAfterSudoIn(t, browser);
+    const totp = await enrollTotpAfterSudoIn(app.t, browser);
     secrets.push(totp.secret, ...totp.recoveryCodes);
 
     // Social sign-in: the callback's code and state are secrets of that browser.
-    const social = t.client();
-    mock.identity = {
+    const social = app.t.client();
+    app.mock.identity = {
       sub: 'pitfall-log-social',
       email: 'pitfall.log.social@example.com',
       email_verified: true,
@@ -568,21 +553,21 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     expect(back.body.action).toBe('login.action_required');
     secrets.push(params.get('code')!, params.get('state')!);
     // A failed exchange is logged (warn, with the error), but not with the code that was sent.
-    const failing = t.client();
+    const failing = app.t.client();
     const failed = new URL(await authorize(await startSignIn(failing)), ORIGIN);
     failed.searchParams.set('code', 'pitfall-code-the-provider-never-issued');
     expect((await failing.get(failed.pathname + failed.search)).status).toBe(400);
     secrets.push(
       'pitfall-code-the-provider-never-issued',
       failed.searchParams.get('state')!,
-      mock.providerConfig().clientSecret!,
+      app.mock.providerConfig().clientSecret!,
     );
 
     // Forgot and reset password, form client (CSRF token in the body).
-    const resetClient = t.client();
+    const resetClient = app.t.client();
     await resetClient.post('/forgot-password', { email: user.email }, 'form');
     const reset = new URL(
-      linkIn(await t.mail.waitFor(user.email, { count: 4 }), RESET_PREFIX),
+      linkIn(await app.t.mail.waitFor(user.email, { count: 4 }), RESET_PREFIX),
     ).searchParams.get('token')!;
     await resetClient.get(`/reset-password?token=${encodeURIComponent(reset)}`, 'form');
     const done = await resetClient.post(

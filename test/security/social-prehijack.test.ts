@@ -2,26 +2,17 @@
  * Issue 13, item 2: social sign-in links a provider-verified email only to an account that proved
  * the address (email_verified_at: activation, reset, magic link, emailed code).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { TEST_PASSWORD } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
-import { MockProvider, socialSignIn } from '../social/mock-provider.ts';
+import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
 import { isPlaceholderEmail } from '../../src/auth/social/identities.ts';
 
 describe('pre-account hijack through social sign-in', () => {
-  let mock: MockProvider;
-  let t: TestApp;
-  beforeAll(async () => {
-    mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()] });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await mock?.stop();
-  });
+  const app = useSocialApp();
 
   it("an attacker's account registered with the victim's address never receives the victim's identity", async () => {
-    const attacker = t.client();
+    const attacker = app.t.client();
     const registered = await attacker.post('/register', {
       username: 'squatter',
       email: 'victim.pre@example.com',
@@ -29,10 +20,10 @@ describe('pre-account hijack through social sign-in', () => {
       password_confirm: TEST_PASSWORD,
     });
     expect(registered.status, registered.text).toBe(201);
-    const squatter = (await t.services.users.findByEmail('victim.pre@example.com'))!;
+    const squatter = (await app.t.services.users.findByEmail('victim.pre@example.com'))!;
     expect(squatter.email_verified_at).toBeNull();
 
-    const victim = await socialSignIn(mock, t.client(), {
+    const victim = await socialSignIn(app.mock, app.t.client(), {
       sub: 'victim-subject',
       email: 'victim.pre@example.com',
       email_verified: true,
@@ -41,9 +32,9 @@ describe('pre-account hijack through social sign-in', () => {
     expect(victim.body.user.id).not.toBe(squatter.id);
     expect(isPlaceholderEmail(victim.body.user.email)).toBe(true);
     // The unproved account is untouched: same address, no identity.
-    const after = (await t.services.users.findById(squatter.id))!;
+    const after = (await app.t.services.users.findById(squatter.id))!;
     expect(after.email).toBe('victim.pre@example.com');
-    const identities = await t.services.db
+    const identities = await app.t.services.db
       .selectFrom('oauth_identities')
       .select('user_id')
       .where('subject', '=', 'victim-subject')
@@ -54,19 +45,19 @@ describe('pre-account hijack through social sign-in', () => {
   });
 
   it('an account that proved its address (by a reset link) is linked', async () => {
-    const owner = await t.createUser({ email: 'owner.reset@example.com' });
+    const owner = await app.t.createUser({ email: 'owner.reset@example.com' });
     expect(owner.email_verified_at).toBeNull();
-    await t.client().post('/forgot-password', { email: owner.email });
-    const mail = await t.mail.waitFor(owner.email);
+    await app.t.client().post('/forgot-password', { email: owner.email });
+    const mail = await app.t.mail.waitFor(owner.email);
     const token = new URL(linkIn(mail, 'http://localhost:3000/reset-password?token=')).searchParams.get(
       'token',
     )!;
     const password = 'another-maple-lantern-3';
     expect(
-      (await t.client().post('/reset-password', { token, password, password_confirm: password })).status,
+      (await app.t.client().post('/reset-password', { token, password, password_confirm: password })).status,
     ).toBe(200);
-    expect((await t.services.users.findById(owner.id))!.email_verified_at).not.toBeNull();
-    const linked = await socialSignIn(mock, t.client(), {
+    expect((await app.t.services.users.findById(owner.id))!.email_verified_at).not.toBeNull();
+    const linked = await socialSignIn(app.mock, app.t.client(), {
       sub: 'owner-subject',
       email: owner.email,
       email_verified: true,
@@ -75,21 +66,21 @@ describe('pre-account hijack through social sign-in', () => {
   });
 
   it('a magic link proves the address too; a social account with a verified email is proved from the start', async () => {
-    const owner = await t.createUser({ email: 'owner.magic@example.com' });
-    await t.client().post('/magic-link', { email: owner.email });
-    const mail = await t.mail.waitFor(owner.email);
+    const owner = await app.t.createUser({ email: 'owner.magic@example.com' });
+    await app.t.client().post('/magic-link', { email: owner.email });
+    const mail = await app.t.mail.waitFor(owner.email);
     const link = linkIn(mail, 'http://localhost:3000/magic-link/verify');
-    const used = await t.client().get(link.replace('http://localhost:3000', ''));
+    const used = await app.t.client().get(link.replace('http://localhost:3000', ''));
     expect(used.status).toBeLessThan(400);
-    expect((await t.services.users.findById(owner.id))!.email_verified_at).not.toBeNull();
+    expect((await app.t.services.users.findById(owner.id))!.email_verified_at).not.toBeNull();
 
-    const fresh = await socialSignIn(mock, t.client(), {
+    const fresh = await socialSignIn(app.mock, app.t.client(), {
       sub: 'fresh-subject',
       email: 'fresh.social@example.com',
       email_verified: true,
     });
     expect(fresh.body.user.email).toBe('fresh.social@example.com');
-    const stored = (await t.services.users.findById(fresh.body.user.id))!;
+    const stored = (await app.t.services.users.findById(fresh.body.user.id))!;
     expect(stored.email_verified_at).not.toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestClient, TestResponse } from '../helpers/client.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import type { OAuthProviderConfig } from '../../src/config/types.ts';
 
 /** Who the mock provider says is signing in next. */
@@ -87,4 +88,27 @@ export async function socialSignIn(
   mock.identity = identity;
   const callback = await authorize(await startSignIn(client));
   return client.get(callback, kind);
+}
+
+/** The provider and an app that signs in with it, for one test file. */
+export interface SocialTestApp {
+  readonly mock: MockProvider;
+  readonly t: TestApp;
+}
+
+/**
+ * Start the provider and an app configured with it before the file's tests, and stop both after
+ * (call at the top of a `describe`).
+ */
+export function useSocialApp(options: TestAppOptions = {}): SocialTestApp {
+  const state = {} as { mock: MockProvider; t: TestApp };
+  beforeAll(async () => {
+    state.mock = await new MockProvider().start();
+    state.t = await startTestApp({ ...options, oauthProviders: [state.mock.providerConfig()] });
+  });
+  afterAll(async () => {
+    await state.t?.close();
+    await state.mock?.stop();
+  });
+  return state;
 }

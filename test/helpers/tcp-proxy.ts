@@ -1,8 +1,10 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy the test controls, in front of a real database: `cut()` drops every connection and
- * refuses new ones (what a restart looks like from the client), `restore()` lets them through again.
+ * A TCP proxy the test controls, in front of a real server (PostgreSQL, MariaDB, Redis): `cut()`
+ * drops every connection and turns new ones away (what a restart looks like from the client),
+ * `restore()` lets them through again; `stall()` is a hung peer. The shared servers other test
+ * files use stay up.
  */
 export class TcpProxy {
   private server = net.createServer((socket) => this.accept(socket));
@@ -43,6 +45,15 @@ export class TcpProxy {
     parsed.hostname = '127.0.0.1';
     parsed.port = String(this.port);
     return parsed.toString();
+  }
+
+  /** A hung peer: connections stay open but nothing passes either way until `resume()`. */
+  stall(): void {
+    for (const socket of this.sockets) socket.pause();
+  }
+
+  resume(): void {
+    for (const socket of this.sockets) socket.resume();
   }
 
   cut(): void {
