@@ -1,6 +1,6 @@
 /**
  * `npm run bench:scale -- [--sizes 10000,100000,1000000] [--huge] [--dialects sqlite,postgres[,mysql]]
- *  [--explain] [--seconds 3]`
+ *  [--explain] [--seconds 3] [--readers N]`
  *
  * The demo API on growing tables (issue 15). Each case alone: median of three through Fastify's
  * inject (no network), with the bare `SELECT count(*)` of the same rows as the yardstick for
@@ -9,7 +9,9 @@
  * (a page at 80 % of the table, its cursor obtained from the API) give the ratio of the largest
  * size to the smallest. `GET /me` p99 alone and while two clients read a deep page; the cold start
  * on the seeded database; the resident set size of the serve process after it served every case.
- * `--huge` adds 10,000,000 posts; `--explain` logs PostgreSQL's plans of the one-title search.
+ * `--huge` adds 10,000,000 posts; `--explain` logs PostgreSQL's plans of the one-title search;
+ * `--readers N` sets the in-process server's pool (SQLite reader threads; the serve process keeps
+ * its default).
  * Figures, not pass/fail: copy the tables into docs/scale.md with the load average.
  */
 import { readFileSync } from 'node:fs';
@@ -30,6 +32,8 @@ const { values } = parseArgs({
     dialects: { type: 'string', default: 'sqlite,postgres' },
     explain: { type: 'boolean', default: false },
     seconds: { type: 'string', default: '3' },
+    // The in-process server's pool: SQLite reader threads, PostgreSQL/MariaDB connections.
+    readers: { type: 'string' },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -121,6 +125,7 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
     sessionSecret: BENCH_SECRET,
     appUrl: 'http://127.0.0.1',
     dataDir: '/tmp/citadel-bench-data',
+    ...(values.readers ? { database: { poolSize: Number(values.readers) } } : {}),
   };
   let server = await createServer(base);
   try {
