@@ -234,6 +234,7 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
     const started = performance.now();
     const served = await startServeProcess(database.url, 1);
     row['serve start'] = `${(performance.now() - started).toFixed(0)} ms`;
+    row['RSS at start (serve)'] = `${memoryOf(served.pid).rss.toFixed(0)} MiB`;
     try {
       for (const one of cases) {
         const result = await load(`${served.origin}${one.path}`, {
@@ -326,6 +327,7 @@ console.log(
     '/me loaded/alone',
     'cold start',
     'serve start',
+    'RSS at start (serve)',
     'RSS (serve)',
     'peak RSS (serve)',
   ]),
