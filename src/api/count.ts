@@ -114,7 +114,8 @@ export async function pageAndCount<R>(
   pageFirst: boolean,
 ): Promise<{ rows: R[]; count: Count }> {
   if (!pageFirst) {
-    const [rows, total] = await Promise.all([readPage(), count()]);
+    // The count is sent first, as before this function existed: it is the longer statement.
+    const [total, rows] = await Promise.all([count(), readPage()]);
     return { rows, count: total };
   }
   const rows = await readPage();
