@@ -10,6 +10,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** A server in a child process of the bench: where it listens, and how to stop it. */
 export interface BenchProcess {
   origin: string;
+  /** The child's process id (its memory is read from /proc). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startProcess(
   }
   return {
     origin,
+    pid: child.pid!,
     async close() {
       child.kill('SIGTERM');
       await exited;

@@ -80,6 +80,49 @@ export async function countAlternatives(
   };
 }
 
+/** Where a page read began: rows skipped by OFFSET and rows asked for (the page plus one). */
+export interface PageWindow {
+  offset: number;
+  take: number;
+  /** Whether the page began after a keyset cursor (then it says nothing about the rows before it). */
+  afterCursor: boolean;
+}
+
+/**
+ * The exact total a page read proves without a count: a page with no row past it is the end of
+ * the rows, so the total is the rows skipped plus the rows read. Null when the page is full, when
+ * it began at a cursor, or when it is empty past the first page (a page beyond the end says nothing).
+ */
+export function totalFromPage(window: PageWindow, read: number): number | null {
+  if (window.afterCursor || read >= window.take) return null;
+  if (read === 0 && window.offset > 0) return null;
+  return window.offset + read;
+}
+
+/**
+ * The page and the total of a list read. Usually both statements run at once. For a search
+ * counted exactly (`pageFirst`), the page is read first and the count runs only when the page is
+ * full: a search most often finds less than a page (one title), and then the page alone gives the
+ * exact total and the search, the costly part, runs once instead of twice. A broad search pays
+ * page + count instead of the slower of the two; its page (the first rows in the sort order) is
+ * the cheap statement of the pair. Plain lists keep the parallel path: their page is full.
+ */
+export async function pageAndCount<R>(
+  readPage: () => Promise<R[]>,
+  count: () => Promise<Count>,
+  window: PageWindow,
+  pageFirst: boolean,
+): Promise<{ rows: R[]; count: Count }> {
+  if (!pageFirst) {
+    // The count is sent first, as before this function existed: it is the longer statement.
+    const [total, rows] = await Promise.all([count(), readPage()]);
+    return { rows, count: total };
+  }
+  const rows = await readPage();
+  const known = totalFromPage(window, rows.length);
+  return { rows, count: known === null ? await count() : { total: known, estimated: false } };
+}
+
 export interface Pagination {
   page: number;
   limit: number;

@@ -17,7 +17,7 @@ import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from './types.ts';
 import { checkEmbeddedRows } from './derive-limits.ts';
-import { countRows, pagination, type Count, type QueryRunner } from './count.ts';
+import { countRows, pageAndCount, pagination, type Count, type QueryRunner } from './count.ts';
 import { afterCursor, decodeCursor, encodeCursor } from './cursor.ts';
 import type { FieldSet } from './fields.ts';
 
@@ -112,7 +112,13 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
     return rows;
   };
   // One row past the page says whether there is a next one, whatever the count mode.
-  const window = { offset: position ? 0 : (plan.page - 1) * plan.limit, take: plan.limit + 1 };
+  const window = {
+    offset: position ? 0 : (plan.page - 1) * plan.limit,
+    take: plan.limit + 1,
+    afterCursor: position !== null,
+  };
+  // A search counted exactly reads its page first: a page that is not full gives the total.
+  const pageFirst = plan.pattern !== null && plan.count === 'exact';
   let count: Count;
   let read: ApiRecord[];
   const alternatives = await rowAlternativesFor(scope, resource);
@@ -122,15 +128,18 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
       execute,
       sorted: (query) => sorted(query, true),
       window,
+      pageFirst,
     }));
   } else {
     const base = await narrow(await scopedQuery(scope, resource));
     let rowsQuery = sorted(base).limit(window.take);
     if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
-    [count, read] = await Promise.all([
-      countRows(scope.db, dialect, base, plan.count, execute),
-      execute(rowsQuery) as Promise<ApiRecord[]>,
-    ]);
+    ({ rows: read, count } = await pageAndCount(
+      () => execute(rowsQuery) as Promise<ApiRecord[]>,
+      () => countRows(scope.db, dialect, base, plan.count, execute),
+      window,
+      pageFirst,
+    ));
   }
   const hasMore = read.length > plan.limit;
   const rows = hasMore ? read.slice(0, plan.limit) : read;

@@ -3,7 +3,7 @@ import type { CompiledResource } from './compile.ts';
 import { hookContext, type RequestScope } from './context.ts';
 import type { ListPlan } from './query.ts';
 import type { ApiRecord, ResourceQuery, RowAlternative } from './types.ts';
-import { countAlternatives, type Count, type QueryRunner } from './count.ts';
+import { countAlternatives, pageAndCount, type Count, type PageWindow, type QueryRunner } from './count.ts';
 
 export type { RowAlternative } from './types.ts';
 
@@ -27,7 +27,9 @@ export interface BranchReading {
   /** The page's columns (table-qualified), the cursor condition if any, and the sort order. */
   sorted: (query: ResourceQuery) => ResourceQuery;
   /** Rows to skip and to take (the page plus one, to know whether there is a next page). */
-  window: { offset: number; take: number };
+  window: PageWindow;
+  /** Read the page first and count only when it is full (see pageAndCount). */
+  pageFirst: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function listByAlternatives(
   alternatives: readonly RowAlternative[],
   reading: BranchReading,
 ): Promise<{ rows: ApiRecord[]; count: Count }> {
-  const { narrow, execute, sorted, window } = reading;
+  const { narrow, execute, sorted, window, pageFirst } = reading;
   const branches = await Promise.all(
     alternatives.map(async (alternative) => narrow(alternative(scope.db.selectFrom(resource.table)))),
   );
@@ -64,9 +66,10 @@ export async function listByAlternatives(
     rowsQuery = rowsQuery.orderBy(sql.ref(`u.${term.column}`), term.desc ? 'desc' : 'asc');
   rowsQuery = rowsQuery.limit(window.take);
   if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
-  const [rows, count] = await Promise.all([
-    execute<ApiRecord>(rowsQuery),
-    countAlternatives(scope.db, scope.request.server.dialect, branches, plan.count, execute),
-  ]);
-  return { rows, count };
+  return pageAndCount(
+    () => execute<ApiRecord>(rowsQuery),
+    () => countAlternatives(scope.db, scope.request.server.dialect, branches, plan.count, execute),
+    window,
+    pageFirst,
+  );
 }

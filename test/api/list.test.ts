@@ -271,7 +271,7 @@ describe('resource API list reads', () => {
   describe('search', () => {
     let app: BlogApp;
     beforeAll(async () => {
-      app = await startBlogApp();
+      app = await startBlogApp({ countQueries: true });
       const user = await app.createUser();
       await insertPosts(app, user, [
         { title: 'Discount 100% off', body: 'plain' },
@@ -319,6 +319,29 @@ describe('resource API list reads', () => {
     it('counts only the matches', async () => {
       const response = await app.client().get('/api/v1/posts?search=names&limit=1');
       expect(response.body.pagination).toMatchObject({ total: 2, totalPages: 2, hasMore: true });
+    });
+
+    it('gives the exact total on every page, counting only when the page is full', async () => {
+      const read = async (query: string) => {
+        app.queries.length = 0;
+        const response = await app.client().get(`/api/v1/posts?search=discount${query}`);
+        expect(response.status).toBe(200);
+        const counted = app.queries.some((statement) => /count\(/i.test(statement));
+        return { total: response.body.pagination.total as number, rows: response.body.data.length, counted };
+      };
+      // A full page cannot tell whether more rows follow: counted.
+      expect(await read('&limit=1&page=1')).toEqual({ total: 2, rows: 1, counted: true });
+      // A page with no row past it ends the matches: the total is the rows before it plus its own.
+      expect(await read('&limit=1&page=2')).toEqual({ total: 2, rows: 1, counted: false });
+      expect(await read('&limit=5')).toEqual({ total: 2, rows: 2, counted: false });
+      // An empty page past the end says nothing about the rows before it: counted.
+      expect(await read('&limit=1&page=3')).toEqual({ total: 2, rows: 0, counted: true });
+      // Counted exactly only: with count=none nothing is counted either way.
+      expect(await read('&limit=1&count=none')).toEqual({ total: null, rows: 1, counted: false });
+      app.queries.length = 0;
+      const none = await app.client().get('/api/v1/posts?search=no-such-text');
+      expect(none.body.pagination).toMatchObject({ total: 0, totalPages: 0, hasMore: false });
+      expect(app.queries.some((statement) => /count\(/i.test(statement))).toBe(false);
     });
   });
 
