@@ -74,7 +74,7 @@ class NamingClient implements PostgresPoolClient {
   }
 
   async #run(text: string, parameters: ReadonlyArray<unknown>): Promise<Result> {
-    const values = [...parameters];
+    const values = parameters as unknown[]; // a copy already (Kysely's driver spreads them)
     if (this.#stale.length > 0 && this.#idle()) await this.#deallocateStale();
     const name = this.#nameFor(text);
     if (name === undefined) return this.#send(text, values);
@@ -86,7 +86,8 @@ class NamingClient implements PostgresPoolClient {
       // The server refused before running anything. A new name is prepared after a few more uses.
       this.#names.delete(text);
       if (code === RESULT_TYPE_CHANGED) this.#stale.push(name);
-      // Inside a transaction the error has aborted it: only the caller can begin it again.
+      // Inside a transaction the error has aborted it: only the caller can begin it again. (pg may
+      // not have read the ReadyForQuery after the error yet; the status before it answers the same.)
       if (!this.#idle()) throw error;
       await this.#deallocateStale();
       return this.#send(text, values);
