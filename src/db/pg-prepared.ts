@@ -1,4 +1,5 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
 /** A statement's SQL text must be seen this often on a connection before it is given a name. */
@@ -53,6 +54,12 @@ class NamingClient implements PostgresPoolClient {
   /** Names whose plan went stale, still held by the server until DEALLOCATE (outside a transaction). */
   #stale: string[] = [];
   #lastName = 0;
+  /**
+   * Unique to this connection: behind a pooler that moves sessions between server connections, a
+   * name then never finds another client's statement there (it fails with 26000 instead, which is
+   * retried unnamed), so a Bind can never run someone else's SQL.
+   */
+  readonly #prefix = `citadel_${randomBytes(6).toString('hex')}_`;
 
   constructor(client: Client) {
     this.#client = client;
@@ -108,7 +115,7 @@ class NamingClient implements PostgresPoolClient {
     }
     this.#uses.delete(text);
     // Never reused on this connection: pg remembers every name it has parsed there.
-    const name = `citadel_${++this.#lastName}`;
+    const name = `${this.#prefix}${++this.#lastName}`;
     this.#names.set(text, name);
     return name;
   }
