@@ -3,7 +3,7 @@ import type { TObject } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { requireAbility } from '../src/auth/core/caller.ts';
-import type { IdCodec } from '../src/api/sqids.ts';
+import type { IdCodecs } from '../src/api/sqids.ts';
 import type { AnyDb } from './seed.ts';
 
 /**
@@ -30,10 +30,13 @@ function positiveInteger(value: unknown, fallback: number): number | null {
 export function registerBaseline(
   app: FastifyInstance,
   db: AnyDb,
-  codec: IdCodec,
+  codecs: IdCodecs,
   postValidator: TObject,
   maxLimit: number,
 ): void {
+  // One id space per table, as the engine's: a comment's post_id is encoded as a post id.
+  const codec = codecs.of('posts');
+  const commentCodec = codecs.of('comments');
   const post = (row: Row) => ({
     id: codec.encode(row.id as number),
     title: row.title,
@@ -47,7 +50,7 @@ export function registerBaseline(
     excerpt: (row.body as string).slice(0, 100),
   });
   const comment = (row: Row) => ({
-    id: codec.encode(row.id as number),
+    id: commentCodec.encode(row.id as number),
     post_id: codec.encode(row.post_id as number),
     author_name: row.author_name,
     body: row.body,

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type CitadelServer } from '../src/server.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
-import { deploymentAlphabet, IdCodec } from '../src/api/sqids.ts';
+import { deploymentCodecs, type IdCodec } from '../src/api/sqids.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
 import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
 import { seed, type AnyDb } from './seed.ts';
@@ -74,15 +74,14 @@ export async function startBenchTarget(
     const api = config.api!;
     const posts = api.resources.find((resource) => resource.name === 'posts')!;
     const db = services.db as unknown as AnyDb;
-    // The engine's id codec, built the way the engine builds it, so both routes send the same ids.
-    const codec = new IdCodec(
-      config.sqidsAlphabet ?? deploymentAlphabet(services.secrets),
-      config.sqidsMinLength,
-    );
+    // The engine's id codecs (one per table), built the way the engine builds them, so both
+    // routes send the same ids.
+    const codecs = deploymentCodecs(services.secrets, config);
+    const codec = codecs.of('posts');
     registerBaseline(
       app,
       db,
-      codec,
+      codecs,
       (posts.formClass?.post ?? posts.formClass?.['*'])!,
       posts.maxLimit ?? 100,
     );

@@ -6,6 +6,7 @@ import { parseDatabaseUrl, type Dialect } from './url.ts';
 import { importOptional } from '../core/optional-dependency.ts';
 import { registerSqliteFunctions } from './sqlite/functions.ts';
 import { StatementCache } from './sqlite/statement-cache.ts';
+import { withNamedStatements } from './pg-prepared.ts';
 
 /** Connections of the pool right now (SQLite: its one connection, never waited for here). */
 export interface PoolUse {
@@ -91,7 +92,11 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     // pool listener: without one, a cut connection is an uncaught 'error' that ends the process.
     // Its next query fails instead, and the request answers 503 (src/http/outage.ts).
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+    // Hot statements are prepared once per connection under a name (see pg-prepared.ts).
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+      log,
+    });
     const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, dialect, close: () => db.destroy(), poolUse };
   }
