@@ -80,6 +80,13 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
     private readonly clock: Clock,
+    private readonly options: {
+      /**
+       * On a MySQL-protocol server, whether one `RETURNING` upsert counts every counter (MariaDB
+       * 10.5+). Asked of the server when not given; `false` runs MySQL's path (tests use it on MariaDB).
+       */
+      mysqlReturning?: boolean;
+    } = {},
   ) {}
 
   private secondsUntil(iso: string): number {
@@ -121,7 +128,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   /** The new count of each row, in order: one upsert where RETURNING has them, else one per row. */
   private async countRows(rows: readonly NewCounter[], now: string): Promise<CountedRow[]> {
-    if (this.dialect !== 'mysql' || (await isMariaDb(this.db))) {
+    if (this.dialect !== 'mysql' || (this.options.mysqlReturning ?? (await isMariaDb(this.db)))) {
       const returned = await this.upsertReturning(rows, now);
       const byKey = new Map(returned.map((r) => [r.key, r]));
       return rows.map((row) => byKey.get(row.key)!);

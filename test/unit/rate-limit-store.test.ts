@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { DatabaseRateLimitStore, SWEEP_EVERY_HITS } from '../../src/http/rate-limit.ts';
 import { RedisRateLimitStore } from '../../src/http/rate-limit-redis.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { testDialect } from '../helpers/databases.ts';
 
 describe('database rate-limit store', () => {
   let t: TestApp;
@@ -23,6 +24,45 @@ describe('database rate-limit store', () => {
     expect(keys).toContain('live-window');
     expect((await store.peek('live-window')).count).toBe(1);
   });
+
+  // MySQL has no RETURNING: there each counter is its own LAST_INSERT_ID statement. On MariaDB
+  // both paths run here (MySQL itself is not among the test databases).
+  const paths =
+    testDialect() === 'mysql'
+      ? [
+          { name: 'one RETURNING upsert', mysqlReturning: true },
+          { name: "MySQL's LAST_INSERT_ID, one statement per counter", mysqlReturning: false },
+        ]
+      : [{ name: 'one RETURNING upsert', mysqlReturning: undefined }];
+  for (const path of paths) {
+    it(`hitMany (${path.name}): each hit gets its own count, in parallel too, each window its own`, async () => {
+      const store = new DatabaseRateLimitStore(t.services.db, t.services.dialect, t.clock, {
+        mysqlReturning: path.mysqlReturning,
+      });
+      const short = `short-${path.mysqlReturning}`;
+      const long = `long-${path.mysqlReturning}`;
+      const hits = [
+        { key: short, windowSeconds: 60 },
+        { key: long, windowSeconds: 3600 },
+      ];
+      const states = await Promise.all(Array.from({ length: 20 }, () => store.hitMany(hits)));
+      const sorted = (i: number) => states.map((s) => s[i]!.count).sort((a, b) => a - b);
+      const oneToTwenty = Array.from({ length: 20 }, (_, i) => i + 1);
+      expect(sorted(0)).toEqual(oneToTwenty);
+      expect(sorted(1)).toEqual(oneToTwenty);
+      for (const [shortState, longState] of states) {
+        expect(shortState!.retryAfter).toBeGreaterThan(0);
+        expect(shortState!.retryAfter).toBeLessThanOrEqual(60);
+        expect(longState!.retryAfter).toBeGreaterThan(60);
+      }
+      t.clock.advance(120);
+      const [restarted, running] = await store.hitMany(hits);
+      expect(restarted!.count).toBe(1);
+      expect(running!.count).toBe(21);
+      expect(running!.retryAfter).toBeLessThanOrEqual(3600 - 120);
+      await expect(store.hitMany([hits[0]!, hits[0]!])).rejects.toThrow(/named twice/);
+    });
+  }
 });
 
 const hasRedis = await redisAvailable();
