@@ -89,6 +89,20 @@ describe('an event commits with its change, or neither does', () => {
     expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
   });
 
+  it('sign-in from a signed-in browser: the new session fails to store, and the old one stays with no new event', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    const failed = await whileFailing(t, 'sessions', 'insert', () =>
+      client.post('/login', { email: user.email, password: TEST_PASSWORD }),
+    );
+    expect(failed.status).toBe(500);
+    // The replaced session's removal is undone with the rest: the browser is still signed in.
+    expect((await client.get('/me')).body.user.id).toBe(user.id);
+    expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
+    expect((await client.post('/login', { email: user.email, password: TEST_PASSWORD })).status).toBe(200);
+    expect(await eventTypes(t, user.id)).toEqual(['sign_in', 'sign_in']);
+  });
+
   it('sign-out: ending the session fails after the sign_out event, and the session and no event remain', async () => {
     const user = await t.createUser();
     const client = await t.signIn(user);

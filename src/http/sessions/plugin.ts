@@ -51,9 +51,13 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
-      // One statement for the new session, the removal of the one it replaces and its rows
-      // (PostgreSQL), no BEGIN and COMMIT.
+    if (
+      session.savesANewRow &&
+      sessions.canInsertWithCompanions?.(companions) &&
+      sessions.insertWithCompanions
+    ) {
+      // One statement for the new session, the removal of the one it replaces and its rows, no
+      // BEGIN and COMMIT (store.ts, companion-insert.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);
       saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
         insertWith(idHash, record, companions, replaces),
