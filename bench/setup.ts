@@ -81,6 +81,7 @@ export async function startBenchTarget(
     registerBaseline(
       app,
       db,
+      services.dialect,
       codecs,
       (posts.formClass?.post ?? posts.formClass?.['*'])!,
       posts.maxLimit ?? 100,

@@ -315,7 +315,7 @@ export async function createRecords(
   resource: CompiledResource,
   validator: PayloadValidator,
   body: unknown,
-  /** Filled with each created record's ETag, in order. */
+  /** Filled with the created record's ETag (a single create: a bulk answer carries no ETag). */
   etags: string[] = [],
 ): Promise<ApiRecord | ApiRecord[]> {
   const bulk = Array.isArray(body);
@@ -331,7 +331,8 @@ export async function createRecords(
   // Set-based: one multi-row INSERT per level (write-set.ts); any failure rolls back the whole request.
   const rows = await inTransaction(scope, async (trx) =>
     (await createLevel(new CreateRun(scope, trx), resource, items)).map((created, index) => {
-      etags[index] = etagOf(scope.request.server.secrets, resource, created.row);
+      // An HMAC per record: only where an answer sends it.
+      if (!bulk) etags[index] = etagOf(scope.request.server.secrets, resource, created.row);
       return created.record;
     }),
   );
