@@ -60,4 +60,19 @@ describe('SQLite point reads: decided from the query plan', () => {
     expect(onMainThread('select * from posts order by created_at')).toBe(false);
     expect(onMainThread('select count(*) from posts')).toBe(false);
   });
+
+  it('judges a statement again after a while: an index added later makes it a point read', async () => {
+    const judged = new PointReads(new SQLite(join(dir, 'db.sqlite'), { readonly: true }), { verdictMs: 50 });
+    const byLang = (value: string) =>
+      judged.tryRun('select id from posts where lang = ?', [value]) !== undefined;
+    expect(byLang('en')).toBe(false);
+    db.exec('create unique index posts_lang on posts (lang)');
+    try {
+      expect(byLang('en')).toBe(false); // the verdict still holds
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      expect(byLang('en')).toBe(true);
+    } finally {
+      db.exec('drop index posts_lang');
+    }
+  });
 });

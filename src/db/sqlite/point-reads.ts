@@ -9,8 +9,16 @@ const STATEMENT_CACHE_SIZE = 256;
 const EQUALITY_LOOKUP =
   /^SEARCH \S+ USING (?:(INTEGER PRIMARY KEY)|(?:COVERING )?INDEX (\S+)) \((\w+=\?(?: AND \w+=\?)*)\)(?: LEFT-JOIN)?$/;
 
+/**
+ * How long a verdict holds. A plan can change under the same text: ANALYZE (statistics of a table
+ * that was tiny when analysed make SQLite scan it rather than look a row up by key), a new or
+ * dropped index.
+ */
+const VERDICT_MS = 30_000;
+
 interface Cached {
   statement: BetterSqlite3.Statement | null;
+  judgedAt: number;
 }
 
 /**
@@ -22,8 +30,11 @@ export class PointReads {
   readonly #db: BetterSqlite3.Database;
   readonly #cache = new Map<string, Cached>();
 
-  constructor(db: BetterSqlite3.Database) {
+  readonly #verdictMs: number;
+
+  constructor(db: BetterSqlite3.Database, options: { verdictMs?: number } = {}) {
     this.#db = db;
+    this.#verdictMs = options.verdictMs ?? VERDICT_MS;
   }
 
   /** The rows, or undefined when the statement is not a point read (the caller sends it on). */
@@ -34,10 +45,12 @@ export class PointReads {
 
   #statement(sql: string, parameters: readonly unknown[]): BetterSqlite3.Statement | null {
     let cached = this.#cache.get(sql);
-    if (cached) {
+    const now = performance.now();
+    if (cached && now - cached.judgedAt < this.#verdictMs) {
       this.#cache.delete(sql); // re-inserted below: the Map's order is the recency order
     } else {
-      cached = { statement: this.#classify(sql, parameters) };
+      if (cached) this.#cache.delete(sql);
+      cached = { statement: this.#classify(sql, parameters), judgedAt: now };
       if (this.#cache.size >= STATEMENT_CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
     }
     this.#cache.set(sql, cached);
@@ -45,6 +58,9 @@ export class PointReads {
   }
 
   #classify(sql: string, parameters: readonly unknown[]): BetterSqlite3.Statement | null {
+    // EXPLAIN plans against the schema this connection last loaded; a read of the schema table
+    // loads the current one (an index created since, on another connection).
+    this.#db.prepare('SELECT count(*) FROM sqlite_schema').get();
     let statement: BetterSqlite3.Statement;
     try {
       statement = this.#db.prepare(sql);
