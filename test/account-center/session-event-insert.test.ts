@@ -8,6 +8,7 @@ import {
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, MYSQL_ADMIN_URL, testDialect, type TestDatabase } from '../helpers/databases.ts';
 import { eventTypes } from './helpers.ts';
+import { SECURITY_EVENT_COLUMNS } from '../../src/auth/account-center/session-event-migration.ts';
 
 /**
  * The one-statement write of a new session and its `sign_in` event (http/sessions/companion-insert.ts)
@@ -61,14 +62,12 @@ describe('the one-statement session and event write', () => {
       expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
 
       // Created again, the next server start uses it.
-      await createCompanionInsert(t.services.db, t.services.dialect, 'security_events', [
-        'user_id',
-        'type',
-        'ip',
-        'user_agent',
-        'detail',
-        'created_at',
-      ]);
+      await createCompanionInsert(
+        t.services.db,
+        t.services.dialect,
+        'security_events',
+        SECURITY_EVENT_COLUMNS,
+      );
       expect([...(await findCompanionInserts(t.services.db, t.services.dialect))]).toEqual([
         'security_events',
       ]);
