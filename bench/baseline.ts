@@ -81,7 +81,7 @@ export function registerBaseline(
       .select([...POST_COLUMNS])
       .where('status', '=', 'published')
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'asc')
+      .orderBy('id', 'desc')
       .limit(limit)
       .offset((page - 1) * limit)
       .execute()) as Row[];
@@ -145,7 +145,7 @@ export function registerBaseline(
       // Stored 0/1 (a PostgreSQL boolean column takes the 0 as well).
       .where('pinned', '=', 0)
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'asc')
+      .orderBy('id', 'desc')
       .limit(limit + 1)
       .offset((page - 1) * limit)
       .execute()) as Row[];

@@ -26,7 +26,7 @@ interface Queries {
 const SQL = {
   postById: `select ${POST_COLUMNS} from posts where id = ? and status = 'published'`,
   count: `select count(*) as n from posts where status = 'published'`,
-  page: `select ${POST_COLUMNS} from posts where status = 'published' order by created_at desc, id asc limit ? offset ?`,
+  page: `select ${POST_COLUMNS} from posts where status = 'published' order by created_at desc, id desc limit ? offset ?`,
   // The session and its user in one statement: what GET /me needs, nothing else.
   sessionUser:
     'select u.id, u.username, u.email, u.active from sessions s join users u on u.id = s.user_id ' +

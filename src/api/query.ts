@@ -127,9 +127,11 @@ export function parseListQuery(
     }
     sort = parsed;
   }
-  // Ties broken by the primary key, so that pages never overlap or skip rows.
+  // Ties broken by the primary key, so that pages never overlap or skip rows; in the direction of
+  // the last term, so that one index on (column, key) serves `-column` by reading it backwards
+  // (MariaDB sorts every matching row for a mixed `column DESC, key ASC`).
   if (!sort.some((term) => term.column === resource.primaryKey))
-    sort = [...sort, { column: resource.primaryKey, desc: false }];
+    sort = [...sort, { column: resource.primaryKey, desc: sort.at(-1)?.desc ?? false }];
 
   const search = single(query, 'search');
   if (search !== undefined && search.length > 200) bad('search', 'is longer than 200 characters');

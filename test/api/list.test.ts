@@ -199,11 +199,12 @@ describe('resource API list reads', () => {
       const byId = await rows('?sort=id');
       const position = new Map(byId.map((row, index) => [row.id, index]));
       const sorted = await rows('?sort=title,-created_at');
+      // The key breaks the remaining ties in the last term's direction (descending here).
       const expected = [...byId].sort(
         (a, b) =>
           a.title.localeCompare(b.title) ||
           b.created_at.localeCompare(a.created_at) ||
-          position.get(a.id)! - position.get(b.id)!,
+          position.get(b.id)! - position.get(a.id)!,
       );
       expect(sorted.map((row) => row.id)).toEqual(expected.map((row) => row.id));
       expect(sorted.map((row) => `${row.title}@${row.created_at.slice(18, 19)}`)).toEqual([
@@ -227,16 +228,27 @@ describe('resource API list reads', () => {
       ]);
     });
 
-    it('breaks ties by ascending primary key, even where the database would scan them backwards', async () => {
-      // An index on created_at read backwards for `-created_at` yields equal keys in reverse order.
+    it('breaks ties by the primary key in the direction of the last sort term', async () => {
+      // `-created_at` ends in a descending term: its ties go by descending key, so one index on
+      // (created_at, id) read backwards serves it (MariaDB sorts every row for a mixed order).
       const byId = (await rows('?sort=id')).map((row) => row.id);
       const position = (id: string) => byId.indexOf(id);
-      const sorted = await rows('?sort=-created_at');
-      for (let i = 1; i < sorted.length; i++) {
-        const [a, b] = [sorted[i - 1]!, sorted[i]!];
-        expect(a.created_at >= b.created_at).toBe(true);
-        if (a.created_at === b.created_at) expect(position(a.id)).toBeLessThan(position(b.id));
+      let ties = 0;
+      for (const [sort, descending] of [
+        ['-created_at', true],
+        ['created_at', false],
+      ] as const) {
+        const sorted = await rows(`?sort=${sort}`);
+        for (let i = 1; i < sorted.length; i++) {
+          const [a, b] = [sorted[i - 1]!, sorted[i]!];
+          expect(descending ? a.created_at >= b.created_at : a.created_at <= b.created_at).toBe(true);
+          if (a.created_at !== b.created_at) continue;
+          ties++;
+          if (descending) expect(position(a.id)).toBeGreaterThan(position(b.id));
+          else expect(position(a.id)).toBeLessThan(position(b.id));
+        }
       }
+      expect(ties).toBeGreaterThan(0);
     });
 
     it('keeps pages stable over ties: every row once, whatever the page size', async () => {
