@@ -113,6 +113,27 @@ async function explainSearch(db: AnyDb, term: string): Promise<void> {
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+/**
+ * Waits until the server has finished the requests autocannon left in flight when its time was up:
+ * at 10M posts a `count=exact` list takes a reader hundreds of milliseconds, and ten abandoned ones
+ * would otherwise be served during (and counted against) the next case. Idle is two cheap pages at
+ * once (one per reader thread) both answering within 50 ms, twice in a row; at most a minute.
+ */
+async function settle(origin: string): Promise<void> {
+  const cheap = async () => {
+    const started = performance.now();
+    await (
+      await fetch(`${origin}/api/v1/posts?limit=1&count=none`, { headers: { accept: 'application/json' } })
+    ).arrayBuffer();
+    return performance.now() - started;
+  };
+  const deadline = Date.now() + 60_000;
+  for (let quiet = 0; quiet < 2 && Date.now() < deadline;) {
+    const times = await Promise.all([cheap(), cheap()]);
+    quiet = Math.max(...times) < 50 ? quiet + 1 : 0;
+  }
+}
+
 async function benchOne(dialect: TestDialect, posts: number): Promise<Record<string, string>> {
   const database = await createTestDatabase(dialect);
   const options = await demoOptions();
@@ -247,6 +268,12 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
           result.failures > 0
             ? `${result.failures} failed`
             : `${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`;
+        await settle(served.origin);
+        // Where the serve process's memory grows: each case's share, for docs/scale.md.
+        const after = memoryOf(served.pid);
+        log(
+          `  serve RSS after "${one.name}": ${after.rss.toFixed(0)} MiB (peak ${after.peak.toFixed(0)} MiB)`,
+        );
       }
       const memory = memoryOf(served.pid);
       row['RSS (serve)'] = `${memory.rss.toFixed(0)} MiB`;
