@@ -23,7 +23,7 @@ import { createTestDatabase, type TestDialect } from '../test/helpers/databases.
 import { BENCH_SECRET, demoOptions } from './setup.ts';
 import { seed, type AnyDb } from './seed.ts';
 import { load } from './load.ts';
-import { startServeProcess } from './serve-process.ts';
+import { buildUnlessCurrent, startServeProcess } from './serve-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -112,6 +112,27 @@ async function explainSearch(db: AnyDb, term: string): Promise<void> {
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/**
+ * Waits until the server has finished the requests autocannon left in flight when its time was up:
+ * at 10M posts a `count=exact` list takes a reader hundreds of milliseconds, and ten abandoned ones
+ * would otherwise be served during (and counted against) the next case. Idle is two cheap pages at
+ * once (one per reader thread) both answering within 50 ms, twice in a row; at most a minute.
+ */
+async function settle(origin: string): Promise<void> {
+  const cheap = async () => {
+    const started = performance.now();
+    await (
+      await fetch(`${origin}/api/v1/posts?limit=1&count=none`, { headers: { accept: 'application/json' } })
+    ).arrayBuffer();
+    return performance.now() - started;
+  };
+  const deadline = Date.now() + 60_000;
+  for (let quiet = 0; quiet < 2 && Date.now() < deadline;) {
+    const times = await Promise.all([cheap(), cheap()]);
+    quiet = Math.max(...times) < 50 ? quiet + 1 : 0;
+  }
+}
 
 async function benchOne(dialect: TestDialect, posts: number): Promise<Record<string, string>> {
   const database = await createTestDatabase(dialect);
@@ -234,6 +255,7 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
     const started = performance.now();
     const served = await startServeProcess(database.url, 1);
     row['serve start'] = `${(performance.now() - started).toFixed(0)} ms`;
+    row['serve from'] = served.build === 'dist' ? 'dist/cli.js' : 'tsx (sources)';
     row['RSS at start (serve)'] = `${memoryOf(served.pid).rss.toFixed(0)} MiB`;
     try {
       for (const one of cases) {
@@ -246,6 +268,12 @@ async function benchOne(dialect: TestDialect, posts: number): Promise<Record<str
           result.failures > 0
             ? `${result.failures} failed`
             : `${result.requestsPerSecond.toFixed(0)} req/s, p99 ${result.p99Ms} ms`;
+        await settle(served.origin);
+        // Where the serve process's memory grows: each case's share, for docs/scale.md.
+        const after = memoryOf(served.pid);
+        log(
+          `  serve RSS after "${one.name}": ${after.rss.toFixed(0)} MiB (peak ${after.peak.toFixed(0)} MiB)`,
+        );
       }
       const memory = memoryOf(served.pid);
       row['RSS (serve)'] = `${memory.rss.toFixed(0)} MiB`;
@@ -284,6 +312,8 @@ function growth(rows: readonly Record<string, string>[], prefix: string): string
   return lines.join('\n');
 }
 
+// The serve process measures the compiled CLI, as users run it (about 50 MiB lighter than tsx).
+buildUnlessCurrent(log);
 const rows: Record<string, string>[] = [];
 for (const dialect of dialects) {
   for (const posts of sizes) {
@@ -326,6 +356,7 @@ console.log(
     '/me p99 beside 2 deep pages',
     '/me loaded/alone',
     'cold start',
+    'serve from',
     'serve start',
     'RSS at start (serve)',
     'RSS (serve)',

@@ -1,11 +1,96 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, type Plugin } from 'esbuild';
 import { BENCH_SECRET } from './setup.ts';
 import { freePort } from '../test/ops/support.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+const DIST = join(ROOT, 'dist');
+const COMPILED_CLI = join(DIST, 'cli.js');
+
+/** The newest modification time of a file under `dir`, in milliseconds. */
+function newestChange(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** dist/cli.js exists and was built after the last change under src/. */
+export function compiledIsCurrent(): boolean {
+  return existsSync(COMPILED_CLI) && statSync(COMPILED_CLI).mtimeMs >= newestChange(SRC);
+}
+
+/**
+ * Builds dist/ (`npm run build`) unless it is current, so the serve processes run what users run:
+ * the compiled CLI, about 50 MiB lighter than the sources through tsx (docs/scale.md).
+ */
+export function buildUnlessCurrent(log: (line: string) => void): void {
+  if (compiledIsCurrent()) return;
+  log('dist/ is missing or older than src/: npm run build');
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
+}
+
+/** Imports of src/*.ts from the demo's modules, pointed at their compiled twins in dist/. */
+const sourcesToDist: Plugin = {
+  name: 'citadel-sources-to-dist',
+  setup(esbuild) {
+    esbuild.onResolve({ filter: /^\.{1,2}\// }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      if (!path.startsWith(SRC + sep)) return undefined;
+      const compiled = join(DIST, relative(SRC, path)).replace(/\.ts$/, '.js');
+      return { path: pathToFileURL(compiled).href, external: true };
+    });
+  },
+};
+
+/**
+ * The demo configuration (citadel.config.ts) as one JavaScript module for the compiled CLI: a
+ * TypeScript config would make it load tsx again, and with it a second copy of Citadel from
+ * src/ (whose error classes the compiled server would not recognise). It is written under
+ * node_modules/.cache so that its package imports (kysely) resolve from the checkout.
+ */
+async function compiledDemoConfig(): Promise<string> {
+  const directory = join(ROOT, 'node_modules/.cache/citadel-bench');
+  mkdirSync(directory, { recursive: true });
+  const outfile = join(directory, 'citadel.config.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'citadel.config.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    plugins: [sourcesToDist],
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+/** What the serve process runs: `dist` (the compiled CLI) or `tsx` (the sources of the checkout). */
+export type ServeBuild = 'dist' | 'tsx';
+
+/** The command line of `citadel serve` with the demo configuration, compiled when dist/ is current. */
+async function serveCommand(workers: number): Promise<{ build: ServeBuild; command: string[] }> {
+  const serve = ['serve', '--workers', String(workers), '--config'];
+  if (compiledIsCurrent())
+    return { build: 'dist', command: [process.execPath, COMPILED_CLI, ...serve, await compiledDemoConfig()] };
+  return {
+    build: 'tsx',
+    command: [process.execPath, join(ROOT, 'bin/citadel.mjs'), ...serve, join(ROOT, 'citadel.config.ts')],
+  };
+}
 
 /** A server in a child process of the bench: where it listens, and how to stop it. */
 export interface BenchProcess {
@@ -56,22 +141,26 @@ export async function startProcess(
 
 /**
  * `citadel serve --workers N` with the demo configuration on an existing (seeded) database, with
- * the bench's secret so the ids match. Resolves once every worker listens.
+ * the bench's secret so the ids match. Resolves once every worker listens. It runs the compiled
+ * CLI when dist/ is current (see `buildUnlessCurrent`), else the checkout's sources through tsx;
+ * `build` says which, and it is logged.
  */
-export async function startServeProcess(databaseUrl: string, workers: number): Promise<BenchProcess> {
+export async function startServeProcess(
+  databaseUrl: string,
+  workers: number,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<BenchProcess & { build: ServeBuild }> {
   const port = await freePort();
+  const { build: which, command } = await serveCommand(workers);
+  log(
+    which === 'dist'
+      ? 'serve process: compiled dist/cli.js'
+      : 'serve process: the sources through tsx (dist/ missing or older than src/)',
+  );
   // Request logs (info) would be measured too: warn level, and readiness seen on /healthz.
-  return startProcess(
+  const served = await startProcess(
     `citadel serve --workers ${workers}`,
-    [
-      process.execPath,
-      join(ROOT, 'bin/citadel.mjs'),
-      'serve',
-      '--workers',
-      String(workers),
-      '--config',
-      join(ROOT, 'citadel.config.ts'),
-    ],
+    command,
     {
       cwd: mkdtempSync(join(tmpdir(), 'citadel-bench-')),
       port,
@@ -90,4 +179,5 @@ export async function startServeProcess(databaseUrl: string, workers: number): P
       (await fetch(`${origin}/healthz`)).ok &&
       (workers === 1 || /Citadel primary: \d+ workers listening/.test(output)),
   );
+  return { ...served, build: which };
 }
