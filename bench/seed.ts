@@ -64,8 +64,8 @@ const ROW_SQL: Record<SeedDialect, RowSql> = {
       sql`to_char(to_timestamp(${sql.lit(EPOCH_SECONDS)} + ${seconds}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   },
   mysql: {
-    // MariaDB's recursion limit (max_recursive_iterations) is in the billions; MySQL's
-    // cte_max_recursion_depth (1000) is raised for the session before seeding.
+    // The recursion limits (MariaDB's max_recursive_iterations, MySQL's cte_max_recursion_depth,
+    // 1000 on this machine's MariaDB) are raised for the session before each batch.
     numbers: (first, last) =>
       sql`(with recursive n(i) as (select ${sql.lit(first)} union all select i + 1 from n where i + 1 < ${sql.lit(last)}) select i from n) as n`,
     concat: (...parts) => sql`concat(${sql.join(parts)})`,
@@ -146,7 +146,9 @@ export async function seed(db: AnyDb, options: SeedOptions, log: (line: string) 
     const last = Math.min(first + batch, options.posts);
     await db.transaction().execute(async (trx) => {
       if (dialect === 'mysql')
-        await sql`set session cte_max_recursion_depth = 4294967295`.execute(trx).catch(() => {});
+        for (const variable of ['max_recursive_iterations', 'cte_max_recursion_depth'])
+          // Each engine knows only its own variable: the other one's error is expected.
+          await sql`set session ${sql.raw(variable)} = 4294967295`.execute(trx).catch(() => {});
       const before = await sql<{ n: number | string | null }>`select max(id) as n from posts`.execute(trx);
       const afterId = Number(before.rows[0]?.n ?? 0);
       await insertPosts(trx, rows, first, last, afterId, options);
