@@ -5,6 +5,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { requireAbility } from '../src/auth/core/caller.ts';
 import type { IdCodecs } from '../src/api/sqids.ts';
 import { isMariaDb } from '../src/db/mariadb.ts';
+import { PARAMETER_LIMITS } from '../src/db/insert.ts';
 import type { Dialect } from '../src/db/url.ts';
 import type { AnyDb } from './seed.ts';
 
@@ -189,7 +190,7 @@ export function registerBaseline(
   // many rows a statement as the driver's parameter limit allows, in one transaction (MySQL, which
   // has no RETURNING, one row at a time for its insertId).
   const check = TypeCompiler.Compile(postValidator);
-  const parameterLimit = { sqlite: 32_766, postgres: 65_535, mysql: 65_535 }[dialect];
+  const parameterLimit = PARAMETER_LIMITS[dialect];
   app.post(`${BASELINE_PREFIX}/posts`, async (request, reply) => {
     const caller = requireAbility(request, 'posts:create');
     const items = request.body;

@@ -2,17 +2,11 @@ import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { toStorage } from './column-types.ts';
 import { afterSave, beforeSave, type AnyDb } from './context.ts';
 import { isMariaDb } from '../db/mariadb.ts';
+import { PARAMETER_LIMITS } from '../db/insert.ts';
 import type { ApiRecord } from './types.ts';
 import type { Dialect } from '../db/url.ts';
 import type { HookContext } from './types.ts';
 import { insertRow, readRow } from './write-sql.ts';
-
-/**
- * Most parameters one statement may carry: SQLite's default SQLITE_MAX_VARIABLE_NUMBER (32766),
- * the 16-bit parameter count of the PostgreSQL and MySQL protocols (65535). A level of a write is
- * split into statements under it.
- */
-const PARAMETER_LIMITS = { sqlite: 32_766, postgres: 65_535, mysql: 65_535 } as const;
 
 /** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
 export type PreparedParent =
@@ -98,6 +92,7 @@ export async function insertRows(
   const key = resource.primaryKey;
   for (const run of runsOfSameShape(rows)) {
     const columns = Math.max(1, Object.keys(run.rows[0]!).length);
+    // A level of a write is split into statements under the driver's parameter limit.
     const perStatement = Math.max(1, Math.floor(PARAMETER_LIMITS[dialect] / columns));
     for (let offset = 0; offset < run.rows.length; offset += perStatement) {
       const chunk = run.rows.slice(offset, offset + perStatement);

@@ -2,6 +2,13 @@ import type { Insertable, Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
+ * Most parameters one statement may carry: SQLite's default SQLITE_MAX_VARIABLE_NUMBER (32766),
+ * the 16-bit parameter count of the PostgreSQL and MySQL protocols (65535). Multi-row inserts are
+ * split into statements under it.
+ */
+export const PARAMETER_LIMITS = { sqlite: 32_766, postgres: 65_535, mysql: 65_535 } as const;
+
+/**
  * Insert one row and return its generated id on every dialect: RETURNING where it exists
  * (PostgreSQL, SQLite), the driver's insert id on MySQL/MariaDB.
  */

@@ -77,7 +77,7 @@ export class DatabaseSessionStore implements SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    /** PostgreSQL can store a session and its companion rows in one statement. */
+    /** How a new session and its companion rows become one statement (`insertWithCompanions`). */
     private readonly dialect: Dialect = 'sqlite',
     /**
      * Companion tables with a one-statement insert on SQLite or MySQL/MariaDB (companion-insert.ts;
