@@ -15,6 +15,35 @@ export default tseslint.config(
     },
   },
   {
+    // Contract section 14: request data never reaches a prototype. These are the copying forms a
+    // linter can see; the rest is the hook that refuses reserved keys (src/http/request-keys.ts).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ForInStatement',
+          message: 'for…in walks inherited keys: use Object.keys or Object.entries (own keys only).',
+        },
+        {
+          selector:
+            "CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.type='ObjectExpression']",
+          message: 'Object.assign into a plain object literal: build it with emptyRecord() or own keys only.',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name='assign'] > MemberExpression.arguments[object.name='request'][property.name=/^(body|query|params|cookies|headers)$/]",
+          message: 'Request data is never merged with Object.assign: read the fields you need.',
+        },
+        {
+          selector:
+            "SpreadElement > MemberExpression[object.name='request'][property.name=/^(body|query|params|cookies|headers)$/]",
+          message: 'Request data is never spread into an object: read the fields you need.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/**/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },

@@ -11,6 +11,7 @@ import { createCoreServices } from './services.ts';
 import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
+import { refuseForbiddenKeys } from './http/request-keys.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
 import type { CitadelPlugin } from './plugin.ts';
@@ -89,6 +90,13 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     }
   });
 
+  // Bodies of every kind are parsed before any route is registered, and one hook then refuses
+  // request keys that name a prototype (contract section 14) on every route, ops routes included.
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
+  if (!app.hasContentTypeParser('multipart/form-data'))
+    await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
+  app.addHook('preValidation', refuseForbiddenKeys);
+
   // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
   await registerOperations(app, {
     metricsToken: config.metricsToken,
@@ -122,9 +130,6 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   });
   // An embedding application may have registered these already; a second copy would clash.
   if (!app.hasDecorator('parseCookie')) await app.register(cookie);
-  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
-  if (!app.hasContentTypeParser('multipart/form-data'))
-    await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
   await app.register(sessionPlugin);
   app.addHook('preHandler', verifyCsrf);
   app.setErrorHandler(authErrorHandler);

@@ -1,4 +1,5 @@
 import { BadRequestError } from '../core/errors.ts';
+import { emptyRecord, ForbiddenKeyError, isForbiddenKey } from '../core/request-keys.ts';
 import type { Dialect } from '../db/url.ts';
 import { columnValueProblem, toStorage } from './column-types.ts';
 import type { CompiledResource } from './compile.ts';
@@ -78,21 +79,26 @@ function bracketPath(key: string): string[] | null {
   return [...match[1]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!);
 }
 
-/** The bracket parameters of a query as one nested object (arrays where the segment is an index). */
+/**
+ * The bracket parameters of a query as one nested object (arrays where the segment is an index).
+ * Every node has no prototype and a reserved segment is refused first, so no key of the query can
+ * reach a shared prototype (contract section 14).
+ */
 function bracketTree(entries: [string, string][]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
+  const root = emptyRecord();
   for (const [key, value] of entries) {
     const path = bracketPath(key)!;
-    let node: Record<string, unknown> = root;
+    if (path.some(isForbiddenKey)) throw new ForbiddenKeyError(key);
+    let node = root;
     for (let i = 0; i < path.length - 1; i++) {
       const segment = path[i]!;
-      const next = node[segment];
-      if (next === undefined) node = node[segment] = {} as Record<string, unknown>;
+      const next = Object.hasOwn(node, segment) ? node[segment] : undefined;
+      if (next === undefined) node = node[segment] = emptyRecord();
       else if (isPlainObject(next)) node = next;
       else bad(key, 'conflicts with another filter parameter');
     }
     const last = path[path.length - 1]!;
-    if (last in node) bad(key, 'is given twice');
+    if (Object.hasOwn(node, last)) bad(key, 'is given twice');
     node[last] = value;
   }
   return indexedToArrays(root, 'filter') as Record<string, unknown>;
@@ -101,7 +107,7 @@ function bracketTree(entries: [string, string][]): Record<string, unknown> {
 /** `{or: {"0": …, "1": …}}` → `{or: [… , …]}`: group members come as numbered keys. */
 function indexedToArrays(node: unknown, name: string): unknown {
   if (!isPlainObject(node)) return node;
-  const out: Record<string, unknown> = {};
+  const out = emptyRecord();
   for (const [key, value] of Object.entries(node)) {
     if ((key === 'and' || key === 'or') && isPlainObject(value)) {
       const indexes = Object.keys(value);
@@ -131,6 +137,8 @@ class FilterParser {
     const children: FilterNode[] = [];
     for (const [key, value] of Object.entries(node)) {
       const path = `${name}[${key}]`;
+      // The JSON form: JSON.parse keeps `__proto__` as an own key; it is refused like the bracket form.
+      if (isForbiddenKey(key)) throw new ForbiddenKeyError(name === 'filter' ? 'filter' : path);
       if (key === 'and' || key === 'or') {
         if (depth >= MAX_FILTER_DEPTH) bad(path, `nests groups deeper than ${MAX_FILTER_DEPTH} levels`);
         if (!Array.isArray(value) || value.length === 0) bad(path, 'must be a non-empty list of filters');
@@ -151,7 +159,10 @@ class FilterParser {
     }
     if (!isPlainObject(node) || Object.keys(node).length === 0)
       bad(name, 'must name an operator, such as [eq]');
-    return Object.entries(node).map(([op, value]) => this.condition(column, op, value, `${name}[${op}]`));
+    return Object.entries(node).map(([op, value]) => {
+      if (isForbiddenKey(op)) throw new ForbiddenKeyError(`${name}[${op}]`);
+      return this.condition(column, op, value, `${name}[${op}]`);
+    });
   }
 
   condition(column: string, op: string, raw: unknown, name: string): FilterNode {

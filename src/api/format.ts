@@ -81,10 +81,10 @@ export function formatRecord(
   }
   const known = knownKeys(resource);
   const computed = resource.config.computedFields;
-  for (const key in row) {
-    if (known.has(key) || key in record) continue;
+  for (const key of Object.keys(row)) {
+    if (known.has(key) || Object.hasOwn(record, key)) continue;
     // A sparse fieldset keeps only the computed fields it names (hook-added keys it cannot know stay).
-    if (fields && computed && key in computed && !fields.computed.has(key)) continue;
+    if (fields && computed && Object.hasOwn(computed, key) && !fields.computed.has(key)) continue;
     record[key] = row[key];
   }
   return record;

@@ -4,6 +4,8 @@ import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../core/errors.ts';
 import type { InvalidParam } from './validation.ts';
 import { outageAs503 } from '../http/outage.ts';
 import { knownPathAnswer } from '../http/allow.ts';
+import { isMultipartPrototypeViolation } from '../http/request-keys.ts';
+import { ForbiddenKeyError } from '../core/request-keys.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -59,7 +61,9 @@ export async function problemErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const error = outageAs503(thrown, request);
+  const error = isMultipartPrototypeViolation(thrown)
+    ? new ForbiddenKeyError('body')
+    : outageAs503(thrown, request);
   if (error instanceof HttpError) {
     if (error.options.headers) reply.headers(error.options.headers);
     // RFC 9110 §15.5.2: every 401 names a scheme; a bad token's own error says which.

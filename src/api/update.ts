@@ -250,7 +250,7 @@ export async function updateRecord(
   if (isPlainObject(body)) {
     fields = { ...body };
     for (const name of resource.nestedWritable) {
-      if (!(name in body)) continue;
+      if (!Object.hasOwn(body, name)) continue;
       delete (fields as ApiRecord)[name];
       const group = prepareChildren(scope, resource.relations.get(name)!, body[name], name, errors);
       if (group) groups.push(group);

@@ -36,8 +36,8 @@ export function stampColumns(values: ApiRecord, columns: readonly string[], now:
 /** The columns to write, in the form the database driver binds (booleans 0/1, json as text, …). */
 export function pickWritable(dialect: Dialect, resource: CompiledResource, data: ApiRecord): ApiRecord {
   const values: ApiRecord = {};
-  // Only configured columns reach SQL, whatever a hook returned.
-  for (const key in data) {
+  // Only configured columns reach SQL, whatever a hook returned; own keys only, never inherited ones.
+  for (const key of Object.keys(data)) {
     if (!resource.writable.has(key) || data[key] === undefined) continue;
     values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
   }

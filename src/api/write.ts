@@ -129,11 +129,11 @@ export function prepareItem(
   const filled: string[] = [];
   // PUT and PATCH write one row: relation objects are unknown fields there, as the validator says.
   for (const relation of nested ? parentRelations(resource) : []) {
-    if (!(relation.name in data) || relation.foreignKey === fixedKey) continue;
+    if (!Object.hasOwn(data, relation.name) || relation.foreignKey === fixedKey) continue;
     const raw = data[relation.name];
     delete data[relation.name];
     filled.push(relation.foreignKey);
-    if (relation.foreignKey in data) {
+    if (Object.hasOwn(data, relation.foreignKey)) {
       errors.push({
         name: join(prefix, relation.foreignKey),
         reason: `give "${relation.foreignKey}" or "${relation.name}", not both`,
@@ -148,7 +148,7 @@ export function prepareItem(
 
   const children: PreparedItem['children'] = [];
   for (const relationName of nested ? resource.nestedWritable : []) {
-    if (!(relationName in data)) continue;
+    if (!Object.hasOwn(data, relationName)) continue;
     const raw = data[relationName];
     delete data[relationName];
     const path = join(prefix, relationName);
@@ -185,7 +185,7 @@ export function prepareItem(
   errors.push(...invalid);
   errors.push(...typeErrors(resource, data, prefix, invalid));
   for (const field of resource.obfuscated) {
-    if (!validator.properties.has(field) || !(field in data) || data[field] === null) continue;
+    if (!validator.properties.has(field) || !Object.hasOwn(data, field) || data[field] === null) continue;
     if (invalid.length > 0 && invalid.some((error) => error.name === join(prefix, field))) continue;
     const decoded = scope.codecs.of(resource.idSpaces.get(field)!).decode(data[field]);
     if (decoded === null) errors.push({ name: join(prefix, field), reason: 'is not a valid id' });
@@ -205,7 +205,7 @@ function typeErrors(
   invalid: readonly InvalidParam[],
 ): InvalidParam[] {
   const errors: InvalidParam[] = [];
-  for (const key in data) {
+  for (const key of Object.keys(data)) {
     const column = resource.config.columns[key];
     const value = data[key];
     if (!column || resource.obfuscated.has(key) || value === null || value === undefined) continue;

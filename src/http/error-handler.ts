@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, TooManyRequestsError, UNEXPECTED_ERROR_MESSAGE } from '../core/errors.ts';
+import { ForbiddenKeyError, FORBIDDEN_KEY_REASON } from '../core/request-keys.ts';
+import { isMultipartPrototypeViolation } from './request-keys.ts';
 import { clientKind } from './negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
 import { publicPath } from './base-path.ts';
@@ -14,8 +16,19 @@ function isFastifyClientError(error: FastifyError): boolean {
 }
 
 /** Map any error to the one outcome the client sees; unexpected errors are logged, never shown. */
-export function outcomeForError(request: FastifyRequest, error: FastifyError | Error): Outcome {
+export function outcomeForError(request: FastifyRequest, thrown: FastifyError | Error): Outcome {
   const action = request.routeOptions.config?.action ?? 'error';
+  const error = isMultipartPrototypeViolation(thrown) ? new ForbiddenKeyError('body') : thrown;
+  // Auth endpoints answer a key they refuse as any field they cannot accept: 422 `errors.<field>`.
+  if (error instanceof ForbiddenKeyError) {
+    return {
+      action,
+      status: 'error',
+      statusCode: 422,
+      message: 'Validation failed.',
+      errors: { [error.field]: FORBIDDEN_KEY_REASON },
+    };
+  }
   if (error instanceof HttpError) {
     return {
       action: error.options.action ?? action,

@@ -34,18 +34,23 @@ export class FieldReader {
     this.errors[name] ??= message;
   }
 
+  /** The body's own value of a field: an inherited property is never input. */
+  private value(name: string): unknown {
+    return Object.hasOwn(this.body, name) ? this.body[name] : undefined;
+  }
+
   has(name: string): boolean {
-    const value = this.body[name];
+    const value = this.value(name);
     return value !== undefined && value !== null && value !== '';
   }
 
   raw(name: string): unknown {
-    return this.body[name];
+    return this.value(name);
   }
 
   string(name: string, rule: StringRule = {}): string | undefined {
     const label = rule.label ?? humanize(name);
-    const value = this.body[name];
+    const value = this.value(name);
     if (value === undefined || value === null || value === '') {
       if (rule.required) this.fail(name, `${label} is required.`);
       return undefined;
@@ -86,7 +91,7 @@ export class FieldReader {
 
   /** true for true, 1, "1", "true", "on", "yes". */
   boolean(name: string): boolean {
-    const value = this.body[name];
+    const value = this.value(name);
     return (
       value === true ||
       value === 1 ||
