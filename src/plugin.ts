@@ -4,6 +4,7 @@ import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
 import type { Factor } from './auth/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
+import type { AnyEndpoint } from './auth/core/endpoint.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -36,7 +37,12 @@ export interface CitadelPlugin {
   name: string;
   /** Kysely migrations for the plugin's tables; names sort in the order they run. */
   migrations?: readonly CitadelMigration[];
-  /** Registers the plugin's routes, at the same prefix as the auth routes. */
+  /**
+   * The plugin's HTTP endpoints as declarations (contract section 15): validated, serialized,
+   * redacted and documented from their schemas, served at the same prefix as the auth routes.
+   */
+  endpoints?: readonly AnyEndpoint[];
+  /** Routes registered by hand, for what a declaration cannot express yet. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
   actions?: readonly PipelineAction[];

@@ -11,6 +11,7 @@ import { PersonalAccessTokens } from '../tokens/service.ts';
 import { ActionRegistry } from '../pipeline/registry.ts';
 import { FactorRegistry } from '../factors/registry.ts';
 import { pageReplacements } from '../pages.ts';
+import { registerEndpoints } from './endpoint-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,7 +77,11 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   });
 
   for (const plugin of plugins) {
-    const routes = plugin.routes;
-    if (routes) await app.register(async (scope) => routes(scope));
+    const { routes, endpoints } = plugin;
+    if (!routes && !endpoints) continue;
+    await app.register(async (scope) => {
+      if (endpoints) registerEndpoints(scope, endpoints);
+      await routes?.(scope);
+    });
   }
 });

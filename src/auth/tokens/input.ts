@@ -1,4 +1,3 @@
-import type { FieldReader } from '../../http/fields.ts';
 import { isValidAbility } from './abilities.ts';
 
 /** A token may carry this many abilities at most: enough for any real scope list, bounded storage. */
@@ -7,34 +6,27 @@ export const MAX_ABILITIES = 50;
 /**
  * `abilities`: a JSON array of strings, or (HTML forms) one string of abilities separated by commas
  * or spaces, or repeated fields. Absent means `["*"]`, as the spec says. Duplicates are dropped.
+ * A problem goes into `errors.abilities` (and the result is undefined).
  */
-export function readAbilities(fields: FieldReader): string[] | undefined {
-  const value = fields.raw('abilities');
-  if (value === undefined || value === null || value === '') return ['*'];
-  let items: unknown[];
-  if (typeof value === 'string') items = value.split(/[\s,]+/).filter(Boolean);
-  else if (Array.isArray(value)) items = value;
-  else {
-    fields.fail('abilities', 'Abilities must be a list of ability names.');
-    return undefined;
-  }
+export function parseAbilities(
+  value: string | string[] | undefined,
+  errors: Record<string, string>,
+): string[] | undefined {
+  if (value === undefined) return ['*'];
+  const items = typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
   if (items.length === 0) {
-    fields.fail('abilities', 'Give at least one ability, or leave the field out for "*".');
+    errors.abilities = 'Give at least one ability, or leave the field out for "*".';
     return undefined;
   }
   if (items.length > MAX_ABILITIES) {
-    fields.fail('abilities', `A token can hold at most ${MAX_ABILITIES} abilities.`);
+    errors.abilities = `A token can hold at most ${MAX_ABILITIES} abilities.`;
     return undefined;
   }
-  const invalid = items.find((item) => typeof item !== 'string' || !isValidAbility(item));
-  if (invalid !== undefined) {
-    fields.fail(
-      'abilities',
-      'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".',
-    );
+  if (!items.every(isValidAbility)) {
+    errors.abilities = 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".';
     return undefined;
   }
-  return [...new Set(items as string[])];
+  return [...new Set(items)];
 }
 
 // Four-digit years only: the stored ISO string keeps its fixed width, so text comparison stays right.
@@ -70,17 +62,19 @@ export function parseIsoTimestamp(text: string): Date | null {
 }
 
 /** `expires_at`: optional; when given, a valid ISO 8601 timestamp strictly after `now`. */
-export function readExpiresAt(fields: FieldReader, now: Date): string | null | undefined {
-  const text = fields.string('expires_at', { max: 64, label: 'Expiry' });
+export function parseExpiresAt(
+  text: string | undefined,
+  now: Date,
+  errors: Record<string, string>,
+): string | null | undefined {
   if (text === undefined) return null;
-  if (fields.errors.expires_at) return undefined;
   const date = parseIsoTimestamp(text);
   if (!date) {
-    fields.fail('expires_at', 'Expiry must be an ISO 8601 timestamp, for example 2030-01-31T12:00:00Z.');
+    errors.expires_at = 'Expiry must be an ISO 8601 timestamp, for example 2030-01-31T12:00:00Z.';
     return undefined;
   }
   if (date.getTime() <= now.getTime()) {
-    fields.fail('expires_at', 'Expiry must be in the future.');
+    errors.expires_at = 'Expiry must be in the future.';
     return undefined;
   }
   return date.toISOString();

@@ -1,5 +1,5 @@
 import { definePlugin } from '../../plugin.ts';
-import { tokensRoutes } from './routes.ts';
+import { tokenEndpoints } from './routes.ts';
 
 /** Personal access tokens: the token page and API (their table and verification are core). */
-export const tokensPlugin = definePlugin({ name: 'tokens', routes: tokensRoutes });
+export const tokensPlugin = definePlugin({ name: 'tokens', endpoints: tokenEndpoints });

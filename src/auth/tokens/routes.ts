@@ -1,125 +1,147 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FieldReader } from '../../http/fields.ts';
-import { respond } from '../../http/respond.ts';
-import { requireAbility } from '../core/caller.ts';
-import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
-import { isSudoActive, requireSudo } from '../sudo/guard.ts';
+import { Type } from '@sinclair/typebox';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
+import { isSudoActive } from '../sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
 import { coversAbilities } from './abilities.ts';
-import { parseTokenId, readAbilities, readExpiresAt } from './input.ts';
+import { MAX_ABILITIES, parseAbilities, parseExpiresAt, parseTokenId } from './input.ts';
 import { changeWithEvent, originOf } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 
-/** Route preHandler: a session user, or a bearer token holding `tokens:create`. */
-async function tokenCreator(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  requireAbility(request, 'tokens:create');
+/** A personal access token as its owner sees it: never the hash, never the token itself. */
+const TokenRecordSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  abilities: Type.Array(Type.String()),
+  last_used_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+const ABILITIES_HELP = 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".';
+
+async function tokensPageProps({ caller, services, http }: EndpointInput): Promise<TokensPageProps> {
+  if (caller?.via !== 'session') return { tokens: [], needsSudo: false };
+  const tokens = await services.tokens.listForUser(caller.user.id);
+  // Creating asks for sudo; the page's link to it brings the browser back here afterwards.
+  return { tokens, needsSudo: !(await isSudoActive(http.request)) };
 }
 
-/** Personal access token management: list, create (shown once), revoke. */
-export async function tokensRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
-    '/tokens',
-    { config: { action: 'tokens.index', page: tokensPage, pageProps: tokensPageProps } },
-    async (request, reply) => {
-      const caller = requireAbility(request, 'tokens:read');
-      const tokens = await request.server.tokens.listForUser(caller.user.id);
-      return respond(request, reply, {
-        action: 'tokens.index',
-        status: 'success',
-        fields: { tokens },
-        render: true,
-      });
-    },
-  );
+const listTokens = defineEndpoint({
+  method: 'GET',
+  path: '/tokens',
+  action: 'tokens.index',
+  auth: 'session',
+  ability: 'tokens:read',
+  summary: "The caller's personal access tokens",
+  responses: { 200: Envelope({ fields: { tokens: Type.Array(TokenRecordSchema) } }) },
+  page: tokensPage,
+  pageProps: tokensPageProps,
+  async handler({ caller, services }) {
+    const tokens = await services.tokens.listForUser(caller!.user.id);
+    return { status: 'success', fields: { tokens }, render: true };
+  },
+});
 
-  const create = async (request: FastifyRequest, reply: FastifyReply) => {
-    const services = request.server;
-    const caller = requireAbility(request, 'tokens:create');
-    const fields = new FieldReader(request.body);
-    const name = fields.string('name', { required: true, min: 1, max: 100 });
-    const abilities = readAbilities(fields);
-    let expiresAt = readExpiresAt(fields, services.clock.now());
-    if (caller.via === 'token' && caller.token.expires_at !== null && expiresAt !== undefined) {
+const createToken = defineEndpoint({
+  method: 'POST',
+  path: '/tokens',
+  aliases: [{ method: 'POST', path: '/tokens/create' }],
+  action: 'tokens.create',
+  // A session needs sudo; a bearer token needs `tokens:create` (checked first: no sudo prompt for it).
+  auth: 'sudo',
+  ability: 'tokens:create',
+  summary: 'Create a personal access token (shown once)',
+  body: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    abilities: Type.Optional(
+      Type.Union([Type.Array(Type.String(), { maxItems: MAX_ABILITIES }), Type.String({ maxLength: 5000 })], {
+        'x-message': 'Abilities must be a list of ability names.',
+        description: `Abilities (default ["*"]); HTML forms may send one string separated by commas or spaces. ${ABILITIES_HELP}`,
+      }),
+    ),
+    expires_at: Type.Optional(
+      Type.String({ maxLength: 64, title: 'Expiry', description: 'ISO 8601, in the future' }),
+    ),
+  }),
+  responses: {
+    201: Envelope({ fields: { token: Type.String(), token_id: Type.Integer(), name: Type.String() } }),
+  },
+  page: tokensPage,
+  pageProps: tokensPageProps,
+  async handler({ body, caller, services, http, ip }) {
+    const errors: Record<string, string> = {};
+    const abilities = parseAbilities(body.abilities, errors);
+    let expiresAt = parseExpiresAt(body.expires_at, services.clock.now(), errors);
+    if (caller!.via === 'token' && caller!.token.expires_at !== null && expiresAt !== undefined) {
       // A token cannot extend its own life by minting a longer-lived one.
-      if (expiresAt === null) expiresAt = caller.token.expires_at;
-      else if (expiresAt > caller.token.expires_at)
-        fields.fail('expires_at', 'Expiry cannot be later than that of the token making the request.');
+      if (expiresAt === null) expiresAt = caller!.token.expires_at;
+      else if (expiresAt > caller!.token.expires_at)
+        errors.expires_at ??= 'Expiry cannot be later than that of the token making the request.';
     }
-    fields.throwIfInvalid();
-    if (caller.via === 'token' && !coversAbilities(caller.token.abilities, abilities!)) {
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    if (caller!.via === 'token' && !coversAbilities(caller!.token.abilities, abilities!)) {
       throw new ForbiddenError('A token can only create tokens with abilities it holds itself.');
     }
-
+    const user = caller!.user;
     const issued = await changeWithEvent(
       services,
       {
-        userId: caller.user.id,
+        userId: user.id,
         type: 'token_created',
-        ...originOf(request),
-        detail: { name: name!, abilities: abilities!.join(' '), via: caller.via },
+        ...originOf(http.request),
+        detail: { name: body.name, abilities: abilities!.join(' '), via: caller!.via },
       },
       (db) =>
         services.tokens.issue(
-          { userId: caller.user.id, name: name!, abilities: abilities!, expiresAt: expiresAt ?? null },
+          { userId: user.id, name: body.name, abilities: abilities!, expiresAt: expiresAt ?? null },
           db,
         ),
     );
-    void notify(services, caller.user, 'token_created', {
-      subject: name!,
-      device: describeDevice(originOf(request).userAgent),
-      ip: request.ip,
+    void notify(services, user, 'token_created', {
+      subject: body.name,
+      device: describeDevice(originOf(http.request).userAgent),
+      ip,
     });
-    return respond(request, reply, {
-      action: 'tokens.create',
+    return {
       status: 'success',
       statusCode: 201,
       message: 'Token created. Copy it now: it will not be shown again.',
       fields: { token: issued.token, token_id: issued.record.id, name: issued.record.name },
       // Form clients see the page with the token on it, once; a redirect would lose it.
       render: true,
-    });
-  };
-  const createOptions = {
-    config: { action: 'tokens.create', page: tokensPage, pageProps: tokensPageProps },
-    // The ability check first: a caller without it gets 401/403 before any sudo prompt.
-    preHandler: [tokenCreator, requireSudo],
-  };
-  app.post('/tokens', createOptions, create);
-  app.post('/tokens/create', createOptions, create);
+    };
+  },
+});
 
-  const revoke = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = requireAbility(request, 'tokens:delete');
-    const id = parseTokenId((request.params as { id?: unknown }).id);
+const revokeToken = defineEndpoint({
+  method: 'DELETE',
+  path: '/tokens/:id',
+  aliases: [{ method: 'POST', path: '/tokens/revoke/:id' }],
+  action: 'tokens.revoke',
+  auth: 'session',
+  ability: 'tokens:delete',
+  summary: 'Revoke one of the caller’s tokens',
+  params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
+  responses: { 200: Envelope() },
+  async handler({ params, caller, services, http }) {
+    const id = parseTokenId(params.id);
+    const userId = caller!.user.id;
     // Someone else's token and no token at all look the same: ids reveal nothing.
-    const services = request.server;
     const revoked =
       id !== null &&
       (await changeWithEvent(
         services,
-        { userId: caller.user.id, type: 'token_revoked', ...originOf(request), detail: { token_id: id } },
-        (db) => services.tokens.revoke(caller.user.id, id, db),
+        { userId, type: 'token_revoked', ...originOf(http.request), detail: { token_id: id } },
+        (db) => services.tokens.revoke(userId, id, db),
         (done) => done,
       ));
-    if (!revoked) {
-      throw new NotFoundError('Token not found.');
-    }
-    return respond(request, reply, {
-      action: 'tokens.revoke',
-      status: 'success',
-      message: 'Token revoked.',
-      redirectTo: '/tokens',
-    });
-  };
-  const revokeOptions = { config: { action: 'tokens.revoke' } };
-  app.delete('/tokens/:id', revokeOptions, revoke);
-  app.post('/tokens/revoke/:id', revokeOptions, revoke);
-}
+    if (!revoked) throw new NotFoundError('Token not found.');
+    return { status: 'success', message: 'Token revoked.', redirect_to: '/tokens' };
+  },
+});
 
-async function tokensPageProps(request: FastifyRequest): Promise<TokensPageProps> {
-  const caller = request.caller;
-  if (caller?.via !== 'session') return { tokens: [], needsSudo: false };
-  const tokens = await request.server.tokens.listForUser(caller.user.id);
-  // Creating asks for sudo; the page's link to it brings the browser back here afterwards.
-  return { tokens, needsSudo: !(await isSudoActive(request)) };
-}
+/** Personal access token management: list, create (shown once), revoke. */
+export const tokenEndpoints: readonly AnyEndpoint[] = [listTokens, createToken, revokeToken];

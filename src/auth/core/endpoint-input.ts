@@ -1,0 +1,157 @@
+import { FormatRegistry, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
+import { ValidationError } from '../../core/errors.ts';
+import { emptyRecord } from '../../core/request-keys.ts';
+import { parseMailbox } from '../../http/email-address.ts';
+
+/**
+ * Reading an endpoint's params, query or body against its TypeBox schema (contract section 15):
+ * the same rules for JSON and form clients. Strings are trimmed (a property with `x-raw: true`,
+ * such as a password, keeps its spaces), an empty string is an absent field, form text becomes
+ * the declared boolean, number or list, U+0000 is refused, `format: 'email'` is one RFC 5321
+ * mailbox returned lower-cased, and only declared properties reach the handler. Every problem is
+ * collected into one 422 with a message per field.
+ */
+
+FormatRegistry.Set('email', (value) => parseMailbox(value) !== null);
+
+const TRUE_WORDS = new Set(['1', 'true', 'on', 'yes']);
+const FALSE_WORDS = new Set(['0', 'false', 'off', 'no']);
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  format?: string;
+  title?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  'x-raw'?: boolean;
+  'x-pattern-message'?: string;
+  /** One message for any problem of this field's value (a union of accepted shapes). */
+  'x-message'?: string;
+}
+
+function humanize(name: string): string {
+  const text = name.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** One field's text, or a problem with it. */
+function decodeString(value: string, node: SchemaNode): string | undefined | { problem: string } {
+  if (value.includes('\u0000')) return { problem: 'contains an invalid character.' };
+  const text = node['x-raw'] ? value : value.trim();
+  if (text === '') return undefined;
+  if (node.format === 'email') return parseMailbox(text) ?? text;
+  return text;
+}
+
+function decodeValue(value: unknown, node: SchemaNode): unknown {
+  const type = node.type;
+  if (type === 'boolean') {
+    if (typeof value === 'string') {
+      const word = value.trim().toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word) || word === '') return false;
+    }
+    if (value === 1) return true;
+    if (value === 0) return false;
+    return value;
+  }
+  if ((type === 'integer' || type === 'number') && typeof value === 'string') {
+    const text = value.trim();
+    if (text === '') return undefined;
+    return /^-?[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : value;
+  }
+  if (type === 'array' && node.items) {
+    const items = Array.isArray(value) ? value : [value];
+    return items.map((item) => decodeValue(item, node.items!));
+  }
+  if (typeof value === 'string') return decodeString(value, node);
+  return value;
+}
+
+function message(error: ValueError, label: string): string {
+  const node = error.schema as SchemaNode;
+  if (error.type !== ValueErrorType.ObjectRequiredProperty && node['x-message']) return node['x-message'];
+  switch (error.type) {
+    case ValueErrorType.ObjectRequiredProperty:
+      return `${label} is required.`;
+    case ValueErrorType.StringMinLength:
+      return node.minLength === 1
+        ? `${label} is required.`
+        : `${label} must be at least ${node.minLength} characters.`;
+    case ValueErrorType.StringMaxLength:
+      return `${label} must be at most ${node.maxLength} characters.`;
+    case ValueErrorType.StringFormat:
+      return node.format === 'email' ? `${label} must be a valid email address.` : `${label} is not valid.`;
+    case ValueErrorType.StringPattern:
+      return node['x-pattern-message'] ?? `${label} is not valid.`;
+    case ValueErrorType.String:
+      return `${label} must be text.`;
+    case ValueErrorType.Boolean:
+      return `${label} must be true or false.`;
+    case ValueErrorType.Integer:
+    case ValueErrorType.Number:
+      return `${label} must be a number.`;
+    case ValueErrorType.IntegerMinimum:
+    case ValueErrorType.NumberMinimum:
+      return `${label} must be at least ${node.minimum}.`;
+    case ValueErrorType.IntegerMaximum:
+    case ValueErrorType.NumberMaximum:
+      return `${label} must be at most ${node.maximum}.`;
+    case ValueErrorType.Array:
+      return `${label} must be a list.`;
+    case ValueErrorType.ArrayMinItems:
+      return `${label} must list at least ${node.minItems}.`;
+    case ValueErrorType.ArrayMaxItems:
+      return `${label} must list at most ${node.maxItems}.`;
+    default:
+      return `${label} is not valid.`;
+  }
+}
+
+export interface InputReader<T> {
+  /** The decoded, checked value, or a 422 naming each field with its problem. */
+  read(raw: unknown): T;
+}
+
+/** Compile once per endpoint part; `schema` is an object schema of named fields. */
+export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
+  if (schema === undefined) return { read: () => undefined as T };
+  const root = schema as SchemaNode;
+  const properties = root.properties ?? {};
+  const check = TypeCompiler.Compile(schema);
+  const labelOf = (field: string) => properties[field]?.title ?? humanize(field);
+
+  return {
+    read(raw: unknown): T {
+      const source =
+        raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+          ? (raw as Record<string, unknown>)
+          : {};
+      const value = emptyRecord();
+      const errors: Record<string, string> = {};
+      for (const [field, node] of Object.entries(properties)) {
+        if (!Object.hasOwn(source, field)) continue;
+        const decoded = decodeValue(source[field], node);
+        if (decoded !== null && typeof decoded === 'object' && 'problem' in decoded) {
+          errors[field] = `${labelOf(field)} ${(decoded as { problem: string }).problem}`;
+        } else if (decoded !== undefined && decoded !== null) value[field] = decoded;
+      }
+      // A plain object for the handler (its prototype-free source already passed the key check).
+      const plain: Record<string, unknown> = { ...value };
+      if (Object.keys(errors).length === 0 && check.Check(plain)) return plain as T;
+      for (const error of check.Errors(plain)) {
+        const field = error.path.split('/')[1] ?? '';
+        const name = field === '' ? 'body' : field;
+        errors[name] ??= message(error, labelOf(field));
+      }
+      throw new ValidationError(errors);
+    },
+  };
+}

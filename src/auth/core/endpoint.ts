@@ -1,0 +1,128 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Caller, PublicUser } from '../../http/caller.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { PageRenderer } from '../../http/respond.ts';
+
+/**
+ * One HTTP endpoint as data (contract section 15): everything Citadel needs to serve it, validate
+ * its input, serialize and document its answers, redact its secrets and type a client for it.
+ * Built-in capabilities and plugins declare their routes this way; `endpoint-routes.ts` turns a
+ * declaration into a Fastify route, `endpoint-openapi.ts` into OpenAPI operations.
+ */
+
+export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call: anyone (`anonymous`, the caller is still resolved and given), anyone with the
+ * caller given when there is one (`optional`), a signed-in caller (`session`: a browser session,
+ * or a bearer token holding `ability`), or a caller in sudo mode (`sudo`: a session with recent
+ * step-up, or a bearer token holding `ability`).
+ */
+export type EndpointAuth = 'anonymous' | 'optional' | 'session' | 'sudo';
+
+/** A counter the endpoint hits before its handler runs (per client address, or per caller). */
+export interface EndpointRateLimit {
+  /** Counter name, unique per rule (`tokens.create`). */
+  name: string;
+  max: number;
+  windowSeconds: number;
+  /** Whose counter: the client address (default) or the signed-in user. */
+  per?: 'ip' | 'user';
+}
+
+/** What a handler is given: plain data, already validated against the declaration's schemas. */
+export interface EndpointInput<P = unknown, Q = unknown, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The session's user or the bearer token's owner; never null when `auth` is `session` or `sudo`. */
+  caller: Caller | null;
+  ip: string;
+  userAgent: string | null;
+  /** Citadel's services (database, clock, secrets, mailer, rate limiter, users, tokens, …). */
+  services: CitadelServices;
+  /**
+   * The HTTP exchange, for handlers whose services still take the request (sign-in, sudo, the
+   * pipeline). Declared empty here so the plugin API imports no HTTP framework; the adapter fills
+   * it in (`endpoint-routes.ts`). New endpoints should not need it.
+   */
+  http: EndpointHttp;
+}
+
+/** Filled in by the HTTP adapter by declaration merging. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the adapter
+export interface EndpointHttp {}
+
+/** The envelope's parts a handler answers with; Citadel adds `action` and the HTTP status. */
+export interface EndpointResult {
+  status: 'success' | 'info' | 'error';
+  /** Default 200. */
+  statusCode?: number;
+  message?: string;
+  user?: PublicUser;
+  data?: Record<string, unknown>;
+  redirect_to?: string;
+  /** Per-field messages of an answer that is an error in itself (an invalid link's page). */
+  errors?: Record<string, string>;
+  /** Top-level fields of the envelope beside `data` (`token`, `tokens`: contract section 4). */
+  fields?: Record<string, unknown>;
+  /** Form clients: show the endpoint's page with this result instead of redirecting. */
+  render?: boolean;
+}
+
+/** A handler that answered through `input.http` itself (a redirect, a sign-in's own response). */
+export const ANSWERED: unique symbol = Symbol('answered');
+export type Answered = typeof ANSWERED;
+
+export interface Endpoint<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+  R extends Record<number, TSchema> = Record<number, TSchema>,
+> {
+  method: EndpointMethod;
+  path: string;
+  /** The envelope's `action` of every answer, errors included. */
+  action: string;
+  auth: EndpointAuth;
+  /** The ability a bearer token needs (sessions hold every ability of their user). */
+  ability?: string;
+  /** `false`: a browser session only, bearer tokens are refused (401). */
+  bearer?: false;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Each status the endpoint answers with success, and its body. */
+  responses: R;
+  rateLimit?: EndpointRateLimit;
+  /** Path or query parameters that carry a secret (a token): redacted from every log line. */
+  secrets?: readonly string[];
+  summary?: string;
+  description?: string;
+  /** Other paths serving the same endpoint for form clients (`POST /tokens/revoke/:id`). */
+  aliases?: readonly { method: EndpointMethod; path: string }[];
+  /** Form clients: the page of this endpoint, and what it shows besides the result. */
+  page?: PageRenderer;
+  pageProps?: (input: EndpointInput) => unknown;
+  /** Skip the CSRF check: only for endpoints that change nothing. */
+  csrfExempt?: boolean;
+  handler: (
+    input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
+  ) => Promise<EndpointResult | Answered>;
+}
+
+type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
+
+/** Types a declaration (literal types kept for the typed client). */
+export function defineEndpoint<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+  const R extends Record<number, TSchema> = Record<number, TSchema>,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
+
+/** Any endpoint, for lists of them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds endpoints of every schema
+export type AnyEndpoint = Endpoint<any, any, any, any>;
