@@ -1,0 +1,119 @@
+/**
+ * A plugin as `definePlugin` takes it today: its table (a migration and the table's type), its
+ * routes, a pipeline action, a page replacement, an event listener and a sign-in fact. Referenced
+ * by docs/architecture.md; type-checked with the rest of the repository (`npm run typecheck`).
+ * In an application the imports are `citadel`, `citadel/html` and `citadel/migrations`.
+ */
+import type { Generated } from 'kysely';
+import {
+  AuthenticationRequiredError,
+  builtInPages,
+  definePlugin,
+  signInFactsFor,
+  ValidationError,
+  type CitadelMigration,
+} from '../../src/index.ts';
+import { html } from '../../src/html.ts';
+import { idColumn, TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
+
+// The plugin's table, added to Citadel's `Database` type by declaration merging.
+interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  body: string;
+  created_at: string;
+}
+declare module '../../src/db/schema.ts' {
+  interface Database {
+    plugin_notes: NotesTable;
+  }
+}
+
+const createNotes: CitadelMigration = {
+  // Runs in name order with Citadel's migrations (theirs start with `0`).
+  name: '20261126000000_create_plugin_notes',
+  async up(db, dialect) {
+    await idColumn(db.schema.createTable('plugin_notes'), dialect)
+      .addColumn('user_id', 'integer', userIdColumn)
+      .addColumn('body', 'varchar(500)', (c) => c.notNull())
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('plugin_notes').execute();
+  },
+};
+
+export const notesPlugin = definePlugin({
+  name: 'notes',
+  migrations: [createNotes],
+
+  // Registered at the auth routes' prefix, behind the global hooks: the session is loaded, the
+  // caller resolved, and a form post has had its CSRF token checked before the handler runs.
+  routes(app) {
+    app.get('/notes', async (request) => {
+      const caller = request.caller;
+      if (!caller) throw new AuthenticationRequiredError();
+      const rows = await request.server.db
+        .selectFrom('plugin_notes')
+        .select(['body', 'created_at'])
+        .where('user_id', '=', caller.user.id)
+        .orderBy('id')
+        .execute();
+      return { notes: rows };
+    });
+  },
+
+  // A sign-in step, enabled by listing its id: AUTH_LOGIN_ACTIONS=notes_first_note.
+  actions: [
+    {
+      id: 'notes_first_note',
+      label: 'Write your first note',
+      // Only for users without a note (asked when the step would run).
+      isPendingFor: async (ctx) => {
+        const note = await ctx.services.db
+          .selectFrom('plugin_notes')
+          .select('id')
+          .where('user_id', '=', ctx.user.id)
+          .executeTakeFirst();
+        return note === undefined;
+      },
+      renderFields: () => html`<input name="note" maxlength="500" />`,
+      async handle(ctx, body) {
+        if (typeof body.note !== 'string' || body.note.trim() === '')
+          throw new ValidationError({ note: 'Write something.' });
+        await ctx.services.db
+          .insertInto('plugin_notes')
+          .values({
+            user_id: ctx.user.id,
+            body: body.note,
+            created_at: ctx.services.clock.now().toISOString(),
+          })
+          .execute();
+        return true;
+      },
+    },
+  ],
+
+  // Replaces a built-in page by name (browsers only; JSON clients are unaffected).
+  pages: {
+    login: (ctx) =>
+      html`<p class="notice">Notes are kept for signed-in users.</p>
+        ${builtInPages.login(ctx)}`,
+  },
+
+  events: {
+    signedIn: async (request, user) => {
+      const facts = await signInFactsFor(request, user);
+      request.log.info({ userId: user.id, hasNotes: facts['notes.has_notes'] }, 'signed in');
+    },
+  },
+
+  // A yes/no fact read in the same statement that looks the user up at sign-in.
+  signInFacts: {
+    'notes.has_notes': (eb, userId) =>
+      eb.exists(eb.selectFrom('plugin_notes').select('id').where('user_id', '=', userId)),
+  },
+});
+
+// createServer({ plugins: [notesPlugin], loginActions: ['notes_first_note'] })
