@@ -1,5 +1,5 @@
 import { definePlugin } from '../../plugin.ts';
-import { accountsRoutes } from './routes.ts';
+import { accountEndpoints } from './routes.ts';
 
 /** Home page, registration, password sign-in, sign-out, forgotten and reset passwords. */
-export const accountsPlugin = definePlugin({ name: 'accounts', routes: accountsRoutes });
+export const accountsPlugin = definePlugin({ name: 'accounts', endpoints: accountEndpoints });

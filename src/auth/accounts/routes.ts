@@ -1,15 +1,21 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FieldReader } from '../../http/fields.ts';
+import { Type } from '@sinclair/typebox';
 import { respond } from '../../http/respond.ts';
-import { requireCaller } from '../core/caller.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { endSession } from '../core/sessions.ts';
-import { limitEmailSends } from '../core/send-limits.ts';
+import { emailSendLimits } from '../core/send-limits.ts';
+import {
+  ANSWERED,
+  defineEndpoint,
+  type Answered,
+  type AnyEndpoint,
+  type EndpointInput,
+} from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { verifyPasswordLogin } from './login.ts';
-import { readNewPassword } from './password-rules.ts';
+import { NEW_PASSWORD_FIELDS, newPasswordProblems } from './password-rules.ts';
 import {
   consumePasswordResetToken,
   isPasswordResetTokenUsable,
@@ -32,98 +38,118 @@ import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
-/**
- * GET /me's JSON answer, serialized through a schema Fastify compiles once (fast-json-stringify)
- * instead of JSON.stringify per request. Only the 200 envelope: a form client's page is a string
- * (sent as is) and errors keep the error handler's serialization. Every field of the envelope and
- * of `publicUser` is listed; anything else would be dropped, which the tests would show.
- */
-const ME_RESPONSE = {
-  200: {
-    type: 'object',
-    properties: {
-      action: { type: 'string' },
-      status: { type: 'string' },
-      statusCode: { type: 'integer' },
-      message: { type: 'string' },
-      redirect_to: { type: 'string' },
-      user: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' },
-          username: { type: 'string' },
-          email: { type: 'string' },
-          active: { type: 'boolean' },
-        },
-        required: ['id', 'username', 'email', 'active'],
-      },
-    },
-    required: ['action', 'status', 'statusCode', 'user'],
-  },
-} as const;
 
-export async function accountsRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/', { config: { action: 'home', page: homePage } }, async (request, reply) => {
-    const caller = request.caller;
-    return respond(request, reply, {
-      action: 'home',
+/** A form page's GET: HTML for browsers, a small info envelope for JSON clients. */
+const INFO = Envelope();
+/** An answer that may be a sign-in or "one more step" (the pipeline holds the sign-in). */
+const SIGN_IN = Envelope({ user: 'optional' });
+
+const EMAIL = Type.String({ format: 'email', maxLength: 191 });
+const RESET_TOKEN = Type.String({ maxLength: 256 });
+const INVALID_RESET_LINK = 'This reset link is invalid or has expired.';
+
+const home = defineEndpoint({
+  method: 'GET',
+  path: '/',
+  action: 'home',
+  auth: 'optional',
+  summary: 'Home page; JSON clients get the signed-in user, if any',
+  responses: { 200: Envelope({ user: 'optional' }) },
+  page: homePage,
+  async handler({ caller }) {
+    return {
       status: 'info',
       user: caller?.via === 'session' ? publicUser(caller.user) : undefined,
       render: true,
-    });
-  });
+    };
+  },
+});
 
-  app.get('/me', { config: { action: 'me' }, schema: { response: ME_RESPONSE } }, async (request, reply) => {
-    const caller = requireCaller(request);
-    return respond(request, reply, {
-      action: 'me',
-      status: 'success',
-      user: publicUser(caller.user),
-      render: true,
-    });
-  });
+const me = defineEndpoint({
+  method: 'GET',
+  path: '/me',
+  action: 'me',
+  auth: 'session',
+  summary: 'The signed-in user (session or bearer token)',
+  responses: { 200: Envelope({ user: 'required' }) },
+  async handler({ caller }) {
+    return { status: 'success', user: publicUser(caller!.user), render: true };
+  },
+});
 
-  app.get(
-    '/login',
-    { config: { action: 'login.show', page: loginPage, pageProps: signInPageProps } },
-    async (request, reply) => showPage(request, reply, 'login.show'),
-  );
-
-  app.post(
-    '/login',
-    { config: { action: 'login.attempt', page: loginPage, pageProps: signInPageProps } },
-    async (request, reply) => {
-      const fields = new FieldReader(request.body);
-      const email = fields.string('email', { max: 191 });
-      const username = fields.string('username', { max: 191 });
-      const password = fields.string('password', { required: true, raw: true, max: 1024 });
-      if (email === undefined && username === undefined)
-        fields.fail('email', 'Email or username is required.');
-      fields.throwIfInvalid();
-
-      const user = await verifyPasswordLogin(request, {
-        identifier: (email ?? username)!,
-        password: password!,
-        ip: request.ip,
-        userAgent: originOf(request).userAgent,
-      });
-      const result = await beginSignIn(request, reply, user, {
-        purpose: 'login',
-        remember: fields.boolean('remember'),
-      });
-      return respondToSignIn(request, reply, result, {
-        action: 'login.attempt',
-        status: 'success',
-        message: 'You are signed in.',
-        user: publicUser(user),
-        redirectTo: '/',
-      });
+function formPage(
+  path: string,
+  action: string,
+  page: typeof loginPage,
+  pageProps?: Parameters<typeof defineEndpoint>[0]['pageProps'],
+) {
+  return defineEndpoint({
+    method: 'GET',
+    path,
+    action,
+    auth: 'optional',
+    summary: `The ${path.slice(1).replace('-', ' ')} form (HTML); JSON clients get an info envelope`,
+    responses: { 200: INFO },
+    page,
+    pageProps,
+    async handler() {
+      return { status: 'info', render: true };
     },
-  );
+  });
+}
 
-  const logout = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = request.caller;
-    const services = request.server;
+const login = defineEndpoint({
+  method: 'POST',
+  path: '/login',
+  action: 'login.attempt',
+  auth: 'anonymous',
+  summary: 'Sign in with email or username and password',
+  body: Type.Object({
+    email: Type.Optional(Type.String({ maxLength: 191 })),
+    username: Type.Optional(Type.String({ maxLength: 191 })),
+    password: Type.String({ 'x-raw': true, maxLength: 1024 }),
+    remember: Type.Optional(Type.Boolean()),
+  }),
+  refine: (body) =>
+    body.email === undefined && body.username === undefined
+      ? { email: 'Email or username is required.' }
+      : undefined,
+  responses: { 200: SIGN_IN },
+  page: loginPage,
+  pageProps: signInPageProps,
+  async handler({ body, ip, http }) {
+    const { request, reply } = http;
+    const user = await verifyPasswordLogin(request, {
+      identifier: (body.email ?? body.username)!,
+      password: body.password,
+      ip,
+      userAgent: originOf(request).userAgent,
+    });
+    const result = await beginSignIn(request, reply, user, {
+      purpose: 'login',
+      remember: body.remember === true,
+    });
+    await respondToSignIn(request, reply, result, {
+      action: 'login.attempt',
+      status: 'success',
+      message: 'You are signed in.',
+      user: publicUser(user),
+      redirectTo: '/',
+    });
+    return ANSWERED;
+  },
+});
+
+const logout = defineEndpoint({
+  method: 'POST',
+  path: '/logout',
+  aliases: [{ method: 'GET', path: '/logout' }],
+  action: 'logout',
+  auth: 'optional',
+  summary: 'Sign out (a bearer token revokes itself)',
+  responses: { 200: INFO },
+  async handler({ caller, services, http }) {
+    const { request, reply } = http;
     if (caller?.via === 'token') {
       await changeWithEvent(
         services,
@@ -143,205 +169,206 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         request.session.alongWithSave(sessionEvent(services.clock, event));
       }
     }
-    return respond(request, reply, {
-      action: 'logout',
+    return { status: 'success', message: 'You have been signed out.', redirect_to: '/login' };
+  },
+});
+
+const register = defineEndpoint({
+  method: 'POST',
+  path: '/register',
+  action: 'register.attempt',
+  auth: 'anonymous',
+  summary: 'Create an account (then signed in, or one more step such as activation)',
+  body: Type.Object({
+    username: Type.String({
+      minLength: 3,
+      maxLength: 30,
+      pattern: USERNAME.source,
+      'x-pattern-message': 'Username may contain only letters, digits and spaces.',
+    }),
+    email: EMAIL,
+    ...NEW_PASSWORD_FIELDS,
+  }),
+  refine: (body, services) => newPasswordProblems(body, services.config.limits),
+  // Counted before any lookup, invalid attempts included: no cheap probing of addresses.
+  rateLimit: emailSendLimits('register', { countInvalid: true }),
+  responses: { 200: SIGN_IN, 201: Envelope({ user: 'required' }) },
+  page: registerPage,
+  pageProps: signInPageProps,
+  async handler({ body, services, http }) {
+    const { request, reply } = http;
+    const { username, email, password } = body;
+    const errors: Record<string, string> = {};
+    if (await services.users.findByUsername(username)) errors.username = 'This username is already taken.';
+    // REGISTER_HIDE_EXISTING: a known address is not an error; its owner is mailed instead.
+    const hideExisting = services.config.registerHideExisting;
+    let knownOwner = await services.users.findByEmail(email);
+    if (knownOwner && !hideExisting) errors.email = 'This email address is already registered.';
+    if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    const answerForKnownAddress = async (owner: UserRecord): Promise<Answered> => {
+      await mailOwnerOfExistingAddress(request, owner);
+      await respond(request, reply, { ...ACTIVATION_PENDING });
+      return ANSWERED;
+    };
+    if (knownOwner) {
+      // The same work as a real registration (the hash dominates), so the timing class matches.
+      await services.passwords.hash(password);
+      return answerForKnownAddress(knownOwner);
+    }
+
+    const needsActivation = services.config.registerActions.includes('email_activation');
+    const user = await services.users
+      .create({
+        username,
+        email,
+        passwordHash: await services.passwords.hash(password),
+        active: !needsActivation,
+      })
+      .catch(async (error: unknown) => {
+        // Two registrations raced past the checks above: the unique index decides.
+        knownOwner = await services.users.findByEmail(email);
+        if (knownOwner && hideExisting) return null;
+        if (knownOwner) throw new ValidationError({ email: 'This email address is already registered.' });
+        if (await services.users.findByUsername(username))
+          throw new ValidationError({ username: 'This username is already taken.' });
+        throw error;
+      });
+
+    if (user === null) return answerForKnownAddress(knownOwner!);
+
+    const result = await beginSignIn(request, reply, user, { purpose: 'register', remember: false });
+    if (!result.signedIn) {
+      // Hiding known addresses, the answer carries no user: a known address has none to show.
+      await respond(request, reply, {
+        ...ACTIVATION_PENDING,
+        ...(hideExisting ? {} : { user: publicUser(user) }),
+      });
+      return ANSWERED;
+    }
+    return {
       status: 'success',
-      message: 'You have been signed out.',
-      redirectTo: '/login',
-    });
-  };
-  app.post('/logout', { config: { action: 'logout' } }, logout);
-  app.get('/logout', { config: { action: 'logout' } }, logout);
+      statusCode: 201,
+      message: 'Your account was created and you are signed in.',
+      user: publicUser(user),
+      redirect_to: '/',
+    };
+  },
+});
 
-  app.get(
-    '/register',
-    { config: { action: 'register.show', page: registerPage, pageProps: signInPageProps } },
-    async (request, reply) => showPage(request, reply, 'register.show'),
-  );
+const forgotPassword = defineEndpoint({
+  method: 'POST',
+  path: '/forgot-password',
+  action: 'forgot_password.send',
+  auth: 'anonymous',
+  summary: 'Mail a password-reset link (the same answer for any address)',
+  body: Type.Object({ email: EMAIL }),
+  rateLimit: emailSendLimits('forgot-password', { countInvalid: false }),
+  responses: { 200: INFO },
+  page: forgotPasswordPage,
+  async handler({ body, services, http }) {
+    const { request } = http;
+    // Sent after the response is on its way: the answer and its timing are the same for any address.
+    void sendPasswordReset(services, body.email).catch((error: unknown) =>
+      request.log.error({ err: error }, 'could not send the password reset email'),
+    );
+    return {
+      status: 'success',
+      message: 'If that address belongs to an account, a link to reset the password is on its way.',
+      redirect_to: '/login',
+    };
+  },
+});
 
-  app.post(
-    '/register',
-    { config: { action: 'register.attempt', page: registerPage, pageProps: signInPageProps } },
-    async (request, reply) => {
-      const services = request.server;
-      const fields = new FieldReader(request.body);
-      const username = fields.string('username', {
-        required: true,
-        min: 3,
-        max: 30,
-        pattern: USERNAME,
-        patternMessage: 'Username may contain only letters, digits and spaces.',
+const showResetPassword = defineEndpoint({
+  method: 'GET',
+  path: '/reset-password',
+  action: 'reset_password.show',
+  auth: 'optional',
+  summary: 'The reset form of a link; says whether its token is usable',
+  query: Type.Object({ token: Type.Optional(Type.String({ maxLength: 256 })) }),
+  secrets: ['token'],
+  responses: { 200: Envelope({ data: Type.Object({ token_valid: Type.Boolean() }) }) },
+  page: resetPasswordPage,
+  pageProps: resetPasswordPageProps,
+  async handler({ query, services }) {
+    const usable = query.token !== undefined && (await isPasswordResetTokenUsable(services, query.token));
+    return {
+      status: usable ? 'info' : 'error',
+      // An error envelope carries an error status, like the POST with the same token would.
+      statusCode: usable ? 200 : 422,
+      message: usable ? undefined : 'Validation failed.',
+      data: { token_valid: usable },
+      errors: usable ? undefined : { token: INVALID_RESET_LINK },
+      render: true,
+    };
+  },
+});
+
+const resetPassword = defineEndpoint({
+  method: 'POST',
+  path: '/reset-password',
+  action: 'reset_password.attempt',
+  auth: 'anonymous',
+  summary: "Set a new password with a reset link's token; every session of the account ends",
+  body: Type.Object({ token: RESET_TOKEN, ...NEW_PASSWORD_FIELDS }),
+  refine: (body, services) => newPasswordProblems(body, services.config.limits),
+  secrets: ['token'],
+  responses: { 200: INFO },
+  page: resetPasswordPage,
+  pageProps: resetPasswordPageProps,
+  async handler({ body, services, ip, http }) {
+    const { request } = http;
+    const userId = await consumePasswordResetToken(services, body.token);
+    if (userId === null) throw new ValidationError({ token: INVALID_RESET_LINK });
+
+    const hash = await services.passwords.hash(body.password);
+    await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, (db) =>
+      services.users.setPasswordHash(userId, hash, db),
+    );
+    // The reset link was read in the account's mailbox.
+    await services.users.markEmailVerified(userId);
+    const owner = await services.users.findById(userId);
+    if (owner)
+      void notify(services, owner, 'password_reset', {
+        device: describeDevice(originOf(request).userAgent),
+        ip,
       });
-      const email = fields.email('email', { required: true });
-      const password = readNewPassword(fields, services.config.limits);
-      await limitEmailSends(request, 'register', fields.errors.email ? undefined : email);
-      if (
-        username !== undefined &&
-        !fields.errors.username &&
-        (await services.users.findByUsername(username))
-      ) {
-        fields.fail('username', 'This username is already taken.');
-      }
-      // REGISTER_HIDE_EXISTING: a known address is not an error; its owner is mailed instead.
-      const hideExisting = services.config.registerHideExisting;
-      let knownOwner =
-        email !== undefined && !fields.errors.email ? await services.users.findByEmail(email) : undefined;
-      if (knownOwner && !hideExisting) fields.fail('email', 'This email address is already registered.');
-      fields.throwIfInvalid();
-      const answerForKnownAddress = async (owner: UserRecord) => {
-        await mailOwnerOfExistingAddress(request, owner);
-        return respond(request, reply, { ...ACTIVATION_PENDING });
-      };
-      if (knownOwner) {
-        // The same work as a real registration (the hash dominates), so the timing class matches.
-        await services.passwords.hash(password!);
-        return answerForKnownAddress(knownOwner);
-      }
+    // A reset ends every session and remember-me token of the account, this browser's included.
+    await services.sessions.destroyForUser(userId);
+    await services.remember.revokeAllForUser(userId);
+    if (request.session.userId === userId) request.session.clear();
+    return {
+      status: 'success',
+      message: 'Your password was changed. Please sign in with the new one.',
+      redirect_to: '/login',
+    };
+  },
+});
 
-      const needsActivation = services.config.registerActions.includes('email_activation');
-      const user = await services.users
-        .create({
-          username: username!,
-          email: email!,
-          passwordHash: await services.passwords.hash(password!),
-          active: !needsActivation,
-        })
-        .catch(async (error: unknown) => {
-          // Two registrations raced past the checks above: the unique index decides.
-          knownOwner = await services.users.findByEmail(email!);
-          if (knownOwner && hideExisting) return null;
-          if (knownOwner) throw new ValidationError({ email: 'This email address is already registered.' });
-          if (await services.users.findByUsername(username!))
-            throw new ValidationError({ username: 'This username is already taken.' });
-          throw error;
-        });
+export const accountEndpoints: readonly AnyEndpoint[] = [
+  home,
+  me,
+  formPage('/login', 'login.show', loginPage, signInPageProps),
+  login,
+  logout,
+  formPage('/register', 'register.show', registerPage, signInPageProps),
+  register,
+  formPage('/forgot-password', 'forgot_password.show', forgotPasswordPage),
+  forgotPassword,
+  showResetPassword,
+  resetPassword,
+];
 
-      if (user === null) return answerForKnownAddress(knownOwner!);
-
-      const result = await beginSignIn(request, reply, user, { purpose: 'register', remember: false });
-      if (!result.signedIn) {
-        // Hiding known addresses, the answer carries no user: a known address has none to show.
-        return respond(request, reply, {
-          ...ACTIVATION_PENDING,
-          ...(hideExisting ? {} : { user: publicUser(user) }),
-        });
-      }
-      return respond(request, reply, {
-        action: 'register.attempt',
-        status: 'success',
-        statusCode: 201,
-        message: 'Your account was created and you are signed in.',
-        user: publicUser(user),
-        redirectTo: '/',
-      });
-    },
-  );
-
-  app.get(
-    '/forgot-password',
-    { config: { action: 'forgot_password.show', page: forgotPasswordPage } },
-    async (request, reply) => showPage(request, reply, 'forgot_password.show'),
-  );
-
-  app.post(
-    '/forgot-password',
-    { config: { action: 'forgot_password.send', page: forgotPasswordPage } },
-    async (request, reply) => {
-      const services = request.server;
-      const fields = new FieldReader(request.body);
-      const email = fields.email('email', { required: true });
-      fields.throwIfInvalid();
-      await limitEmailSends(request, 'forgot-password', email);
-      // Sent after the response is on its way: the answer and its timing are the same for any address.
-      void sendPasswordReset(services, email!).catch((error: unknown) =>
-        request.log.error({ err: error }, 'could not send the password reset email'),
-      );
-      return respond(request, reply, {
-        action: 'forgot_password.send',
-        status: 'success',
-        message: 'If that address belongs to an account, a link to reset the password is on its way.',
-        redirectTo: '/login',
-      });
-    },
-  );
-
-  app.get(
-    '/reset-password',
-    { config: { action: 'reset_password.show', page: resetPasswordPage, pageProps: resetPasswordPageProps } },
-    async (request, reply) => {
-      const token = (request.query as Record<string, unknown>).token;
-      const usable = typeof token === 'string' && (await isPasswordResetTokenUsable(request.server, token));
-      return respond(request, reply, {
-        action: 'reset_password.show',
-        status: usable ? 'info' : 'error',
-        // An error envelope carries an error status, like the POST with the same token would.
-        statusCode: usable ? 200 : 422,
-        message: usable ? undefined : 'Validation failed.',
-        data: { token_valid: usable },
-        errors: usable ? undefined : { token: 'This reset link is invalid or has expired.' },
-        render: true,
-      });
-    },
-  );
-
-  app.post(
-    '/reset-password',
-    {
-      config: {
-        action: 'reset_password.attempt',
-        page: resetPasswordPage,
-        pageProps: resetPasswordPageProps,
-      },
-    },
-    async (request, reply) => {
-      const services = request.server;
-      const fields = new FieldReader(request.body);
-      const token = fields.string('token', { required: true, max: 256 });
-      const password = readNewPassword(fields, services.config.limits);
-      fields.throwIfInvalid();
-      const userId = await consumePasswordResetToken(services, token!);
-      if (userId === null) throw new ValidationError({ token: 'This reset link is invalid or has expired.' });
-
-      const hash = await services.passwords.hash(password!);
-      await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, (db) =>
-        services.users.setPasswordHash(userId, hash, db),
-      );
-      // The reset link was read in the account's mailbox.
-      await services.users.markEmailVerified(userId);
-      const owner = await services.users.findById(userId);
-      if (owner)
-        void notify(services, owner, 'password_reset', {
-          device: describeDevice(originOf(request).userAgent),
-          ip: request.ip,
-        });
-      // A reset ends every session and remember-me token of the account, this browser's included.
-      await services.sessions.destroyForUser(userId);
-      await services.remember.revokeAllForUser(userId);
-      if (request.session.userId === userId) request.session.clear();
-      return respond(request, reply, {
-        action: 'reset_password.attempt',
-        status: 'success',
-        message: 'Your password was changed. Please sign in with the new one.',
-        redirectTo: '/login',
-      });
-    },
-  );
-}
-
-/** GET of a form page: HTML for browsers, a small info envelope for JSON clients. */
-function showPage(request: FastifyRequest, reply: FastifyReply, action: string) {
-  return respond(request, reply, { action, status: 'info', render: true });
-}
-
-function signInPageProps(request: FastifyRequest): SignInPageProps {
-  const { passwordMinLength, passwordMaxLength } = request.server.config.limits;
+function signInPageProps({ services }: EndpointInput): SignInPageProps {
+  const { passwordMinLength, passwordMaxLength } = services.config.limits;
   return {
-    providers: request.server.config.oauthProviders.map(({ id, label }) => ({ id, label })),
+    providers: services.config.oauthProviders.map(({ id, label }) => ({ id, label })),
     passwordLength: { passwordMinLength, passwordMaxLength },
   };
 }
 
-function resetPasswordPageProps(request: FastifyRequest): ResetPasswordPageProps {
+function resetPasswordPageProps({ http }: EndpointInput): ResetPasswordPageProps {
+  const { request } = http;
   const query = (request.query ?? {}) as Record<string, unknown>;
   const body = (request.body ?? {}) as Record<string, unknown>;
   const token = typeof body.token === 'string' ? body.token : query.token;

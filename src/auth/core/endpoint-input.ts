@@ -115,21 +115,60 @@ function message(error: ValueError, label: string): string {
   }
 }
 
+/** Rules across fields or from settings, run on the decoded value even when the schema failed. */
+export type InputRefinement = (value: Record<string, unknown>) => Record<string, string> | void;
+
+const LENGTH_ERRORS: ReadonlySet<ValueErrorType> = new Set([
+  ValueErrorType.StringMinLength,
+  ValueErrorType.StringMaxLength,
+]);
+
+/** A top-level text field's length rule, counted in characters as a person counts them. */
+function lengthProblem(text: string, node: SchemaNode, label: string): string | null {
+  if (node.minLength === undefined && node.maxLength === undefined) return null;
+  const length = [...text].length;
+  if (node.minLength !== undefined && length < node.minLength)
+    return node.minLength === 1
+      ? `${label} is required.`
+      : `${label} must be at least ${node.minLength} characters.`;
+  if (node.maxLength !== undefined && length > node.maxLength)
+    return `${label} must be at most ${node.maxLength} characters.`;
+  return null;
+}
+
+/** A decoded value and the problems found in it (none: it matches the schema). */
+export interface DecodedInput<T> {
+  value: T;
+  errors: Record<string, string>;
+}
+
 export interface InputReader<T> {
+  /** The decoded value with every problem: the schema's and the refinement's together. */
+  decode(raw: unknown, refine?: InputRefinement): DecodedInput<T>;
   /** The decoded, checked value, or a 422 naming each field with its problem. */
-  read(raw: unknown): T;
+  read(raw: unknown, refine?: InputRefinement): T;
+}
+
+/** The value, or a 422 with every problem at once. */
+export function validOrThrow<T>(decoded: DecodedInput<T>): T {
+  if (Object.keys(decoded.errors).length > 0) throw new ValidationError(decoded.errors);
+  return decoded.value;
 }
 
 /** Compile once per endpoint part; `schema` is an object schema of named fields. */
 export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
-  if (schema === undefined) return { read: () => undefined as T };
+  if (schema === undefined)
+    return { decode: () => ({ value: undefined as T, errors: {} }), read: () => undefined as T };
   const root = schema as SchemaNode;
   const properties = root.properties ?? {};
   const check = TypeCompiler.Compile(schema);
   const labelOf = (field: string) => properties[field]?.title ?? humanize(field);
 
   return {
-    read(raw: unknown): T {
+    read(raw: unknown, refine?: InputRefinement): T {
+      return validOrThrow(this.decode(raw, refine));
+    },
+    decode(raw: unknown, refine?: InputRefinement): DecodedInput<T> {
       const source =
         raw !== null && typeof raw === 'object' && !Array.isArray(raw)
           ? (raw as Record<string, unknown>)
@@ -141,17 +180,25 @@ export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
         const decoded = decodeValue(source[field], node);
         if (decoded !== null && typeof decoded === 'object' && 'problem' in decoded) {
           errors[field] = `${labelOf(field)} ${(decoded as { problem: string }).problem}`;
-        } else if (decoded !== undefined && decoded !== null) value[field] = decoded;
+        } else if (decoded !== undefined && decoded !== null) {
+          value[field] = decoded;
+          const problem = typeof decoded === 'string' ? lengthProblem(decoded, node, labelOf(field)) : null;
+          if (problem) errors[field] = problem;
+        }
       }
       // A plain object for the handler (its prototype-free source already passed the key check).
       const plain: Record<string, unknown> = { ...value };
-      if (Object.keys(errors).length === 0 && check.Check(plain)) return plain as T;
-      for (const error of check.Errors(plain)) {
-        const field = error.path.split('/')[1] ?? '';
-        const name = field === '' ? 'body' : field;
-        errors[name] ??= message(error, labelOf(field));
+      if (!check.Check(plain)) {
+        for (const error of check.Errors(plain)) {
+          // Lengths count characters (code points), not UTF-16 units: checked above.
+          if (LENGTH_ERRORS.has(error.type) && error.path.split('/').length === 2) continue;
+          const field = error.path.split('/')[1] ?? '';
+          const name = field === '' ? 'body' : field;
+          errors[name] ??= message(error, labelOf(field));
+        }
       }
-      throw new ValidationError(errors);
+      for (const [field, problem] of Object.entries(refine?.(plain) ?? {})) errors[field] ??= problem;
+      return { value: plain as T, errors };
     },
   };
 }

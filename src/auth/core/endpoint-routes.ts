@@ -3,8 +3,14 @@ import { AuthenticationRequiredError } from '../../core/errors.ts';
 import { respond } from '../../http/respond.ts';
 import { requireAbility, requireCaller } from './caller.ts';
 import { requireSudo } from '../sudo/guard.ts';
-import { ANSWERED, type AnyEndpoint, type EndpointInput } from './endpoint.ts';
-import { inputReader } from './endpoint-input.ts';
+import {
+  ANSWERED,
+  type AnyEndpoint,
+  type EndpointInput,
+  type EndpointRateLimit,
+  type RateLimitInput,
+} from './endpoint.ts';
+import { inputReader, validOrThrow, type DecodedInput } from './endpoint-input.ts';
 
 declare module './endpoint.ts' {
   interface EndpointHttp {
@@ -32,6 +38,40 @@ async function checkAccess(
   if (endpoint.auth === 'sudo') await requireSudo(request, reply);
 }
 
+/** Hit each rule's counter (429 past its limit), keyed as the rule says. */
+async function countRequest(
+  limits: readonly EndpointRateLimit[],
+  request: FastifyRequest,
+  decoded: Record<'params' | 'query' | 'body', DecodedInput<unknown>>,
+): Promise<void> {
+  const services = request.server;
+  const record = (part: DecodedInput<unknown>) => (part.value ?? {}) as Record<string, unknown>;
+  const input: RateLimitInput = {
+    params: record(decoded.params),
+    query: record(decoded.query),
+    body: record(decoded.body),
+    errors: { ...decoded.params.errors, ...decoded.query.errors, ...decoded.body.errors },
+    ip: request.ip,
+    caller: request.caller,
+  };
+  for (const rule of limits) {
+    const per = rule.per ?? 'ip';
+    const who =
+      per === 'ip'
+        ? request.ip
+        : per === 'user'
+          ? request.caller
+            ? String(request.caller.user.id)
+            : request.ip
+          : per(input);
+    if (who === undefined) continue;
+    const max = typeof rule.max === 'function' ? rule.max(services) : rule.max;
+    const window =
+      typeof rule.windowSeconds === 'function' ? rule.windowSeconds(services) : rule.windowSeconds;
+    await services.rateLimiter.consume(`${rule.name}:${who}`, max, window);
+  }
+}
+
 /** The handler's input for this request (params, query and body already decoded and checked). */
 function inputOf(
   request: FastifyRequest,
@@ -55,17 +95,22 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
   const body = inputReader<unknown>(endpoint.body);
   const { pageProps } = endpoint;
 
+  const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
+
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (endpoint.rateLimit) {
-      const rule = endpoint.rateLimit;
-      const who =
-        rule.per === 'user' && request.caller ? `user:${request.caller.user.id}` : `ip:${request.ip}`;
-      await request.server.rateLimiter.consume(`endpoint:${rule.name}:${who}`, rule.max, rule.windowSeconds);
-    }
+    const decoded = {
+      params: params.decode(request.params),
+      query: query.decode(request.query),
+      body: body.decode(
+        request.body,
+        endpoint.refine && ((value) => endpoint.refine!(value as never, request.server)),
+      ),
+    };
+    if (limits.length > 0) await countRequest(limits, request, decoded);
     const input = inputOf(request, reply, {
-      params: params.read(request.params),
-      query: query.read(request.query),
-      body: body.read(request.body),
+      params: validOrThrow(decoded.params),
+      query: validOrThrow(decoded.query),
+      body: validOrThrow(decoded.body),
     });
     const result = await endpoint.handler(input as never);
     if (result === ANSWERED) return reply;

@@ -20,14 +20,32 @@ export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type EndpointAuth = 'anonymous' | 'optional' | 'session' | 'sudo';
 
-/** A counter the endpoint hits before its handler runs (per client address, or per caller). */
+/**
+ * A counter the endpoint hits before its handler runs, once its input is decoded but before it is
+ * refused as invalid (so invalid requests count too). The counter's key is `<name>:<who>`.
+ */
 export interface EndpointRateLimit {
-  /** Counter name, unique per rule (`tokens.create`). */
+  /** Counter name, unique per rule (`send:register:ip`). */
   name: string;
-  max: number;
-  windowSeconds: number;
-  /** Whose counter: the client address (default) or the signed-in user. */
-  per?: 'ip' | 'user';
+  /** The limit (a number, or read from the settings). */
+  max: number | ((services: CitadelServices) => number);
+  windowSeconds: number | ((services: CitadelServices) => number);
+  /**
+   * Whose counter: the client address (default), the signed-in user, or a key taken from the
+   * decoded input (`undefined`: this request is not counted by this rule; `errors` says which
+   * fields are invalid).
+   */
+  per?: 'ip' | 'user' | ((input: RateLimitInput) => string | undefined);
+}
+
+/** What a rate-limit rule may key on. */
+export interface RateLimitInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+  errors: Record<string, string>;
+  ip: string;
+  caller: Caller | null;
 }
 
 /** What a handler is given: plain data, already validated against the declaration's schemas. */
@@ -94,7 +112,7 @@ export interface Endpoint<
   body?: B;
   /** Each status the endpoint answers with success, and its body. */
   responses: R;
-  rateLimit?: EndpointRateLimit;
+  rateLimit?: EndpointRateLimit | readonly EndpointRateLimit[];
   /** Path or query parameters that carry a secret (a token): redacted from every log line. */
   secrets?: readonly string[];
   summary?: string;
@@ -104,6 +122,14 @@ export interface Endpoint<
   /** Form clients: the page of this endpoint, and what it shows besides the result. */
   page?: PageRenderer;
   pageProps?: (input: EndpointInput) => unknown;
+  /**
+   * Rules of the body across fields or from settings (password length limits, "email or username"),
+   * run on the decoded body even when the schema failed, so every error is reported at once.
+   */
+  refine?: (
+    body: Partial<StaticOrUndefined<B>> & Record<string, unknown>,
+    services: CitadelServices,
+  ) => Record<string, string> | void;
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
   handler: (

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { EndpointRateLimit, RateLimitInput } from './endpoint.ts';
 import { normalizeEmail } from './users.ts';
 
 /**
@@ -16,4 +17,30 @@ export async function limitEmailSends(
   await rateLimiter.consume(`send:${kind}:ip:${request.ip}`, sendsPerIp, sendWindow);
   if (email)
     await rateLimiter.consume(`send:${kind}:address:${normalizeEmail(email)}`, sendsPerAddress, sendWindow);
+}
+
+/**
+ * The same two counters as declared rate limits of an endpoint whose body has `email`: per client
+ * address, and per (valid) address. `countInvalid: false` counts nothing for a request whose input
+ * is refused (forgot-password); registration counts invalid attempts too, before any lookup.
+ */
+export function emailSendLimits(kind: string, options: { countInvalid: boolean }): EndpointRateLimit[] {
+  const counted = (input: RateLimitInput) => options.countInvalid || Object.keys(input.errors).length === 0;
+  return [
+    {
+      name: `send:${kind}:ip`,
+      max: ({ config }) => config.limits.sendsPerIp,
+      windowSeconds: ({ config }) => config.limits.sendWindow,
+      per: (input) => (counted(input) ? input.ip : undefined),
+    },
+    {
+      name: `send:${kind}:address`,
+      max: ({ config }) => config.limits.sendsPerAddress,
+      windowSeconds: ({ config }) => config.limits.sendWindow,
+      per: (input) =>
+        counted(input) && !input.errors.email && typeof input.body.email === 'string'
+          ? normalizeEmail(input.body.email)
+          : undefined,
+    },
+  ];
 }
