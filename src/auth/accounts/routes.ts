@@ -30,6 +30,7 @@ import { USERNAME } from './username-rule.ts';
 import { changeWithEvent, originOf, sessionEvent } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
+import { voidPendingEmailChanges } from '../account-center/email-change.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 /**
@@ -303,9 +304,11 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
       if (userId === null) throw new ValidationError({ token: 'This reset link is invalid or has expired.' });
 
       const hash = await services.passwords.hash(password!);
-      await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, (db) =>
-        services.users.setPasswordHash(userId, hash, db),
-      );
+      // A pending email change (perhaps asked for by whoever knew the old password) ends too.
+      await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, async (db) => {
+        await services.users.setPasswordHash(userId, hash, db);
+        await voidPendingEmailChanges(db, userId, services.clock.now());
+      });
       // The reset link was read in the account's mailbox.
       await services.users.markEmailVerified(userId);
       const owner = await services.users.findById(userId);
