@@ -277,20 +277,21 @@ describe('email change with REGISTER_HIDE_EXISTING=1', () => {
       else expect(taken.answer.status).toBe(303);
       // Both the same on the flash shown next.
       const flash = async (c: TestClient, address: string) =>
-        /<div class="flash[^>]*>[^<]*<\/div>/.exec((await c.get('/account', 'form')).text)?.[0]?.replaceAll(
-          address,
-          '<address>',
-        );
+        /<div class="flash[^>]*>[^<]*<\/div>/
+          .exec((await c.get('/account', 'form')).text)?.[0]
+          ?.replaceAll(address, '<address>');
       if (kind === 'form') {
         const shown = await flash(taken.client, owner.email);
         expect(shown).toContain('<address>');
         expect(shown).toEqual(await flash(control.client, free));
       }
       // The older link of the requester is void either way.
-      expect((await taken.client.post('/account/email/verify', { token: taken.older.token })).status).toBe(404);
-      expect((await control.client.post('/account/email/verify', { token: control.older.token })).status).toBe(
+      expect((await taken.client.post('/account/email/verify', { token: taken.older.token })).status).toBe(
         404,
       );
+      expect(
+        (await control.client.post('/account/email/verify', { token: control.older.token })).status,
+      ).toBe(404);
 
       const notice = await t.mail.waitFor(owner.email, { count: 1 });
       expect(notice.text).toContain(owner.username);

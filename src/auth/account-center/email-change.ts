@@ -7,6 +7,7 @@ import { normalizeEmail } from '../core/users.ts';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
 import { ConflictError, ForbiddenError } from '../../core/errors.ts';
 import { composeMail } from '../../mail/templates.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 import { notify } from './notify.ts';
 import { describeDevice } from './device.ts';
@@ -46,7 +47,11 @@ async function ownerOf(services: CitadelServices, email: string, userId: number)
  * Every pending email change of the user ends: a newer request, a password reset or change, other
  * sessions revoked, the address changed. `db` may be the transaction of that change.
  */
-export async function voidPendingEmailChanges(db: Kysely<Database>, userId: number, now: Date): Promise<void> {
+export async function voidPendingEmailChanges(
+  db: Kysely<Database>,
+  userId: number,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('email_change_tokens')
     .set({ used_at: now.toISOString() })
@@ -99,27 +104,30 @@ export async function requestEmailChange(
   if (owner && !options.hideExisting) throw new EmailTakenError();
   const token = randomToken(32);
   const now = services.clock.now();
-  await services.db.transaction().execute(async (trx) => {
-    await voidPendingEmailChanges(trx, user.id, now);
-    if (!owner)
-      await trx
-        .insertInto('email_change_tokens')
-        .values({
-          user_id: user.id,
-          new_email: email,
-          token_hash: sha256Hex(token),
-          expires_at: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000).toISOString(),
-          used_at: null,
-          created_at: now.toISOString(),
-        })
-        .execute();
-    await recordSecurityEvent(trx, services.clock, {
-      userId: user.id,
-      type: 'email_change_requested',
-      ...origin,
-      detail: { new_email: email },
-    });
-  });
+  // Parallel requests void each other's rows: a deadlock victim (InnoDB) runs again.
+  await retryOnDeadlock(() =>
+    services.db.transaction().execute(async (trx) => {
+      await voidPendingEmailChanges(trx, user.id, now);
+      if (!owner)
+        await trx
+          .insertInto('email_change_tokens')
+          .values({
+            user_id: user.id,
+            new_email: email,
+            token_hash: sha256Hex(token),
+            expires_at: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000).toISOString(),
+            used_at: null,
+            created_at: now.toISOString(),
+          })
+          .execute();
+      await recordSecurityEvent(trx, services.clock, {
+        userId: user.id,
+        type: 'email_change_requested',
+        ...origin,
+        detail: { new_email: email },
+      });
+    }),
+  );
   if (owner) {
     await services.mailer.send(
       composeMail(owner.email, {

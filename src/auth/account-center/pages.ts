@@ -81,7 +81,8 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
       <section class="card" id="change-email">
         <h2>Change your email address</h2>
         <p class="hint">
-          We send a link to the new address; it changes when you open it. We also tell your current address.
+          We send a link to the new address; it changes when you open it and confirm, signed in to this
+          account. We also tell your current address.
         </p>
         ${sudoHint(ctx, needsSudo, 'Changing your email', '/account')}
         ${form(

@@ -305,10 +305,14 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
 
       const hash = await services.passwords.hash(password!);
       // A pending email change (perhaps asked for by whoever knew the old password) ends too.
-      await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, async (db) => {
-        await services.users.setPasswordHash(userId, hash, db);
-        await voidPendingEmailChanges(db, userId, services.clock.now());
-      });
+      await changeWithEvent(
+        services,
+        { userId, type: 'password_reset', ...originOf(request) },
+        async (db) => {
+          await services.users.setPasswordHash(userId, hash, db);
+          await voidPendingEmailChanges(db, userId, services.clock.now());
+        },
+      );
       // The reset link was read in the account's mailbox.
       await services.users.markEmailVerified(userId);
       const owner = await services.users.findById(userId);
