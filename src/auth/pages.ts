@@ -77,7 +77,10 @@ export interface PageProps {
   account: AccountPageProps;
   /** `/account/delete`. */
   delete_account: AccountPageProps;
-  /** `/account/email/verify` when the link cannot be used. */
+  /**
+   * `/account/email/verify/{token}`: the confirmation form (`ctx.outcome.data.new_email`,
+   * `ctx.outcome.fields.token`), or why the link cannot be used.
+   */
   email_verify: NoPageProps;
   /** `/sessions`: the sessions are in `ctx.outcome.data.sessions`. */
   sessions: NoPageProps;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 
 const SECRET_QUERY_KEYS = /^(token|code|state|password|secret|proof|access_token|id_token)$/i;
-/** Path segments that are themselves secrets (a magic-link token, a reset token). */
-const SECRET_PATHS = /^(\/magic-link\/verify\/|\/reset-password\/)[^/?]+/;
+/** Path segments that are themselves secrets (a magic-link, reset or email-change token). */
+const SECRET_PATHS = /^(\/magic-link\/verify\/|\/reset-password\/|\/account\/email\/verify\/)[^/?]+/;
 
 /** The URL as it may be logged: secret path segments and query values replaced. */
 export function redactUrl(url: string): string {

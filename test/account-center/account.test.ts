@@ -119,8 +119,18 @@ describe('email change', () => {
     expect(t.mail.to('x@example.org')).toHaveLength(0);
   });
 
+  /** The link's path and token, from the mail to `newEmail`. */
+  async function linkTo(newEmail: string) {
+    const link = linkIn(
+      await t.mail.waitFor(newEmail, { count: 1 }),
+      'http://localhost:3000/account/email/verify/',
+    );
+    const path = new URL(link).pathname;
+    return { link, path, token: decodeURIComponent(path.split('/').pop()!) };
+  }
+
   for (const kind of ['json', 'spa', 'form'] as ClientKind[]) {
-    it(`emails a single-use link to the new address and a notice to the old one (${kind})`, async () => {
+    it(`emails a single-use link; its page confirms with a POST in the account's session (${kind})`, async () => {
       const { user, client, newEmail, response } = await requestChange(kind);
       if (kind === 'form') expect(response.status).toBe(303);
       else
@@ -129,9 +139,7 @@ describe('email change', () => {
           status: 'info',
           statusCode: 200,
         });
-      const mail = await t.mail.waitFor(newEmail, { count: 1 });
-      const link = linkIn(mail, 'http://localhost:3000/account/email/verify/');
-      const token = decodeURIComponent(link.split('/').pop()!);
+      const { path, token } = await linkTo(newEmail);
       expect(Buffer.from(token, 'base64url')).toHaveLength(32);
       const notice = await t.mail.waitFor(user.email, { count: 1 });
       expect(notice.text).toContain(newEmail);
@@ -146,20 +154,42 @@ describe('email change', () => {
       expect(JSON.stringify(row)).not.toContain(token);
       expect((await client.get('/me')).body.user.email).toBe(user.email);
 
-      const opened = await client.get(new URL(link).pathname, kind);
+      // Opening the link shows what would change, and changes nothing.
+      const opened = await client.get(path, kind);
+      expect(opened.status).toBe(200);
       if (kind === 'form') {
-        expect(opened.status).toBe(303);
-        expect(opened.location).toBe('/account');
+        expect(opened.text).toContain('action="/account/email/verify"');
+        expect(opened.text).toContain(`name="token" value="${token}"`);
+        expect(opened.text).toContain('name="_csrf"');
+        expect(opened.text).toContain(newEmail);
       } else {
-        expect(opened.body).toMatchObject({
+        expect(opened.body).toEqual({
+          action: 'account.email.verify.show',
+          status: 'info',
+          statusCode: 200,
+          message: `Confirm to change your email address to ${newEmail}.`,
+          data: { new_email: newEmail },
+        });
+      }
+      expect((await client.get('/me')).body.user.email).toBe(user.email);
+
+      const confirmed = await client.post('/account/email/verify', { token }, kind);
+      if (kind === 'form') {
+        expect(confirmed.status).toBe(303);
+        expect(confirmed.location).toBe('/account');
+      } else {
+        expect(confirmed.body).toMatchObject({
           action: 'account.email.changed',
           status: 'success',
           user: { email: newEmail },
+          redirect_to: '/account',
         });
       }
       expect((await client.get('/me')).body.user.email).toBe(newEmail);
-      const again = await client.get(new URL(link).pathname, kind);
-      expect(again.status).toBe(404);
+      // The link proved the new address.
+      expect((await t.services.users.findById(user.id))!.email_verified_at).not.toBeNull();
+      expect((await client.post('/account/email/verify', { token }, kind)).status).toBe(404);
+      expect((await client.get(path, kind)).status).toBe(404);
       const events = await storedEvents(t, user.id);
       expect(events.map((e) => e.type)).toEqual(
         expect.arrayContaining(['email_change_requested', 'email_changed']),
@@ -168,12 +198,21 @@ describe('email change', () => {
     });
   }
 
-  it('20 parallel uses of one link: exactly one changes the address', async () => {
-    const { user, newEmail } = await requestChange();
-    const path = new URL(
-      linkIn(await t.mail.waitFor(newEmail, { count: 1 }), 'http://localhost:3000/account/email/verify/'),
-    ).pathname;
-    const results = await Promise.all(Array.from({ length: 20 }, () => t.client().get(path)));
+  it('a form confirmation without the CSRF token is refused and changes nothing', async () => {
+    const { user, client, newEmail } = await requestChange();
+    const { token } = await linkTo(newEmail);
+    const refused = await client.post('/account/email/verify', { token }, 'form', { csrf: false });
+    expect(refused.status).toBe(403);
+    expect((await t.services.users.findById(user.id))!.email).toBe(user.email);
+    expect((await client.post('/account/email/verify', { token })).status).toBe(200);
+  });
+
+  it('20 parallel confirmations of one link: exactly one changes the address', async () => {
+    const { user, client, newEmail } = await requestChange();
+    const { token } = await linkTo(newEmail);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => client.post('/account/email/verify', { token })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 404)).toHaveLength(19);
     expect((await t.services.users.findById(user.id))!.email).toBe(newEmail);
@@ -181,13 +220,12 @@ describe('email change', () => {
   });
 
   it('expires after 60 minutes', async () => {
-    const { user, newEmail } = await requestChange();
-    const path = new URL(
-      linkIn(await t.mail.waitFor(newEmail, { count: 1 }), 'http://localhost:3000/account/email/verify/'),
-    ).pathname;
+    const { user, client, newEmail } = await requestChange();
+    const { path, token } = await linkTo(newEmail);
     t.clock.advance(60 * 60 + 1);
-    expect((await t.client().get(path)).status).toBe(404);
-    const page = await t.client().get(path, 'form');
+    expect((await client.get(path)).status).toBe(404);
+    expect((await client.post('/account/email/verify', { token })).status).toBe(404);
+    const page = await client.get(path, 'form');
     expect(page.status).toBe(404);
     expect(page.text).toContain('href="/account"');
     expect((await t.services.users.findById(user.id))!.email).toBe(user.email);
@@ -195,12 +233,13 @@ describe('email change', () => {
 
   it('a newer request voids the older link; unknown tokens are 404', async () => {
     const { client, newEmail } = await requestChange();
-    const first = new URL(
-      linkIn(await t.mail.waitFor(newEmail, { count: 1 }), 'http://localhost:3000/account/email/verify/'),
-    ).pathname;
+    const first = await linkTo(newEmail);
     await client.post('/account/email', { email: `second-${newEmail}` });
-    expect((await t.client().get(first)).status).toBe(404);
-    expect((await t.client().get('/account/email/verify/nope')).status).toBe(404);
+    expect((await client.get(first.path)).status).toBe(404);
+    expect((await client.post('/account/email/verify', { token: first.token })).status).toBe(404);
+    expect((await client.get('/account/email/verify/nope')).status).toBe(404);
+    expect((await client.post('/account/email/verify', { token: 'nope' })).status).toBe(404);
+    expect((await client.post('/account/email/verify', {})).status).toBe(422);
   });
 
   it('an address taken at request time or meanwhile is a 409, and the address stays', async () => {
@@ -214,11 +253,9 @@ describe('email change', () => {
 
     const wanted = `wanted-${user.id}@example.org`;
     await client.post('/account/email', { email: wanted });
-    const path = new URL(
-      linkIn(await t.mail.waitFor(wanted, { count: 1 }), 'http://localhost:3000/account/email/verify/'),
-    ).pathname;
+    const { token } = await linkTo(wanted);
     await t.createUser({ email: wanted });
-    const conflict = await t.client().get(path);
+    const conflict = await client.post('/account/email/verify', { token });
     expect(conflict.status).toBe(409);
     expect(conflict.body).toMatchObject({ action: 'account.email.changed', status: 'error' });
     expect((await t.services.users.findById(user.id))!.email).toBe(user.email);
@@ -233,18 +270,16 @@ describe('email change', () => {
   });
 
   it('the change voids reset and sign-in links sent to the old address', async () => {
-    const { user, newEmail } = await requestChange();
+    const { user, client, newEmail } = await requestChange();
     await t.client().post('/forgot-password', { email: user.email });
     await t.mail.waitFor(user.email, { count: 2 });
     const resetMail = t.mail.to(user.email).find((m) => m.text.includes('/reset-password'))!;
     const reset = linkIn(resetMail, 'http://localhost:3000/reset-password');
-    const path = new URL(
-      linkIn(await t.mail.waitFor(newEmail, { count: 1 }), 'http://localhost:3000/account/email/verify/'),
-    ).pathname;
-    expect((await t.client().get(path)).status).toBe(200);
-    const token = new URL(reset).searchParams.get('token')!;
+    const { token } = await linkTo(newEmail);
+    expect((await client.post('/account/email/verify', { token })).status).toBe(200);
+    const resetToken = new URL(reset).searchParams.get('token')!;
     const used = await t.client().post('/reset-password', {
-      token,
+      token: resetToken,
       password: 'a brand new passphrase',
       password_confirm: 'a brand new passphrase',
     });

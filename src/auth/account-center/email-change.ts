@@ -1,15 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { RateLimiter } from '../../http/rate-limit.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeEmail } from '../core/users.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { ConflictError } from '../../core/errors.ts';
+import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
+import { ConflictError, ForbiddenError } from '../../core/errors.ts';
 import { composeMail } from '../../mail/templates.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 import { notify } from './notify.ts';
 import { describeDevice } from './device.ts';
 
 /** A link to the new address is valid this long. */
 export const EMAIL_CHANGE_TTL_SECONDS = 60 * 60;
+/** Email-change requests per account and per target address in one window (contract 14). */
+export const EMAIL_CHANGE_REQUESTS_PER_WINDOW = 5;
+export const EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60;
 const MAX_TOKEN_LENGTH = 128;
 
 export class EmailTakenError extends ConflictError {
@@ -21,60 +28,126 @@ export class EmailTakenError extends ConflictError {
   }
 }
 
-async function emailTaken(services: CitadelServices, email: string, userId: number): Promise<boolean> {
+/** 403: the link is confirmed only in a session of the account that asked for the change. */
+export class OtherAccountError extends ForbiddenError {
+  override name = 'OtherAccountError';
+  constructor() {
+    super(
+      'This link was sent for another account. Sign in to the account that asked for the change to confirm it.',
+    );
+  }
+}
+
+async function ownerOf(services: CitadelServices, email: string, userId: number) {
   const owner = await services.users.findByEmail(email);
-  return owner !== undefined && owner.id !== userId;
+  return owner !== undefined && owner.id !== userId ? owner : undefined;
+}
+
+/**
+ * Every pending email change of the user ends: a newer request, a password reset or change, other
+ * sessions revoked, the address changed. `db` may be the transaction of that change.
+ */
+export async function voidPendingEmailChanges(
+  db: Kysely<Database>,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('email_change_tokens')
+    .set({ used_at: now.toISOString() })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+/**
+ * 5 requests per account and 5 per target address an hour, counted before anything else (each hit
+ * one atomic statement, so parallel requests cannot slip past) and before the address is looked
+ * up, so a 429 says nothing about who owns it.
+ */
+export async function limitEmailChangeRequests(
+  rateLimiter: RateLimiter,
+  userId: number,
+  email: string,
+): Promise<void> {
+  await rateLimiter.consume(
+    `email-change:account:${userId}`,
+    EMAIL_CHANGE_REQUESTS_PER_WINDOW,
+    EMAIL_CHANGE_WINDOW_SECONDS,
+  );
+  await rateLimiter.consume(
+    `email-change:address:${normalizeEmail(email)}`,
+    EMAIL_CHANGE_REQUESTS_PER_WINDOW,
+    EMAIL_CHANGE_WINDOW_SECONDS,
+  );
 }
 
 /**
  * Start an email change: a link (32 random bytes, SHA-256 at rest, single use) to the new address,
- * a notice to the old one. Older pending links of the user stop working. The address itself
- * changes only when the link is opened.
+ * a notice to the old one. Older pending links of the user stop working. The address changes only
+ * when the link's page is confirmed in a session of this account.
+ *
+ * A taken address is a 409, unless `hideExisting` (REGISTER_HIDE_EXISTING): then everything the
+ * requester can observe is the same as for a free address (older links voided, the event, the
+ * notice to the old address, the answer), and the owner of the taken address gets a notice
+ * instead of a link.
  */
 export async function requestEmailChange(
   services: CitadelServices,
   user: UserRecord,
   newEmail: string,
   origin: EventOrigin,
+  options: { hideExisting: boolean },
 ): Promise<void> {
   const email = normalizeEmail(newEmail);
-  if (await emailTaken(services, email, user.id)) throw new EmailTakenError();
+  const owner = await ownerOf(services, email, user.id);
+  if (owner && !options.hideExisting) throw new EmailTakenError();
   const token = randomToken(32);
   const now = services.clock.now();
-  await services.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('email_change_tokens')
-      .set({ used_at: now.toISOString() })
-      .where('user_id', '=', user.id)
-      .where('used_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('email_change_tokens')
-      .values({
-        user_id: user.id,
-        new_email: email,
-        token_hash: sha256Hex(token),
-        expires_at: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000).toISOString(),
-        used_at: null,
-        created_at: now.toISOString(),
-      })
-      .execute();
-    await recordSecurityEvent(trx, services.clock, {
-      userId: user.id,
-      type: 'email_change_requested',
-      ...origin,
-      detail: { new_email: email },
-    });
-  });
-  const url = `${services.config.appUrl}/account/email/verify/${encodeURIComponent(token)}`;
-  await services.mailer.send(
-    composeMail(email, {
-      subject: 'Confirm your new email address',
-      intro: `Someone asked to use this address for the account ${user.username}. If it was you, follow the link within ${EMAIL_CHANGE_TTL_SECONDS / 60} minutes. It works once.`,
-      link: { url, label: 'Confirm this address' },
-      outro: 'If you did not ask for this, ignore this email: nothing changes without the link.',
+  // Parallel requests void each other's rows: a deadlock victim (InnoDB) runs again.
+  await retryOnDeadlock(() =>
+    services.db.transaction().execute(async (trx) => {
+      await voidPendingEmailChanges(trx, user.id, now);
+      if (!owner)
+        await trx
+          .insertInto('email_change_tokens')
+          .values({
+            user_id: user.id,
+            new_email: email,
+            token_hash: sha256Hex(token),
+            expires_at: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000).toISOString(),
+            used_at: null,
+            created_at: now.toISOString(),
+          })
+          .execute();
+      await recordSecurityEvent(trx, services.clock, {
+        userId: user.id,
+        type: 'email_change_requested',
+        ...origin,
+        detail: { new_email: email },
+      });
     }),
   );
+  if (owner) {
+    await services.mailer.send(
+      composeMail(owner.email, {
+        subject: 'Someone tried to use your address for another account',
+        intro: `Someone asked to move another account on ${services.config.appName} to this email address, which already belongs to your account ${owner.username}. Nothing was changed.`,
+        outro: 'You do not need to do anything: your account is unchanged.',
+      }),
+    );
+  } else {
+    const url = `${services.config.appUrl}/account/email/verify/${encodeURIComponent(token)}`;
+    await services.mailer.send(
+      composeMail(email, {
+        subject: 'Confirm your new email address',
+        intro: `Someone asked to use this address for the account ${user.username}. If it was you, open the link within ${EMAIL_CHANGE_TTL_SECONDS / 60} minutes and confirm there, signed in to that account.`,
+        link: { url, label: 'Confirm this address' },
+        outro:
+          'If you did not ask for this, ignore this email: nothing changes unless the account owner confirms.',
+      }),
+    );
+  }
   void notify(services, user, 'email_change', {
     subject: email,
     device: describeDevice(origin.userAgent),
@@ -82,70 +155,90 @@ export async function requestEmailChange(
   });
 }
 
+export interface PendingEmailChange {
+  id: number;
+  userId: number;
+  newEmail: string;
+}
+
+/** The pending change a link stands for, or null for an unknown, used, voided or expired one. Reads only. */
+export async function findPendingEmailChange(
+  services: CitadelServices,
+  token: string,
+): Promise<PendingEmailChange | null> {
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+  const hash = sha256Hex(token);
+  const row = await services.db
+    .selectFrom('email_change_tokens')
+    .select(['id', 'user_id', 'new_email', 'token_hash'])
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', services.clock.now().toISOString())
+    .executeTakeFirst();
+  // The index found it by its hash; the hash is compared once more in constant time.
+  if (!row || !safeEqual(row.token_hash, hash)) return null;
+  return { id: row.id, userId: row.user_id, newEmail: row.new_email };
+}
+
 /**
- * Open the link: claim the token once (a conditional UPDATE, so of concurrent uses exactly one
- * wins), then change the address, in one transaction with the `email_changed` event. Links emailed
- * to the old address (password reset, magic link) stop working. Null for an unknown, used or expired
- * link; EmailTakenError when the address was registered meanwhile (the link stays unused).
+ * Confirm the change (a POST of the link's page, in a session of `userId`): claim the token once (a
+ * conditional UPDATE, so of concurrent uses exactly one wins), then change the address, in one
+ * transaction with the `email_changed` event. The new address counts as proved (the link was read
+ * in its mailbox); other pending changes, and links emailed to the old address (password reset,
+ * magic link), stop working. Null for an unknown, used or expired link; OtherAccountError for a
+ * session of another account and EmailTakenError when the address was registered meanwhile (the
+ * link stays valid in both cases).
  */
 export async function confirmEmailChange(
   services: CitadelServices,
   token: string,
+  userId: number,
   origin: EventOrigin,
 ): Promise<UserRecord | null> {
-  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-  const now = services.clock.now().toISOString();
-  const row = await services.db
-    .selectFrom('email_change_tokens')
-    .select(['id', 'user_id', 'new_email'])
-    .where('token_hash', '=', sha256Hex(token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (!row) return null;
-  if (await emailTaken(services, row.new_email, row.user_id)) throw new EmailTakenError();
-  const old = await services.users.findById(row.user_id);
+  const pending = await findPendingEmailChange(services, token);
+  if (!pending) return null;
+  if (pending.userId !== userId) throw new OtherAccountError();
+  if (await ownerOf(services, pending.newEmail, userId)) throw new EmailTakenError();
+  const old = await services.users.findById(userId);
   if (!old) return null;
+  const now = services.clock.now();
+  const at = now.toISOString();
   const changed = await services.db
     .transaction()
     .execute(async (trx) => {
       const claimed = await trx
         .updateTable('email_change_tokens')
-        .set({ used_at: now })
-        .where('id', '=', row.id)
+        .set({ used_at: at })
+        .where('id', '=', pending.id)
         .where('used_at', 'is', null)
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) return false;
+      await voidPendingEmailChanges(trx, userId, now);
       await trx
         .updateTable('users')
-        .set({ email: row.new_email, updated_at: now })
-        .where('id', '=', row.user_id)
+        .set({ email: pending.newEmail, email_verified_at: at, updated_at: at })
+        .where('id', '=', userId)
         .execute();
-      await trx
-        .updateTable('password_reset_tokens')
-        .set({ used_at: now })
-        .where('user_id', '=', row.user_id)
-        .where('used_at', 'is', null)
-        .execute();
-      await trx
-        .updateTable('magic_link_tokens')
-        .set({ used_at: now })
-        .where('user_id', '=', row.user_id)
-        .where('used_at', 'is', null)
-        .execute();
+      for (const table of ['password_reset_tokens', 'magic_link_tokens'] as const)
+        await trx
+          .updateTable(table)
+          .set({ used_at: at })
+          .where('user_id', '=', userId)
+          .where('used_at', 'is', null)
+          .execute();
       await recordSecurityEvent(trx, services.clock, {
-        userId: row.user_id,
+        userId,
         type: 'email_changed',
         ...origin,
-        detail: { from: old.email, to: row.new_email },
+        detail: { from: old.email, to: pending.newEmail },
       });
       return true;
     })
     .catch(async (error: unknown) => {
       // The unique index settles a registration that raced this change.
-      if (await emailTaken(services, row.new_email, row.user_id)) throw new EmailTakenError();
+      if (await ownerOf(services, pending.newEmail, userId)) throw new EmailTakenError();
       throw error;
     });
   if (!changed) return null;
-  return (await services.users.findById(row.user_id)) ?? null;
+  return (await services.users.findById(userId)) ?? null;
 }

@@ -35,7 +35,7 @@ function content(id: NotificationId, username: string, facts: NotificationFacts)
     case 'email_change':
       return {
         subject: 'Your email address is being changed',
-        intro: `Someone asked${where} to change the email address of your account ${username} to ${facts.subject ?? 'another address'}. It changes only when the link sent to the new address is opened.`,
+        intro: `Someone asked${where} to change the email address of your account ${username} to ${facts.subject ?? 'another address'}. It changes only when the link sent to the new address is confirmed, signed in to this account.`,
       };
     case 'factor_enrolled':
       return {

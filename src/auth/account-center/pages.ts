@@ -81,7 +81,8 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
       <section class="card" id="change-email">
         <h2>Change your email address</h2>
         <p class="hint">
-          We send a link to the new address; it changes when you open it. We also tell your current address.
+          We send a link to the new address; it changes when you open it and confirm, signed in to this
+          account. We also tell your current address.
         </p>
         ${sudoHint(ctx, needsSudo, 'Changing your email', '/account')}
         ${form(
@@ -125,7 +126,28 @@ export function deleteAccountPage(ctx: PageContext<AccountPageProps>): SafeHtml 
   );
 }
 
+/**
+ * The page the emailed link opens: a confirmation form for the account that asked for the change
+ * (the change happens only when it is posted), or why the link cannot be used.
+ */
 export function emailVerifyPage(ctx: PageContext): SafeHtml {
+  const newEmail = ctx.outcome?.data?.new_email;
+  const token = ctx.outcome?.fields?.token;
+  if (ctx.outcome?.status !== 'error' && typeof newEmail === 'string' && typeof token === 'string')
+    return layout(
+      ctx,
+      'Confirm your new email address',
+      html`<p>
+          Change the email address of <strong>${ctx.user?.username ?? 'your account'}</strong>
+          ${ctx.user ? html`from <strong>${ctx.user.email}</strong> ` : ''}to
+          <strong id="new-email">${newEmail}</strong>?
+        </p>
+        <p class="hint">Nothing changes until you confirm. If you did not ask for this, keep your address.</p>
+        <div class="actions">
+          ${form(ctx, '/account/email/verify', html`<input type="hidden" name="token" value="${token}" />`, 'Confirm new address')}
+          <a class="button secondary" href="/account">Keep my address</a>
+        </div>`,
+    );
   return layout(
     ctx,
     'Confirm your email address',

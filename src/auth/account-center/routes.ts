@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldReader } from '../../http/fields.ts';
 import { respond } from '../../http/respond.ts';
 import { requireAbility, requireSessionUser } from '../core/caller.ts';
-import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { publicUser } from '../core/users.ts';
 import { USERNAME } from '../accounts/username-rule.ts';
@@ -11,7 +11,14 @@ import { isSudoActive, requireSudo } from '../sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
 import { listSecurityEvents, originOf, recordSecurityEvent, sweepSecurityEvents } from './events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
-import { confirmEmailChange, requestEmailChange } from './email-change.ts';
+import {
+  confirmEmailChange,
+  findPendingEmailChange,
+  limitEmailChangeRequests,
+  OtherAccountError,
+  requestEmailChange,
+  voidPendingEmailChanges,
+} from './email-change.ts';
 import {
   currentHandle,
   currentMeta,
@@ -142,45 +149,78 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
       if (email !== undefined && !fields.errors.email && email.toLowerCase() === user.email)
         fields.fail('email', 'This is already your email address.');
       fields.throwIfInvalid();
-      await requestEmailChange(request.server, user, email!, originOf(request));
+      await limitEmailChangeRequests(request.server.rateLimiter, user.id, email!);
+      await requestEmailChange(request.server, user, email!, originOf(request), {
+        hideExisting: request.server.config.registerHideExisting,
+      });
       return respond(request, reply, {
         action: 'account.email.pending',
         status: 'info',
-        message: `We sent a link to ${email!.toLowerCase()}. Your address changes when you open it.`,
+        message: `We sent a link to ${email!.toLowerCase()}. Open it and confirm, signed in to this account, to change your address.`,
         redirectTo: '/account',
       });
     },
   );
 
-  const verifyEmail = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = (request.params as { token?: string }).token ?? '';
-    const user = await confirmEmailChange(request.server, token, originOf(request));
-    if (!user) {
-      const message = 'This link is invalid, was already used or has expired.';
-      if (clientKind(request) === 'form')
-        return respond(request, reply, {
-          action: 'account.email.changed',
-          status: 'error',
-          statusCode: 404,
-          message,
-          render: true,
-        });
-      throw new NotFoundError(message);
-    }
-    if (request.caller?.via === 'session' && request.caller.user.id === user.id)
-      request.caller = { via: 'session', user, token: null };
-    return respond(request, reply, {
-      action: 'account.email.changed',
-      status: 'success',
-      message: `Your email address is now ${user.email}.`,
-      user: publicUser(user),
-      redirectTo: request.session.userId === user.id ? '/account' : '/login',
-    });
+  const invalidLink = (request: FastifyRequest, reply: FastifyReply, action: string) => {
+    const message = 'This link is invalid, was already used or has expired.';
+    if (clientKind(request) === 'form')
+      return respond(request, reply, { action, status: 'error', statusCode: 404, message, render: true });
+    throw new NotFoundError(message);
   };
+  /** The link's owner must be signed in: anyone else is sent to sign in (401) or refused (403). */
+  const requireLinkOwner = (request: FastifyRequest, ownerId: number) => {
+    const caller = request.caller;
+    if (caller?.via !== 'session')
+      throw new AuthenticationRequiredError(
+        'Sign in to the account that asked for this change, then open the link again to confirm it.',
+      );
+    if (caller.user.id !== ownerId) throw new OtherAccountError();
+    return caller.user;
+  };
+
+  // The link opens a confirmation page; GET and HEAD change nothing (a mail scanner cannot confirm).
   app.get(
     '/account/email/verify/:token',
-    { config: { action: 'account.email.changed', page: emailVerifyPage, pageProps: accountPageProps } },
-    verifyEmail,
+    { config: { action: 'account.email.verify.show', page: emailVerifyPage } },
+    async (request, reply) => {
+      const token = (request.params as { token?: string }).token ?? '';
+      const pending = await findPendingEmailChange(request.server, token);
+      if (!pending) return invalidLink(request, reply, 'account.email.verify.show');
+      requireLinkOwner(request, pending.userId);
+      return respond(request, reply, {
+        action: 'account.email.verify.show',
+        status: 'info',
+        message: `Confirm to change your email address to ${pending.newEmail}.`,
+        data: { new_email: pending.newEmail },
+        fields: clientKind(request) === 'form' ? { token } : undefined,
+        render: true,
+      });
+    },
+  );
+
+  app.post(
+    '/account/email/verify',
+    { config: { action: 'account.email.changed', page: emailVerifyPage } },
+    async (request, reply) => {
+      const fields = new FieldReader(request.body);
+      const token = fields.string('token', { required: true, raw: true, max: 256 });
+      fields.throwIfInvalid();
+      const services = request.server;
+      const pending = await findPendingEmailChange(services, token!);
+      if (!pending) return invalidLink(request, reply, 'account.email.changed');
+      requireLinkOwner(request, pending.userId);
+      const user = await confirmEmailChange(services, token!, pending.userId, originOf(request));
+      if (!user) return invalidLink(request, reply, 'account.email.changed');
+      request.caller = { via: 'session', user, token: null };
+      return respond(request, reply, {
+        action: 'account.email.changed',
+        status: 'success',
+        message: `Your email address is now ${user.email}.`,
+        user: publicUser(user),
+        redirectTo: '/account',
+      });
+    },
   );
 
   app.get(
@@ -240,6 +280,8 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
       detail: { device: describeDevice(ended.meta.user_agent), count: 1 },
     });
     const own = caller.via === 'session' && handle === currentHandle(request);
+    // Another session signed out: whatever email change it may have asked for ends with it.
+    if (!own) await voidPendingEmailChanges(services.db, caller.user.id, services.clock.now());
     if (own) await endSession(request, reply);
     return respond(request, reply, {
       action: 'sessions.revoke',
@@ -259,6 +301,8 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
       const services = request.server;
       const handle = caller.via === 'session' ? currentHandle(request) : null;
       const revoked = await revokeOtherSessions(services, caller.user.id, handle);
+      // Whoever held another session may have asked for an email change: it ends too.
+      await voidPendingEmailChanges(services.db, caller.user.id, services.clock.now());
       await recordSecurityEvent(services.db, services.clock, {
         userId: caller.user.id,
         type: 'session_revoked',

@@ -36,6 +36,7 @@ import { USERNAME } from './username-rule.ts';
 import { changeWithEvent, originOf, sessionEvent } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
+import { voidPendingEmailChanges } from '../account-center/email-change.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 
@@ -322,9 +323,11 @@ const resetPassword = defineEndpoint({
     if (userId === null) throw new ValidationError({ token: INVALID_RESET_LINK });
 
     const hash = await services.passwords.hash(body.password);
-    await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, (db) =>
-      services.users.setPasswordHash(userId, hash, db),
-    );
+    // A pending email change (perhaps asked for by whoever knew the old password) ends too.
+    await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, async (db) => {
+      await services.users.setPasswordHash(userId, hash, db);
+      await voidPendingEmailChanges(db, userId, services.clock.now());
+    });
     // The reset link was read in the account's mailbox.
     await services.users.markEmailVerified(userId);
     const owner = await services.users.findById(userId);

@@ -8,6 +8,7 @@ import { sudoFactorsFor } from '../sudo/eligible.ts';
 import { readNewPassword } from '../accounts/password-rules.ts';
 import { setPasswordPage } from './pages.ts';
 import { changeWithEvent, originOf } from '../account-center/events.ts';
+import { voidPendingEmailChanges } from '../account-center/email-change.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 
@@ -51,7 +52,11 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     await changeWithEvent(
       services,
       { userId: user.id, type: 'password_changed', ...originOf(request), detail: { first: !replacing } },
-      (db) => services.users.setPasswordHash(user.id, hash, db),
+      async (db) => {
+        await services.users.setPasswordHash(user.id, hash, db);
+        // A pending email change (perhaps asked for by whoever knew the old password) ends too.
+        await voidPendingEmailChanges(db, user.id, services.clock.now());
+      },
     );
     void notify(services, user, 'password_changed', {
       device: describeDevice(originOf(request).userAgent),
