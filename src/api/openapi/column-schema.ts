@@ -1,13 +1,36 @@
+import Sqids, { defaultOptions } from 'sqids';
 import { DECIMAL_DEFAULTS } from '../column-types.ts';
 import type { ColumnType } from '../types.ts';
 import type { OpenApiSchema } from './json-schema.ts';
 
-/** An obfuscated key as the client sees it: never an integer (contract section 5). */
-export const SQID: OpenApiSchema = {
-  type: 'string',
-  description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
-  examples: ['Uk4ae9Xb'],
-};
+/** The deployment settings obfuscated ids depend on (SQIDS_ALPHABET, SQIDS_MIN_LENGTH). */
+export interface IdSettings {
+  alphabet?: string;
+  minLength?: number;
+}
+
+/** SQIDS_MIN_LENGTH's default (src/config/load.ts). */
+const DEFAULT_MIN_LENGTH = 8;
+
+/**
+ * An obfuscated key as the client sees it: never an integer (contract section 5). Each id space
+ * shuffles the same base alphabet, so its characters are known; so are the lengths: at least
+ * SQIDS_MIN_LENGTH (and 2: a prefix and a digit), at most the length of the largest number the
+ * engine decodes (Number.MAX_SAFE_INTEGER). Which strings of those are canonical ids depends on
+ * the secret order of the alphabet, which a document cannot say without giving it away.
+ */
+export function sqidSchema(settings: IdSettings = {}): OpenApiSchema {
+  const alphabet = settings.alphabet ?? defaultOptions.alphabet;
+  const minLength = settings.minLength ?? DEFAULT_MIN_LENGTH;
+  const longest = new Sqids({ alphabet, minLength }).encode([Number.MAX_SAFE_INTEGER]).length;
+  const characters = [...alphabet].map((c) => (/[\\\]^-]/.test(c) ? `\\${c}` : c)).join('');
+  return {
+    type: 'string',
+    pattern: `^[${characters}]{${Math.max(minLength, 2)},${longest}}$`,
+    description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
+    examples: [new Sqids({ alphabet, minLength }).encode([1])],
+  };
+}
 
 /** The JSON form of a column type (contract section 11), as src/api/column-types.ts checks it. */
 export function typeSchema(type: ColumnType | 'plain', precision?: number, scale?: number): OpenApiSchema {
