@@ -23,13 +23,30 @@ export function sqidSchema(settings: IdSettings = {}): OpenApiSchema {
   const alphabet = settings.alphabet ?? defaultOptions.alphabet;
   const minLength = settings.minLength ?? DEFAULT_MIN_LENGTH;
   const longest = new Sqids({ alphabet, minLength }).encode([Number.MAX_SAFE_INTEGER]).length;
-  const characters = [...alphabet].map((c) => (/[\\\]^-]/.test(c) ? `\\${c}` : c)).join('');
+  const characters = characterClass(alphabet);
   return {
     type: 'string',
     pattern: `^[${characters}]{${Math.max(minLength, 2)},${longest}}$`,
     description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
     examples: [new Sqids({ alphabet, minLength }).encode([1])],
   };
+}
+
+/** The characters of `alphabet` as the inside of a regular expression class: `0-9A-Za-z`. */
+function characterClass(alphabet: string): string {
+  const points = [...new Set([...alphabet].map((c) => c.codePointAt(0)!))].sort((a, b) => a - b);
+  const one = (point: number) => {
+    const c = String.fromCodePoint(point);
+    return /[\\\]^[-]/.test(c) ? `\\${c}` : c;
+  };
+  let out = '';
+  for (let i = 0; i < points.length; ) {
+    let j = i;
+    while (j + 1 < points.length && points[j + 1] === points[j]! + 1) j++;
+    out += j - i >= 2 ? `${one(points[i]!)}-${one(points[j]!)}` : points.slice(i, j + 1).map(one).join('');
+    i = j + 1;
+  }
+  return out;
 }
 
 /** The JSON form of a column type (contract section 11), as src/api/column-types.ts checks it. */

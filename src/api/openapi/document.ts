@@ -142,10 +142,14 @@ function columnConstraint(resource: CompiledResource, name: string, property: Op
   const column = resource.config.columns[name];
   if (!column || column.type === 'json' || resource.obfuscated.has(name)) return null;
   const { description: _description, ...constraint } = typeSchema(column.type, column.precision, column.scale);
-  const same = Object.entries(constraint).every(([key, value]) => {
-    if (key === 'type') return property.type === value || (Array.isArray(property.type) && property.type.length === 1 && property.type[0] === value);
-    return JSON.stringify(property[key]) === JSON.stringify(value);
-  });
+  // The property's types: its own, or those of its union's branches (`anyOf: [string, null]`).
+  const branches = [property.anyOf, property.oneOf].find(Array.isArray) as OpenApiSchema[] | undefined;
+  const types = (branches ?? [property]).flatMap((branch) => [branch.type].flat());
+  const same = Object.entries(constraint).every(([key, value]) =>
+    key === 'type'
+      ? types.length > 0 && types.every((type) => type === value || type === 'null')
+      : JSON.stringify(property[key]) === JSON.stringify(value),
+  );
   if (same) return null;
   // null is checked by the validator (the column check skips it).
   return { ...constraint, type: [constraint.type as string, 'null'] };
