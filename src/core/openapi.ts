@@ -54,11 +54,20 @@ const DROPPED = new Set([
 ]);
 
 /** Keywords that describe without constraining: `oneOf: [X, null]` with them still collapses. */
-const ANNOTATIONS = new Set(['description', 'title', 'readOnly', 'writeOnly', 'deprecated', 'example', 'default']);
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'example',
+  'default',
+]);
 
 const isNullSchema = (schema: unknown) =>
   isObject(schema) &&
-  (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null')) &&
+  (schema.type === 'null' ||
+    (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null')) &&
   Object.keys(schema).every((key) => key === 'type' || key === 'description' || key === 'title');
 
 /** `null` alone, as OpenAPI 3.0.3 says it: a nullable type whose only value is null. */
@@ -128,7 +137,8 @@ export function toOpenApi30Schema(input: unknown): Json {
     } else if ((key === 'minimum' || key === 'maximum') && bound30Taken(input, key)) continue;
     else if (SCHEMA_LISTS.includes(key) && Array.isArray(value)) out[key] = value;
     else if (ONE_SCHEMA.includes(key)) {
-      out[key] = key === 'additionalProperties' && typeof value === 'boolean' ? value : toOpenApi30Schema(value);
+      out[key] =
+        key === 'additionalProperties' && typeof value === 'boolean' ? value : toOpenApi30Schema(value);
     } else if (SCHEMA_MAPS.includes(key) && isObject(value))
       out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toOpenApi30Schema(v)]));
     else out[key] = value;
@@ -151,7 +161,8 @@ export function toOpenApi30Schema(input: unknown): Json {
     // No tuples in 3.0: an array of at most that many items of any of the listed kinds.
     const kinds = input.prefixItems.map(toOpenApi30Schema);
     if (input.items === false || input.items === undefined) out.maxItems = kinds.length;
-    if (input.items === undefined || input.items === false) out.items = kinds.length === 1 ? kinds[0] : { anyOf: kinds };
+    if (input.items === undefined || input.items === false)
+      out.items = kinds.length === 1 ? kinds[0] : { anyOf: kinds };
   }
   if (out.type === 'array' && out.items === undefined) out.items = {};
   if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {
@@ -211,7 +222,10 @@ export function toOpenApi30(document: Readonly<Json>): Json {
 }
 
 /** A generated 3.1 document in the version asked for. */
-export function finishOpenApiDocument(document: Json, version: OpenApiVersion = DEFAULT_OPENAPI_VERSION): Json {
+export function finishOpenApiDocument(
+  document: Json,
+  version: OpenApiVersion = DEFAULT_OPENAPI_VERSION,
+): Json {
   return version === '3.1' ? { ...document, openapi: '3.1.0' } : toOpenApi30(document);
 }
 

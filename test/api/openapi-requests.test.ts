@@ -23,8 +23,9 @@ const VERSIONS: OpenApiVersion[] = ['3.0', '3.1'];
  *   or that the caller cannot see (the comments hook, write.ts existingParent), a child `id` in a
  *   relation array that is not a child of this record (update.ts);
  * - a key that fits the id pattern (the alphabet's characters, the lengths) but is not the
- *   canonical Sqids encoding of one number: which strings are depends on the order of the
- *   alphabet, shuffled by the deployment's secret, which the document must not give away;
+ *   canonical Sqids encoding of one number from 0 to 2^31 - 1: which strings are depends on the
+ *   order of the alphabet, shuffled by the deployment's secret, which the document must not give
+ *   away;
  * - the same child key twice in one relation array (JSON Schema's uniqueItems compares whole
  *   items, not one property of them).
  */
@@ -54,7 +55,7 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     churnComment: '',
     othersDraft: '', // exists, invisible to the caller
     missing: '', // canonical, no such post
-    huge: '', // canonical encoding of 2^40: larger than the integer column
+    huge: '', // the encoding of 2^40: larger than any integer column value, so not an id
   };
 
   beforeAll(async () => {
@@ -65,7 +66,11 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     const [draft] = await insertPosts(t, await t.createUser(), [{ status: 'draft' }]);
     await insertComments(t, own!, 1);
     await insertComments(t, churn!, 2);
-    const comments = (await t.db.selectFrom('comments').select(['id', 'post_id']).orderBy('id').execute()) as {
+    const comments = (await t.db
+      .selectFrom('comments')
+      .select(['id', 'post_id'])
+      .orderBy('id')
+      .execute()) as {
       id: number;
       post_id: number;
     }[];
@@ -88,18 +93,28 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     fc.oneof(
       // Mostly valid: most bodies then pass, and each boundary case is tried alone.
       { weight: 8, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, min + 30) }) },
-      { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: Math.min(max, min + 30), unit: fc.constantFrom('a', 'é', '中', ' ', '\n') }) },
-      { weight: 3, arbitrary: fc
-        .constantFrom(0, 1, min - 1, min, min + 1, max - 1, max, max + 1)
-        .filter((n) => n >= 0)
-        .chain((n) =>
-          fc.oneof(
-            fc.string({ minLength: n, maxLength: n, unit: 'grapheme-ascii' }),
-            fc.string({ minLength: n, maxLength: n, unit: 'binary-ascii' }),
-            // Letters outside ASCII, each one UTF-16 unit (see the note on astral characters below).
-            fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom('é', 'ß', 'Ж', '中', '\u00a0') }),
+      {
+        weight: 1,
+        arbitrary: fc.string({
+          minLength: min,
+          maxLength: Math.min(max, min + 30),
+          unit: fc.constantFrom('a', 'é', '中', ' ', '\n'),
+        }),
+      },
+      {
+        weight: 3,
+        arbitrary: fc
+          .constantFrom(0, 1, min - 1, min, min + 1, max - 1, max, max + 1)
+          .filter((n) => n >= 0)
+          .chain((n) =>
+            fc.oneof(
+              fc.string({ minLength: n, maxLength: n, unit: 'grapheme-ascii' }),
+              fc.string({ minLength: n, maxLength: n, unit: 'binary-ascii' }),
+              // Letters outside ASCII, each one UTF-16 unit (see the note on astral characters below).
+              fc.string({ minLength: n, maxLength: n, unit: fc.constantFrom('é', 'ß', 'Ж', '中', '\u00a0') }),
+            ),
           ),
-        ) },
+      },
       { weight: 1, arbitrary: fc.constantFrom('x\u0000y', '\u0000') },
     );
   const optional = <T>(arbitrary: fc.Arbitrary<T>, others: fc.Arbitrary<unknown> = fc.constant(undefined)) =>
@@ -113,7 +128,15 @@ describe('request bodies: the document accepts what the engine accepts, and noth
   const id = (...real: (() => string)[]) =>
     fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom(...real).map((get) => get()) },
-      { weight: 1, arbitrary: fc.constantFrom(() => ids.missing, () => ids.huge).map((get) => get()) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom(
+            () => ids.missing,
+            () => ids.huge,
+          )
+          .map((get) => get()),
+      },
       {
         weight: 1,
         arbitrary: fc.string({
@@ -122,16 +145,22 @@ describe('request bodies: the document accepts what the engine accepts, and noth
           unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'),
         }),
       },
-      { weight: 1, arbitrary: fc.constantFrom('', 'abc', 'abcdefghijk', 'abc-defgh', 'ABCDEFG\u0000', '12', 17, null) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom('', 'abc', 'abcdefghijk', 'abc-defgh', 'ABCDEFG\u0000', '12', 17, null),
+      },
     );
   const extraField = fc.oneof(
     { weight: 20, arbitrary: fc.constant<[string, unknown][]>([]) },
-    { weight: 1, arbitrary: fc.constantFrom<[string, unknown][]>(
-    [['unknown', 1]],
-    [['id', 'abcdefgh']],
-    [['created_at', '2026-01-01T00:00:00Z']],
-    [['author_id', 1]],
-  ) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<[string, unknown][]>(
+        [['unknown', 1]],
+        [['id', 'abcdefgh']],
+        [['created_at', '2026-01-01T00:00:00Z']],
+        [['author_id', 1]],
+      ),
+    },
   );
   const object = (fields: Record<string, fc.Arbitrary<unknown>>) =>
     fc.tuple(fc.record(fields), extraField).map(([record, extra]) => {
@@ -161,7 +190,12 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     { weight: 1, arbitrary: wrongType },
   );
   const postFields = (required: boolean) => ({
-    title: required ? fc.oneof({ weight: 6, arbitrary: text(3, 200) }, { weight: 1, arbitrary: wrongType.map((v) => (v === null ? undefined : v)) }) : optional(text(3, 200), wrongType),
+    title: required
+      ? fc.oneof(
+          { weight: 6, arbitrary: text(3, 200) },
+          { weight: 1, arbitrary: wrongType.map((v) => (v === null ? undefined : v)) },
+        )
+      : optional(text(3, 200), wrongType),
     body: required ? text(1, 300) : optional(text(1, 300), wrongType),
     status: optional(status),
     pinned: optional(fc.boolean(), fc.constantFrom<unknown>('true', 0, null)),
@@ -176,9 +210,21 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     .tuple(
       object(commentFields),
       fc.constantFrom('post_id', 'post_id', 'post_id', 'post', 'post', 'both', 'neither'),
-      id(() => ids.ownPost, () => ids.ownPost, () => ids.othersDraft),
+      id(
+        () => ids.ownPost,
+        () => ids.ownPost,
+        () => ids.othersDraft,
+      ),
       fc.oneof(
-        { weight: 3, arbitrary: object({ id: id(() => ids.ownPost, () => ids.othersDraft) }) },
+        {
+          weight: 3,
+          arbitrary: object({
+            id: id(
+              () => ids.ownPost,
+              () => ids.othersDraft,
+            ),
+          }),
+        },
         { weight: 3, arbitrary: postCreate },
         { weight: 1, arbitrary: wrongType },
       ),
@@ -192,25 +238,66 @@ describe('request bodies: the document accepts what the engine accepts, and noth
     fc.oneof({ weight: 4, arbitrary: item }, { weight: 1, arbitrary: fc.array(item, { maxLength: 3 }) });
   const childChange = fc.oneof(
     nestedComment,
-    object({ id: id(() => ids.churnComment, () => ids.comment), ...commentFields }),
     object({
-      id: id(() => ids.churnComment, () => ids.comment),
+      id: id(
+        () => ids.churnComment,
+        () => ids.comment,
+      ),
+      ...commentFields,
+    }),
+    object({
+      id: id(
+        () => ids.churnComment,
+        () => ids.comment,
+      ),
       _delete: fc.constantFrom<unknown>(true, true, false, 'yes'),
     }),
   );
   const postChanges = (required: boolean) =>
     object({
       ...postFields(required),
-      status: required ? fc.oneof({ weight: 5, arbitrary: status }, { weight: 1, arbitrary: fc.constant(undefined) }) : optional(status),
+      status: required
+        ? fc.oneof({ weight: 5, arbitrary: status }, { weight: 1, arbitrary: fc.constant(undefined) })
+        : optional(status),
       comments: optional(fc.array(childChange, { maxLength: 3 }), wrongType),
     });
 
   const operations: Operation[] = [
-    { name: 'POST /comments', method: 'POST', url: () => '/api/v1/comments', pointer: '/paths/~1comments/post', body: bulk(commentCreate) },
-    { name: 'PATCH /comments/{id}', method: 'PATCH', url: () => `/api/v1/comments/${ids.comment}`, pointer: '/paths/~1comments~1{id}/patch', body: object(commentFields) },
-    { name: 'POST /posts', method: 'POST', url: () => '/api/v1/posts', pointer: '/paths/~1posts/post', body: bulk(postCreate) },
-    { name: 'PUT /posts/{id}', method: 'PUT', url: () => `/api/v1/posts/${ids.churnPost}`, pointer: '/paths/~1posts~1{id}/put', body: postChanges(true) },
-    { name: 'PATCH /posts/{id}', method: 'PATCH', url: () => `/api/v1/posts/${ids.churnPost}`, pointer: '/paths/~1posts~1{id}/patch', body: postChanges(false) },
+    {
+      name: 'POST /comments',
+      method: 'POST',
+      url: () => '/api/v1/comments',
+      pointer: '/paths/~1comments/post',
+      body: bulk(commentCreate),
+    },
+    {
+      name: 'PATCH /comments/{id}',
+      method: 'PATCH',
+      url: () => `/api/v1/comments/${ids.comment}`,
+      pointer: '/paths/~1comments~1{id}/patch',
+      body: object(commentFields),
+    },
+    {
+      name: 'POST /posts',
+      method: 'POST',
+      url: () => '/api/v1/posts',
+      pointer: '/paths/~1posts/post',
+      body: bulk(postCreate),
+    },
+    {
+      name: 'PUT /posts/{id}',
+      method: 'PUT',
+      url: () => `/api/v1/posts/${ids.churnPost}`,
+      pointer: '/paths/~1posts~1{id}/put',
+      body: postChanges(true),
+    },
+    {
+      name: 'PATCH /posts/{id}',
+      method: 'PATCH',
+      url: () => `/api/v1/posts/${ids.churnPost}`,
+      pointer: '/paths/~1posts~1{id}/patch',
+      body: postChanges(false),
+    },
   ];
 
   // ---- the documents' request schemas ---------------------------------------------------------
@@ -229,7 +316,13 @@ describe('request bodies: the document accepts what the engine accepts, and noth
         .join('/')}/requestBody/content/application~1json/schema`,
     });
 
-  const totals = { requests: 0, engineAccepted: 0, documentAccepted: 0, agreed: 0, named: {} as Record<string, number> };
+  const totals = {
+    requests: 0,
+    engineAccepted: 0,
+    documentAccepted: 0,
+    agreed: 0,
+    named: {} as Record<string, number>,
+  };
 
   for (const operation of operations) {
     it(`${operation.name}: ${RUNS} generated bodies`, { timeout: 300_000 }, async () => {
@@ -240,7 +333,8 @@ describe('request bodies: the document accepts what the engine accepts, and noth
           const [accepts30, accepts31] = validators.map((validate) => validate(body) === true);
           const response = await session.request(operation.method, operation.url(), 'json', body);
           totals.requests += 1;
-          const where = () => `${operation.name} ${JSON.stringify(body).slice(0, 400)} → ${response.status} ${response.text.slice(0, 300)}`;
+          const where = () =>
+            `${operation.name} ${JSON.stringify(body).slice(0, 400)} → ${response.status} ${response.text.slice(0, 300)}`;
           // The two versions of the document say the same.
           if (accepts30 !== accepts31) disagreements.push(`3.0 ${accepts30} / 3.1 ${accepts31}: ${where()}`);
           const accepted = response.status >= 200 && response.status < 300;
@@ -250,8 +344,12 @@ describe('request bodies: the document accepts what the engine accepts, and noth
           // The engine accepts ⇒ the document accepts.
           if (accepted && !accepts31) disagreements.push(`engine accepts, document refuses: ${where()}`);
           if (accepts31 && !accepted) {
-            const reasons = ((response.body?.invalid_params ?? []) as { reason: string }[]).map((p) => p.reason);
-            const named = reasons.map((reason) => Object.keys(NAMED_REASONS).find((name) => NAMED_REASONS[name]!.test(reason)));
+            const reasons = ((response.body?.invalid_params ?? []) as { reason: string }[]).map(
+              (p) => p.reason,
+            );
+            const named = reasons.map((reason) =>
+              Object.keys(NAMED_REASONS).find((name) => NAMED_REASONS[name]!.test(reason)),
+            );
             if (response.status === 422 && reasons.length > 0 && named.every(Boolean)) {
               for (const name of new Set(named)) totals.named[name!] = (totals.named[name!] ?? 0) + 1;
               return;
@@ -267,6 +365,23 @@ describe('request bodies: the document accepts what the engine accepts, and noth
       expect(disagreements).toEqual([]);
     });
   }
+
+  it('refuses an id of a number beyond the integer columns (a PostgreSQL 500 before): 422, 404, 400', async () => {
+    const comment = await session.post('/api/v1/comments', {
+      post_id: ids.huge,
+      author_name: 'A',
+      body: 'B',
+    });
+    expect(comment.status).toBe(422);
+    expect(comment.body.invalid_params).toEqual([{ name: 'post_id', reason: 'is not a valid id' }]);
+    expect(
+      (await session.post('/api/v1/comments', { post: { id: ids.huge }, author_name: 'A', body: 'B' }))
+        .status,
+    ).toBe(422);
+    expect((await session.get(`/api/v1/posts/${ids.huge}`)).status).toBe(404);
+    expect((await session.patch(`/api/v1/posts/${ids.huge}`, { title: 'Three' })).status).toBe(404);
+    expect((await session.get(`/api/v1/comments?post_id=${ids.huge}`)).status).toBe(400);
+  });
 
   it('reports the figures', () => {
     console.log(`OpenAPI request agreement: ${JSON.stringify(totals)}`);

@@ -17,7 +17,8 @@ export async function printOpenApi(
 ): Promise<void> {
   if (!options.api) throw new ConfigError('no resource API is configured (the config has no `api`)');
   const env = options.env ?? process.env;
-  const minLength = options.sqidsMinLength ?? (env.SQIDS_MIN_LENGTH ? Number(env.SQIDS_MIN_LENGTH) : undefined);
+  const minLength =
+    options.sqidsMinLength ?? (env.SQIDS_MIN_LENGTH ? Number(env.SQIDS_MIN_LENGTH) : undefined);
   const document = buildOpenApiDocument(options.api, version, {
     openapi:
       openapi === undefined

@@ -1,5 +1,6 @@
 import Sqids, { defaultOptions } from 'sqids';
 import { DECIMAL_DEFAULTS } from '../column-types.ts';
+import { MAX_OBFUSCATED_ID } from '../sqids.ts';
 import type { ColumnType } from '../types.ts';
 import type { OpenApiSchema } from './json-schema.ts';
 
@@ -16,17 +17,18 @@ const DEFAULT_MIN_LENGTH = 8;
  * An obfuscated key as the client sees it: never an integer (contract section 5). Each id space
  * shuffles the same base alphabet, so its characters are known; so are the lengths: at least
  * SQIDS_MIN_LENGTH (and 2: a prefix and a digit), at most the length of the largest number the
- * engine decodes (Number.MAX_SAFE_INTEGER). Which strings of those are canonical ids depends on
+ * engine decodes (MAX_OBFUSCATED_ID, the largest integer column value). Which strings of those are canonical ids depends on
  * the secret order of the alphabet, which a document cannot say without giving it away.
  */
 export function sqidSchema(settings: IdSettings = {}): OpenApiSchema {
   const alphabet = settings.alphabet ?? defaultOptions.alphabet;
   const minLength = settings.minLength ?? DEFAULT_MIN_LENGTH;
-  const longest = new Sqids({ alphabet, minLength }).encode([Number.MAX_SAFE_INTEGER]).length;
+  const longest = new Sqids({ alphabet, minLength }).encode([MAX_OBFUSCATED_ID]).length;
   const characters = characterClass(alphabet);
+  const shortest = Math.max(minLength, 2);
   return {
     type: 'string',
-    pattern: `^[${characters}]{${Math.max(minLength, 2)},${longest}}$`,
+    pattern: `^[${characters}]{${shortest === longest ? shortest : `${shortest},${longest}`}}$`,
     description: 'Obfuscated key (Sqids): the canonical encoding of one number.',
     examples: [new Sqids({ alphabet, minLength }).encode([1])],
   };
@@ -40,10 +42,16 @@ function characterClass(alphabet: string): string {
     return /[\\\]^[-]/.test(c) ? `\\${c}` : c;
   };
   let out = '';
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     let j = i;
     while (j + 1 < points.length && points[j + 1] === points[j]! + 1) j++;
-    out += j - i >= 2 ? `${one(points[i]!)}-${one(points[j]!)}` : points.slice(i, j + 1).map(one).join('');
+    out +=
+      j - i >= 2
+        ? `${one(points[i]!)}-${one(points[j]!)}`
+        : points
+            .slice(i, j + 1)
+            .map(one)
+            .join('');
     i = j + 1;
   }
   return out;

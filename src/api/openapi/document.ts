@@ -141,7 +141,11 @@ function refuseNul(schema: OpenApiSchema): OpenApiSchema {
 function columnConstraint(resource: CompiledResource, name: string, property: OpenApiSchema) {
   const column = resource.config.columns[name];
   if (!column || column.type === 'json' || resource.obfuscated.has(name)) return null;
-  const { description: _description, ...constraint } = typeSchema(column.type, column.precision, column.scale);
+  const { description: _description, ...constraint } = typeSchema(
+    column.type,
+    column.precision,
+    column.scale,
+  );
   // The property's types: its own, or those of its union's branches (`anyOf: [string, null]`).
   const branches = [property.anyOf, property.oneOf].find(Array.isArray) as OpenApiSchema[] | undefined;
   const types = (branches ?? [property]).flatMap((branch) => [branch.type].flat());
@@ -238,7 +242,12 @@ function inputSchema(
 }
 
 /** A relation array of PUT/PATCH (src/api/update.ts): items that create, update or delete children. */
-function childChanges(ctx: DocContext, relation: CompiledRelation, verb: WriteVerb, depth: number): OpenApiSchema {
+function childChanges(
+  ctx: DocContext,
+  relation: CompiledRelation,
+  verb: WriteVerb,
+  depth: number,
+): OpenApiSchema {
   const target = relation.target.resource!;
   const key = target.primaryKey;
   const keySchema = target.pkObfuscated ? { ...ctx.sqid } : typeSchema(target.columnTypes.get(key)!);
