@@ -120,6 +120,7 @@ export function toOpenApi30Schema(input: unknown): Json {
       nullable = types.length < value.length;
       if (types.length === 1) out.type = types[0];
       else if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
+      else Object.assign(out, { type: 'object', enum: [null] }); // `type: ['null']`: null only
     } else if (key === 'const') out.enum = [value];
     else if (key === 'examples') {
       if (Array.isArray(value) && value.length > 0) out.example = value[0];
@@ -158,11 +159,14 @@ export function toOpenApi30Schema(input: unknown): Json {
     out[key] = hasNull ? [...branches, nullOnly()] : branches;
   }
   if (Array.isArray(input.prefixItems)) {
-    // No tuples in 3.0: an array of at most that many items of any of the listed kinds.
+    // No tuples in 3.0: an array whose items are any of the listed kinds (and of `items`, which
+    // 2020-12 applies after them), at most as many as listed when `items` is false.
     const kinds = input.prefixItems.map(toOpenApi30Schema);
-    if (input.items === false || input.items === undefined) out.maxItems = kinds.length;
-    if (input.items === undefined || input.items === false)
+    if (input.items === false) {
       out.items = kinds.length === 1 ? kinds[0] : { anyOf: kinds };
+      out.maxItems = Math.min(kinds.length, typeof out.maxItems === 'number' ? out.maxItems : Infinity);
+    } else if (input.items === undefined || input.items === true) out.items = {};
+    else out.items = { anyOf: [...kinds, toOpenApi30Schema(input.items)] };
   }
   if (out.type === 'array' && out.items === undefined) out.items = {};
   if (typeof out.$ref === 'string' && Object.keys(out).length > 1) {

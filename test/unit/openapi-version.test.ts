@@ -43,6 +43,27 @@ describe('toOpenApi30Schema: JSON Schema 2020-12 (OpenAPI 3.1) → OpenAPI 3.0.3
     expect(toOpenApi30Schema(true)).toEqual({});
     expect(toOpenApi30Schema(false)).toEqual({ not: {} });
     expect(toOpenApi30Schema({ type: 'array' })).toEqual({ type: 'array', items: {} });
+    expect(toOpenApi30Schema({ type: ['null'], description: 'Nothing.' })).toEqual({
+      type: 'object',
+      nullable: true,
+      enum: [null],
+      description: 'Nothing.',
+    });
+    // No tuples in 3.0: the item kinds and the length (the order is lost: the one widening).
+    expect(
+      toOpenApi30Schema({
+        type: 'array',
+        prefixItems: [{ type: 'string' }, { type: 'integer' }],
+        items: false,
+        minItems: 2,
+        maxItems: 2,
+      }),
+    ).toEqual({
+      type: 'array',
+      items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      minItems: 2,
+      maxItems: 2,
+    });
   });
 
   it('turns null branches into nullable schemas, and $ref siblings into allOf', () => {

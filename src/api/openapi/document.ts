@@ -120,7 +120,8 @@ function refuseNul(schema: OpenApiSchema): OpenApiSchema {
       out[key] =
         key === 'properties' && typeof value === 'object' && value !== null
           ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
-          : key === 'enum' || key === 'const' || key === 'default' || key === 'examples'
+          : // Values, and `not` (a pattern inside it would widen what it refuses), stay as they are.
+            key === 'enum' || key === 'const' || key === 'default' || key === 'examples' || key === 'not'
             ? value
             : walk(value);
     }
