@@ -20,7 +20,7 @@ Usage:
   citadel migrate [--config FILE]               apply pending database migrations
   citadel make:resource <name> [--dir DIR]      write a resource configuration skeleton
   citadel make:migration <name> [--dir DIR]     write a migration skeleton (default dir: migrations)
-  citadel openapi --api-version <v> [--config FILE]
+  citadel openapi --api-version <v> [--openapi 3.1] [--config FILE]
                                                 print the OpenAPI document of one API version
   citadel check [--strict] [--config FILE]      list declared fields and relation keys without an index
                                                 (--strict: exit 1 when any is missing)
@@ -102,6 +102,7 @@ export async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
       config: { type: 'string' },
       'api-version': { type: 'string' },
+      openapi: { type: 'string' },
       dir: { type: 'string' },
       workers: { type: 'string' },
       strict: { type: 'boolean' },
@@ -132,7 +133,7 @@ export async function main(argv: string[]): Promise<void> {
     case 'openapi': {
       const { printOpenApi } = await import('./api/cli/openapi.ts');
       if (!values['api-version']) throw new UsageError('openapi needs --api-version <version>');
-      return printOpenApi(await loadOptions(values.config), values['api-version']);
+      return printOpenApi(await loadOptions(values.config), values['api-version'], undefined, values.openapi);
     }
     case 'check':
       process.exitCode = await (

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/errors.ts';
+import { parseOpenApiVersion, type OpenApiVersion } from '../core/openapi.ts';
 import type { ApiConfig, PublishOptions, ResourceConfig, Verb } from './types.ts';
 
 /** Every verb of the resource API, in document order. */
@@ -182,6 +183,7 @@ export function validateApi(api: ApiConfig): void {
       }
     }
   }
+  if (api.openapi !== undefined) parseOpenApiVersion(api.openapi, 'api.openapi');
   if (!api.apiBaseUrl.startsWith('/') || !/^(\/[A-Za-z0-9._-]+)+$/.test(api.apiBaseUrl)) {
     throw new ConfigError(`apiBaseUrl "${api.apiBaseUrl}" must be a path such as /api`);
   }
@@ -219,12 +221,15 @@ export function createApi(options: {
   apiName: string;
   apiBaseUrl?: string;
   resources: ResourceConfig[];
+  /** OpenAPI version of the documents: `3.0` (3.0.3, the default) or `3.1` (3.1.0). */
+  openapi?: OpenApiVersion;
 }): ApiBuilder {
   const config: ApiConfig = {
     apiName: options.apiName,
     apiBaseUrl: (options.apiBaseUrl ?? '/api').replace(/\/+$/, '') || '/api',
     resources: options.resources,
     publications: [],
+    ...(options.openapi === undefined ? {} : { openapi: parseOpenApiVersion(options.openapi, 'openapi') }),
   };
   validateApi(config);
   return builder(config);

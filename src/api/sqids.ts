@@ -2,11 +2,17 @@ import Sqids, { defaultOptions } from 'sqids';
 import type { SecretBox } from '../core/crypto.ts';
 
 const CANONICAL_MAX_LENGTH = 64;
+/**
+ * The largest number an id decodes to. Obfuscated fields are `integer` columns (src/api/define.ts),
+ * 32-bit on PostgreSQL and MySQL: a larger number is no record's id, and PostgreSQL refuses to
+ * compare it with one (an error, not an empty result).
+ */
+export const MAX_OBFUSCATED_ID = 2 ** 31 - 1;
 const CACHE_SIZE = 50_000;
 
 /**
  * Obfuscated ids: Sqids strings out, numbers in. Only the canonical encoding of exactly one
- * non-negative number is accepted, so every record has one public id and guessing variants fails.
+ * non-negative number up to MAX_OBFUSCATED_ID is accepted, so every record has one public id and guessing variants fails.
  */
 export class IdCodec {
   private readonly sqids: Sqids;
@@ -48,7 +54,8 @@ export class IdCodec {
     } catch {
       return null;
     }
-    if (numbers.length !== 1 || !Number.isSafeInteger(numbers[0])) return null;
+    if (numbers.length !== 1 || !Number.isSafeInteger(numbers[0]) || numbers[0]! > MAX_OBFUSCATED_ID)
+      return null;
     return this.encode(numbers[0]!) === value ? numbers[0]! : null;
   }
 }

@@ -3,6 +3,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import type { PublicUser } from '../auth/core/users.ts';
 import type { TokenRecord } from '../auth/tokens/service.ts';
+import type { OpenApiVersion } from '../core/openapi.ts';
 
 /** Lower-case HTTP verbs of the resource API. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -156,4 +157,9 @@ export interface ApiConfig {
   resources: ResourceConfig[];
   /** The versions published, each with its docs routes. */
   publications: PublishOptions[];
+  /**
+   * OpenAPI version of the generated documents: `3.0` (3.0.3, the default) or `3.1` (3.1.0).
+   * Default: the configuration's `openapi`, else 3.0.
+   */
+  openapi?: OpenApiVersion;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseOpenApiVersion } from '../core/openapi.ts';
 import { ConfigError } from './errors.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
 import type { CitadelConfig, CitadelOptions, Limits, LogLevel, OAuthProviderConfig } from './types.ts';
@@ -211,6 +212,7 @@ export function loadConfig(
   if (metricsToken !== undefined && metricsToken.length < 16)
     throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
+  if (options.openapi !== undefined) parseOpenApiVersion(options.openapi, 'openapi');
 
   return {
     ...settings,

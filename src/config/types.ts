@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
+import type { OpenApiVersion } from '../core/openapi.ts';
 
 /** Log levels (LOG_LEVEL). */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -112,6 +113,11 @@ export interface CitadelOptions extends ExtensionSettings {
   clock?: Clock;
   /** Read the environment (process.env by default); pass {} to ignore it. */
   env?: Record<string, string | undefined>;
+  /**
+   * OpenAPI version of the generated documents: `3.0` (3.0.3, the default, as the spec says) or
+   * `3.1` (3.1.0). The resource API's `openapi` option, when given, wins for its documents.
+   */
+  openapi?: OpenApiVersion;
 }
 
 /** The resolved configuration every module reads. */
@@ -149,4 +155,5 @@ export interface CitadelConfig extends ExtensionSettings {
   /** See src/config/trust-proxy.ts. */
   trustProxy: false | number | string[];
   metricsToken?: string;
+  openapi?: OpenApiVersion;
 }

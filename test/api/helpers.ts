@@ -29,7 +29,9 @@ export async function startApiApp(
   migrations: CitadelMigration[],
   options: TestAppOptions = {},
 ): Promise<ApiApp> {
-  const checker = new OpenApiResponseChecker(api);
+  const checker = new OpenApiResponseChecker(api, {
+    ids: { alphabet: options.sqidsAlphabet, minLength: options.sqidsMinLength },
+  });
   const { routes, ...rest } = options;
   const t = await startTestApp({
     api,

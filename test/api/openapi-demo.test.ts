@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { blogApi } from '../../examples/blog/api.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
+import type { OpenApiVersion } from '../../src/core/openapi.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -22,7 +23,8 @@ type Doc = {
   paths: Record<string, Record<string, Record<string, unknown>>>;
   components: { schemas: Record<string, Schema> };
 };
-const documentOf = (version: string) => structuredClone(buildOpenApiDocument(blogApi, version)) as Doc;
+const documentOf = (version: string, openapi?: OpenApiVersion) =>
+  structuredClone(buildOpenApiDocument(blogApi, version, openapi ? { openapi } : {})) as Doc;
 
 /** Every place a property of one of these names is typed as a number. */
 function numericIds(node: unknown, names: Set<string>, path = '$', found: string[] = []): string[] {
@@ -75,8 +77,26 @@ describe('OpenAPI documents of the demo blog API', () => {
     expect(Object.keys(v1.paths['/comments/{id}']!).sort()).toEqual(['delete', 'get', 'parameters', 'patch']);
   });
 
+  it('is 3.0.3 by default, 3.1.0 when asked, null and const said as each version says them', () => {
+    const v30 = documentOf('v1') as Doc & { openapi: string };
+    const v31 = documentOf('v1', '3.1') as Doc & { openapi: string };
+    expect([v30.openapi, v31.openapi]).toEqual(['3.0.3', '3.1.0']);
+    const author30 = v30.components.schemas.Posts!.properties!.author as Record<string, unknown>;
+    expect(author30).toMatchObject({ type: 'object', nullable: true });
+    expect(JSON.stringify(v30)).not.toMatch(/"type":\[|"const":|"examples":\[|"type":"null"/);
+    // A comment names its post by post_id or by a post object: exactly one (else 422).
+    for (const document of [v30, v31]) {
+      expect((document.components.schemas.CommentsCreate as { allOf: unknown[] }).allOf).toEqual([
+        {
+          oneOf: [{ required: ['post_id'] }, { required: ['post'] }],
+          description: expect.any(String),
+        },
+      ]);
+    }
+  });
+
   it('describes the posts resource as the contract does', () => {
-    const v1 = documentOf('v1');
+    const v1 = documentOf('v1', '3.1');
     const record = v1.components.schemas.Posts!;
     expect(Object.keys(record.properties!)).toEqual([
       'id',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import type { ApiConfig, ResourceConfig } from '../../src/api/types.ts';
-import { buildOpenApiDocument, UnknownApiVersionError } from '../../src/api/openapi/document.ts';
+import { buildOpenApiDocument, NO_NUL, UnknownApiVersionError } from '../../src/api/openapi/document.ts';
 
 /** A small configuration of our own, independent of the demo: every shape the generator handles. */
 function library(): ApiConfig {
@@ -110,13 +110,21 @@ function integerTypedFields(node: unknown, fields: Set<string>, found: string[] 
 }
 
 describe('buildOpenApiDocument (own configuration)', () => {
-  for (const version of ['v1', 'v2']) {
-    it(`produces a valid OpenAPI 3.1 document for ${version}`, async () => {
-      const document = copy(buildOpenApiDocument(library(), version));
+  for (const [version, openapi] of [
+    ['v1', '3.0'],
+    ['v2', '3.0'],
+    ['v1', '3.1'],
+    ['v2', '3.1'],
+  ] as const) {
+    it(`produces a valid OpenAPI ${openapi} document for ${version}`, async () => {
+      const document = copy(buildOpenApiDocument(library(), version, { openapi }));
+      // 3.0.3 unless asked otherwise, by the call or by the API's `openapi`.
+      if (openapi === '3.0') expect(copy(buildOpenApiDocument(library(), version))).toEqual(document);
+      else expect(copy(buildOpenApiDocument({ ...library(), openapi }, version))).toEqual(document);
       const result = await validate(document as unknown as Parameters<typeof validate>[0]);
       if (!result.valid) throw new Error(compileErrors(result));
       expect(result.valid).toBe(true);
-      expect(document.openapi).toBe('3.1.0');
+      expect(document.openapi).toBe(openapi === '3.0' ? '3.0.3' : '3.1.0');
       expect(document.info).toMatchObject({ title: 'Library API', version });
       expect(document.servers).toEqual([{ url: `/api/${version}` }]);
     });
@@ -167,7 +175,9 @@ describe('buildOpenApiDocument (own configuration)', () => {
         if (path.startsWith('/shelf-notes')) delete document.paths[path];
       expect(integerTypedFields(document, new Set(['id', 'owner_id', 'book_id']))).toEqual([]);
       const id = (document.paths['/books/{id}']!.parameters as unknown as { schema: unknown }[])[0]!;
-      expect(id.schema).toEqual({ type: 'string' });
+      // The Sqids alphabet, SQIDS_MIN_LENGTH (default 8) up to the longest id the engine decodes
+      // (2^31 - 1 takes 7 characters, padded to 8).
+      expect(id.schema).toEqual({ type: 'string', pattern: '^[0-9A-Za-z]{8}$' });
     }
     // The control: a resource without obfuscation keeps integer ids, so the check above can fail.
     const v2 = copy(buildOpenApiDocument(library(), 'v2'));
@@ -175,7 +185,7 @@ describe('buildOpenApiDocument (own configuration)', () => {
   });
 
   it('converts TypeBox validators to OpenAPI 3.1 (JSON Schema 2020-12) schemas', () => {
-    const schemas = copy(buildOpenApiDocument(library(), 'v1')).components.schemas;
+    const schemas = copy(buildOpenApiDocument(library(), 'v1', { openapi: '3.1' })).components.schemas;
     const create = schemas.BooksCreate as {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
@@ -183,8 +193,16 @@ describe('buildOpenApiDocument (own configuration)', () => {
     };
     expect(create.additionalProperties).toBe(false);
     expect(create.required).toEqual(['title', 'summary', 'price']);
-    expect(create.properties.title).toEqual({ type: 'string', minLength: 3, maxLength: 200 });
-    expect(create.properties.summary).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    // The engine refuses U+0000 in any string of a payload.
+    expect(create.properties.title).toEqual({
+      type: 'string',
+      minLength: 3,
+      maxLength: 200,
+      pattern: NO_NUL,
+    });
+    expect(create.properties.summary).toEqual({
+      anyOf: [{ type: 'string', pattern: NO_NUL }, { type: 'null' }],
+    });
     expect(create.properties.price).toEqual({ type: 'number', exclusiveMinimum: 0 });
     expect(create.properties.format).toEqual({
       anyOf: [
@@ -192,8 +210,15 @@ describe('buildOpenApiDocument (own configuration)', () => {
         { type: 'string', const: 'ebook' },
       ],
     });
-    expect(create.properties.tags).toEqual({ type: 'array', items: { type: 'string' }, examples: [['a']] });
-    expect(create.properties.pair!.prefixItems).toEqual([{ type: 'string' }, { type: 'integer' }]);
+    expect(create.properties.tags).toEqual({
+      type: 'array',
+      items: { type: 'string', pattern: NO_NUL },
+      examples: [['a']],
+    });
+    expect(create.properties.pair!.prefixItems).toEqual([
+      { type: 'string', pattern: NO_NUL },
+      { type: 'integer' },
+    ]);
     // Nested children: the child's create validator, its foreign key supplied by the parent.
     const reviews = create.properties.reviews as {
       type: string;

@@ -31,7 +31,12 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
     // the browser's, mount path included ("Try it out" calls the server URL).
     const mountPath = app.hasDecorator('config') ? app.config.basePath : '';
     // Built (and checked) at start-up: a configuration the generator cannot describe fails early.
-    const document = buildOpenApiDocument(api, version, (app as { dialect?: Dialect }).dialect);
+    const config = app.hasDecorator('config') ? app.config : undefined;
+    const document = buildOpenApiDocument(api, version, {
+      dialect: (app as { dialect?: Dialect }).dialect,
+      openapi: api.openapi ?? config?.openapi,
+      ids: { alphabet: config?.sqidsAlphabet, minLength: config?.sqidsMinLength },
+    });
     const servers = document.servers as { url: string }[];
     const body = JSON.stringify(
       mountPath ? { ...document, servers: servers.map((s) => ({ ...s, url: mountPath + s.url })) } : document,

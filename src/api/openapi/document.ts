@@ -5,7 +5,8 @@ import { problemTitle } from '../problem.ts';
 import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write.ts';
 import type { ApiConfig, Verb, WriteVerb } from '../types.ts';
 import type { PayloadValidator } from '../validation.ts';
-import { SQID, typeSchema } from './column-schema.ts';
+import { sqidSchema, typeSchema, type IdSettings } from './column-schema.ts';
+import { DEFAULT_OPENAPI_VERSION, finishOpenApiDocument, type OpenApiVersion } from '../../core/openapi.ts';
 import { orNull, toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
 import { filterComponent, filterTreeSchema, itemParameters, listParameters } from './parameters.ts';
 
@@ -34,10 +35,18 @@ export function componentName(resourceName: string): string {
   return name || 'Resource';
 }
 
-function columnSchema(resource: CompiledResource, name: string): OpenApiSchema {
+/** What every part of one document shares: the schema of an obfuscated id of this deployment. */
+interface DocContext {
+  sqid: OpenApiSchema;
+}
+
+/** A string with no U+0000: the engine refuses the character anywhere in a payload (src/api/nul.ts). */
+export const NO_NUL = '^[^\\u0000]*$';
+
+function columnSchema(ctx: DocContext, resource: CompiledResource, name: string): OpenApiSchema {
   const column = resource.config.columns[name]!;
   let schema: OpenApiSchema = resource.obfuscated.has(name)
-    ? { ...SQID }
+    ? { ...ctx.sqid }
     : typeSchema(column.type, column.precision, column.scale);
   if (column.description)
     schema.description = `${column.description}${resource.obfuscated.has(name) ? ' (obfuscated key)' : ''}`;
@@ -47,14 +56,18 @@ function columnSchema(resource: CompiledResource, name: string): OpenApiSchema {
 }
 
 /** The other side of a relation: its component when published in this version, else inline. */
-function relatedSchema(relation: CompiledRelation, published: ReadonlySet<string>): OpenApiSchema {
+function relatedSchema(
+  ctx: DocContext,
+  relation: CompiledRelation,
+  published: ReadonlySet<string>,
+): OpenApiSchema {
   const target = relation.target.resource;
   if (target && published.has(target.name)) return ref('schemas', componentName(target.name));
-  if (target) return recordSchema(target, published, false);
+  if (target) return recordSchema(ctx, target, published, false);
   // A plain table (for example `users` as a post's author): the listed columns only.
   const properties: Record<string, OpenApiSchema> = {};
   for (const field of relation.target.output) {
-    properties[field.key] = field.kind === 'id' ? { ...SQID } : typeSchema(field.kind);
+    properties[field.key] = field.kind === 'id' ? { ...ctx.sqid } : typeSchema(field.kind);
   }
   return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
 }
@@ -64,12 +77,13 @@ function relatedSchema(relation: CompiledRelation, published: ReadonlySet<string
  * client may derive. With `fields=` only the primary key is sure to be there.
  */
 function recordSchema(
+  ctx: DocContext,
   resource: CompiledResource,
   published: ReadonlySet<string>,
   withRelations: boolean,
 ): OpenApiSchema {
   const properties: Record<string, OpenApiSchema> = {};
-  for (const field of resource.output) properties[field.key] = columnSchema(resource, field.key);
+  for (const field of resource.output) properties[field.key] = columnSchema(ctx, resource, field.key);
   for (const [name, field] of Object.entries(resource.config.computedFields ?? {})) {
     let schema = typeSchema(field.type);
     if (field.description) schema.description = field.description;
@@ -79,7 +93,7 @@ function recordSchema(
   if (withRelations) {
     for (const name of resource.allowed) {
       const relation = resource.relations.get(name)!;
-      const target = relatedSchema(relation, published);
+      const target = relatedSchema(ctx, relation, published);
       const description = `Embedded when requested with \`derive=${name}\`.`;
       properties[name] =
         relation.type === 'hasMany'
@@ -95,22 +109,80 @@ function recordSchema(
   };
 }
 
+/** Every string of a payload schema refuses U+0000, as the engine does. */
+function refuseNul(schema: OpenApiSchema): OpenApiSchema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: OpenApiSchema = {};
+    for (const [key, value] of Object.entries(node)) {
+      // Map keywords hold property names, not schemas' keywords: walk their values only.
+      out[key] =
+        key === 'properties' && typeof value === 'object' && value !== null
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]))
+          : // Values, and `not` (a pattern inside it would widen what it refuses), stay as they are.
+            key === 'enum' || key === 'const' || key === 'default' || key === 'examples' || key === 'not'
+            ? value
+            : walk(value);
+    }
+    const types = [out.type].flat();
+    if (types.includes('string') && out.enum === undefined && out.const === undefined) {
+      if (out.pattern === undefined) out.pattern = NO_NUL;
+      else if (out.pattern !== NO_NUL) out.allOf = [...((out.allOf as unknown[]) ?? []), { pattern: NO_NUL }];
+    }
+    return out;
+  };
+  return walk(schema) as OpenApiSchema;
+}
+
+/**
+ * The column's own type check (src/api/column-types.ts), which the engine applies whatever the
+ * validator says: added beside a property when it says more than the validator's schema.
+ */
+function columnConstraint(resource: CompiledResource, name: string, property: OpenApiSchema) {
+  const column = resource.config.columns[name];
+  if (!column || column.type === 'json' || resource.obfuscated.has(name)) return null;
+  const { description: _description, ...constraint } = typeSchema(
+    column.type,
+    column.precision,
+    column.scale,
+  );
+  // The property's types: its own, or those of its union's branches (`anyOf: [string, null]`).
+  const branches = [property.anyOf, property.oneOf].find(Array.isArray) as OpenApiSchema[] | undefined;
+  const types = (branches ?? [property]).flatMap((branch) => [branch.type].flat());
+  const same = Object.entries(constraint).every(([key, value]) =>
+    key === 'type'
+      ? types.length > 0 && types.every((type) => type === value || type === 'null')
+      : JSON.stringify(property[key]) === JSON.stringify(value),
+  );
+  if (same) return null;
+  // null is checked by the validator (the column check skips it).
+  return { ...constraint, type: [constraint.type as string, 'null'] };
+}
+
 /** A validator as the document shows it: obfuscated keys as strings, nested relations added. */
 function inputSchema(
+  ctx: DocContext,
   resource: CompiledResource,
   validator: PayloadValidator,
   verb: WriteVerb,
   depth: number,
   fixedKey: string | null,
 ): OpenApiSchema {
-  const schema = toOpenApiSchema(validator.closed);
+  const schema = refuseNul(toOpenApiSchema(validator.closed));
   const properties = (schema.properties ?? {}) as Record<string, OpenApiSchema>;
+  for (const [name, property] of Object.entries(properties)) {
+    const constraint = columnConstraint(resource, name, property);
+    if (constraint) property.allOf = [...((property.allOf as unknown[]) ?? []), constraint];
+  }
   for (const field of resource.obfuscated) {
     const property = properties[field];
     if (!property) continue;
     const nullable =
       Array.isArray(property.anyOf) || (Array.isArray(property.type) && property.type.includes('null'));
-    properties[field] = nullable ? orNull({ ...SQID }) : { ...SQID };
+    properties[field] = nullable ? orNull({ ...ctx.sqid }) : { ...ctx.sqid };
+    if (typeof property.description === 'string')
+      properties[field]!.description = `${property.description} ${String(ctx.sqid.description)}`;
   }
   if (verb === 'post') {
     // Children created with this record, validated by their own resource (foreign key from us).
@@ -121,6 +193,7 @@ function inputSchema(
         type: 'array',
         maxItems: MAX_BULK_ITEMS,
         items: inputSchema(
+          ctx,
           relation.target.resource!,
           relation.nestedValidator!,
           'post',
@@ -130,23 +203,38 @@ function inputSchema(
         description: `Records of ${relation.target.resource!.name} created with this one, all or nothing (\`${relation.foreignKey}\` comes from this record).`,
       };
     }
-    const parents = parentInputs(resource, depth, fixedKey);
+    const parents = parentInputs(ctx, resource, depth, fixedKey);
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const rules: OpenApiSchema[] = [];
     for (const parent of parents) {
       properties[parent.name] = parent.schema;
       const key = properties[parent.foreignKey];
       if (key) {
         key.description = `${typeof key.description === 'string' ? `${key.description} ` : ''}Required unless \`${parent.name}\` is given; never both.`;
       }
+      // The engine (src/api/write.ts prepareItem): both → 422; neither → 422 when the key is required.
+      rules.push(
+        required.has(parent.foreignKey)
+          ? {
+              oneOf: [{ required: [parent.foreignKey] }, { required: [parent.name] }],
+              description: `\`${parent.foreignKey}\` or \`${parent.name}\`: exactly one.`,
+            }
+          : {
+              not: { required: [parent.foreignKey, parent.name] },
+              description: `Not both \`${parent.foreignKey}\` and \`${parent.name}\`.`,
+            },
+      );
+      required.delete(parent.foreignKey);
     }
-    if (parents.length > 0 && Array.isArray(schema.required)) {
-      const filled = new Set(parents.map((parent) => parent.foreignKey));
-      schema.required = (schema.required as string[]).filter((name) => !filled.has(name));
-      if ((schema.required as string[]).length === 0) delete schema.required;
+    if (parents.length > 0) {
+      if (required.size > 0) schema.required = [...required];
+      else delete schema.required;
     }
+    if (rules.length > 0) schema.allOf = [...((schema.allOf as unknown[]) ?? []), ...rules];
   }
   if (verb !== 'post' && depth === 0) {
     for (const name of resource.nestedWritable)
-      properties[name] = childChanges(resource.relations.get(name)!, verb, depth);
+      properties[name] = childChanges(ctx, resource.relations.get(name)!, verb, depth);
   }
   schema.type = 'object';
   schema.properties = properties;
@@ -155,18 +243,23 @@ function inputSchema(
 }
 
 /** A relation array of PUT/PATCH (src/api/update.ts): items that create, update or delete children. */
-function childChanges(relation: CompiledRelation, verb: WriteVerb, depth: number): OpenApiSchema {
+function childChanges(
+  ctx: DocContext,
+  relation: CompiledRelation,
+  verb: WriteVerb,
+  depth: number,
+): OpenApiSchema {
   const target = relation.target.resource!;
   const key = target.primaryKey;
-  const keySchema = target.pkObfuscated ? { ...SQID } : typeSchema(target.columnTypes.get(key)!);
-  const kinds: OpenApiSchema[] = [
-    inputSchema(target, relation.nestedValidator!, 'post', depth + 1, relation.foreignKey),
-  ];
+  const keySchema = target.pkObfuscated ? { ...ctx.sqid } : typeSchema(target.columnTypes.get(key)!);
+  // A create is an item without the key: `not required` keeps it apart from an update.
+  const create = inputSchema(ctx, target, relation.nestedValidator!, 'post', depth + 1, relation.foreignKey);
+  const kinds: OpenApiSchema[] = [create];
   const patch = target.exposed.has('patch') ? target.validators.patch : undefined;
   if (patch) {
-    const update = inputSchema(target, patch.without([relation.foreignKey]), 'patch', depth + 1, null);
+    const update = inputSchema(ctx, target, patch.without([relation.foreignKey]), 'patch', depth + 1, null);
     update.properties = { [key]: keySchema, ...(update.properties as Record<string, OpenApiSchema>) };
-    update.required = [key];
+    update.required = [key, ...((update.required as string[] | undefined) ?? [])];
     update.description = `Updates this child (only the fields given).`;
     kinds.push(update);
   }
@@ -194,7 +287,7 @@ function childChanges(relation: CompiledRelation, verb: WriteVerb, depth: number
  * The belongsTo objects a POST item may carry (src/api/write.ts prepareParent): `{<key>}` refers
  * to an existing parent the caller can see, any other object is a new parent created first.
  */
-function parentInputs(resource: CompiledResource, depth: number, fixedKey: string | null) {
+function parentInputs(ctx: DocContext, resource: CompiledResource, depth: number, fixedKey: string | null) {
   const parents: { name: string; foreignKey: string; schema: OpenApiSchema }[] = [];
   if (depth >= MAX_NESTING_DEPTH) return parents;
   for (const name of resource.allowed) {
@@ -202,7 +295,7 @@ function parentInputs(resource: CompiledResource, depth: number, fixedKey: strin
     const target = relation.target.resource;
     if (relation.type !== 'belongsTo' || !target || relation.foreignKey === fixedKey) continue;
     const key = relation.targetKey;
-    const keySchema = target.obfuscated.has(key) ? { ...SQID } : typeSchema(target.columnTypes.get(key)!);
+    const keySchema = target.obfuscated.has(key) ? { ...ctx.sqid } : typeSchema(target.columnTypes.get(key)!);
     const reference: OpenApiSchema = {
       type: 'object',
       description: `An existing ${target.name} record the caller can see (else 422).`,
@@ -216,7 +309,7 @@ function parentInputs(resource: CompiledResource, depth: number, fixedKey: strin
       foreignKey: relation.foreignKey,
       schema: create
         ? {
-            oneOf: [reference, inputSchema(target, create, 'post', depth + 1, null)],
+            oneOf: [reference, inputSchema(ctx, target, create, 'post', depth + 1, null)],
             description: `The ${target.name} record this one belongs to, instead of \`${relation.foreignKey}\`: \`{"${key}": ...}\` refers to an existing one; any other object creates it first, in the same transaction (its own authentication and ability apply).`,
           }
         : {
@@ -373,14 +466,14 @@ function operation(
   };
 }
 
-function pathsOf(resource: CompiledResource) {
+function pathsOf(ctx: DocContext, resource: CompiledResource) {
   const verbs = resource.served;
   const component = componentName(resource.name);
   const record = ref('schemas', component);
   const collection: Record<string, unknown> = {};
   const item: Record<string, unknown> = {};
   const keySchema = resource.pkObfuscated
-    ? { type: 'string' }
+    ? { type: 'string', pattern: ctx.sqid.pattern }
     : typeSchema(resource.columnTypes.get(resource.primaryKey)!);
   const idParameter = {
     name: 'id',
@@ -574,14 +667,19 @@ const PAGINATION_SCHEMA: OpenApiSchema = {
   additionalProperties: false,
 };
 
-function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, version: string) {
+function build(
+  compiled: ReadonlyMap<string, CompiledResource>,
+  api: ApiConfig,
+  version: string,
+  ctx: DocContext,
+) {
   const resources = [...compiled.values()].filter((resource) => publishedIn(resource.config, version));
   const published = new Set(resources.map((resource) => resource.name));
   const schemas: Record<string, OpenApiSchema> = {};
   const paths: Record<string, unknown> = {};
   for (const resource of resources) {
     const component = componentName(resource.name);
-    schemas[component] = recordSchema(resource, published, true);
+    schemas[component] = recordSchema(ctx, resource, published, true);
     if (resource.filterable.size > 0) {
       const name = filterComponent(component);
       schemas[name] = filterTreeSchema(resource, `#/components/schemas/${name}`);
@@ -589,6 +687,7 @@ function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, 
     for (const verb of ['post', 'put', 'patch'] as const) {
       if (!resource.served.has(verb)) continue;
       schemas[`${component}${VERB_TITLE[verb]}`] = inputSchema(
+        ctx,
         resource,
         resource.validators[verb]!,
         verb,
@@ -596,7 +695,7 @@ function build(compiled: ReadonlyMap<string, CompiledResource>, api: ApiConfig, 
         null,
       );
     }
-    Object.assign(paths, pathsOf(resource));
+    Object.assign(paths, pathsOf(ctx, resource));
   }
   schemas.Pagination = PAGINATION_SCHEMA;
   schemas.Problem = PROBLEM_SCHEMA;
@@ -651,22 +750,38 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** How a document is built besides the API: its OpenAPI version and the deployment's id settings. */
+export interface DocumentOptions {
+  /** Picks the compiled instance to share; the document is the same for every dialect. */
+  dialect?: Dialect;
+  /** `3.0` (3.0.3) or `3.1` (3.1.0); default: the API's `openapi`, else 3.0. */
+  openapi?: OpenApiVersion;
+  /** SQIDS_ALPHABET and SQIDS_MIN_LENGTH: the pattern of obfuscated ids (default: Sqids' alphabet, 8). */
+  ids?: IdSettings;
+}
+
 /**
- * The OpenAPI 3.1 document of one published version, built from the same compiled resources the
- * engine serves (once per configuration and version; frozen: callers copy before changing it).
- * The dialect only picks the compiled instance to share: the document is the same for every one.
+ * The OpenAPI document of one published version (3.0.3 unless 3.1 is asked for), built from the
+ * same compiled resources the engine serves, once per configuration, version and options; frozen:
+ * callers copy before changing it.
  */
 export function buildOpenApiDocument(
   api: ApiConfig,
   version: string,
-  dialect: Dialect = 'sqlite',
+  options: DocumentOptions = {},
 ): Readonly<Record<string, unknown>> {
   const known = api.publications.map((publication) => publication.version);
   if (!known.includes(version)) throw new UnknownApiVersionError(version, known);
-  const compiled = compileApi(api, dialect);
+  const openapi = options.openapi ?? api.openapi ?? DEFAULT_OPENAPI_VERSION;
+  const compiled = compileApi(api, options.dialect ?? 'sqlite');
+  const sqid = sqidSchema(options.ids);
+  const key = `${version}\u0000${openapi}\u0000${String(sqid.pattern)}`;
   let perVersion = cache.get(compiled);
   if (!perVersion) cache.set(compiled, (perVersion = new Map()));
-  let document = perVersion.get(version);
-  if (!document) perVersion.set(version, (document = deepFreeze(build(compiled, api, version))));
+  let document = perVersion.get(key);
+  if (!document) {
+    document = deepFreeze(finishOpenApiDocument(build(compiled, api, version, { sqid }), openapi));
+    perVersion.set(key, document);
+  }
   return document;
 }

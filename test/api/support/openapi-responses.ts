@@ -1,7 +1,9 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from '../../../src/api/openapi/document.ts';
+import { buildOpenApiDocument, type DocumentOptions } from '../../../src/api/openapi/document.ts';
+import type { OpenApiVersion } from '../../../src/core/openapi.ts';
+import { jsonSchemaDocument } from './openapi-json-schema.ts';
 import type { ApiConfig } from '../../../src/api/types.ts';
 
 // ajv-formats is CommonJS: its default export arrives under `default` in ESM.
@@ -20,9 +22,10 @@ type Document = {
 const pointer = (segment: string) => encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1'));
 
 /**
- * Checks real responses of the resource API against the OpenAPI document of their version: the
- * status must be documented for the operation, and the body must match the schema of its content
- * type (problem details included). Paths outside the documented operations are not checked.
+ * Checks real responses of the resource API against the OpenAPI documents of their version, the
+ * 3.0.3 one and the 3.1.0 one: the status must be documented for the operation, and the body must
+ * match the schema of its content type (problem details included). Paths outside the documented
+ * operations are not checked.
  */
 export class OpenApiResponseChecker {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -32,12 +35,22 @@ export class OpenApiResponseChecker {
   readonly violations: string[] = [];
   checked = 0;
 
-  constructor(private readonly api: ApiConfig) {
+  constructor(
+    private readonly api: ApiConfig,
+    options: Pick<DocumentOptions, 'ids'> = {},
+    private readonly openapiVersions: readonly OpenApiVersion[] = ['3.0', '3.1'],
+  ) {
     addFormats(this.ajv);
     for (const { version } of api.publications) {
-      const document = structuredClone(buildOpenApiDocument(api, version)) as unknown as Document;
-      this.documents.set(version, document);
-      this.ajv.addSchema(document as object, `doc-${version}`);
+      for (const openapi of openapiVersions) {
+        // A 3.0 document's schemas read as JSON Schema (nullable, boolean exclusive bounds).
+        const document = jsonSchemaDocument(
+          structuredClone(buildOpenApiDocument(api, version, { ...options, openapi })),
+        ) as unknown as Document;
+        this.documents.set(`${version}_${openapi}`, document);
+        this.ajv.addSchema(document as object, `doc-${version}_${openapi}`);
+      }
+      const document = this.documents.get(`${version}_${openapiVersions[0]}`)!;
       for (const [path, item] of Object.entries(document.paths)) {
         const pattern = new RegExp(
           `^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
@@ -60,8 +73,21 @@ export class OpenApiResponseChecker {
       (r) => r.version === version && r.method === method.toLowerCase() && r.pattern.test(path),
     );
     if (!route) return;
-    const where = `${method} ${url} → ${status}`;
-    const document = this.documents.get(version)!;
+    for (const openapi of this.openapiVersions)
+      this.checkIn(`${version}_${openapi}`, route, method, url, status, contentType, payload);
+  }
+
+  private checkIn(
+    documentKey: string,
+    route: { path: string; method: string },
+    method: string,
+    url: string,
+    status: number,
+    contentType: string,
+    payload: string,
+  ): void {
+    const where = `${method} ${url} → ${status} (${documentKey})`;
+    const document = this.documents.get(documentKey)!;
     const operation = document.paths[route.path]![route.method] as Operation;
     const key = String(status) in operation.responses ? String(status) : 'default';
     let response = operation.responses[key] as Record<string, unknown> | undefined;
@@ -85,7 +111,7 @@ export class OpenApiResponseChecker {
       this.violations.push(`${where}: content type ${type} not documented`);
       return;
     }
-    const ref = `doc-${version}${responsePointer}/content/${pointer(type)}/schema`;
+    const ref = `doc-${documentKey}${responsePointer}/content/${pointer(type)}/schema`;
     let validate = this.compiled.get(ref);
     if (!validate) this.compiled.set(ref, (validate = this.ajv.compile({ $ref: ref })));
     let body: unknown;
