@@ -22,6 +22,8 @@ Usage:
   citadel make:migration <name> [--dir DIR]     write a migration skeleton (default dir: migrations)
   citadel openapi --api-version <v> [--openapi 3.1] [--config FILE]
                                                 print the OpenAPI document of one API version
+  citadel openapi --auth [--openapi 3.1] [--config FILE]
+                                                print the OpenAPI document of the auth endpoints
   citadel check [--strict] [--config FILE]      list declared fields and relation keys without an index
                                                 (--strict: exit 1 when any is missing)
   citadel --help
@@ -44,6 +46,29 @@ async function registerTypeScriptLoader(): Promise<void> {
 }
 
 /** The application's config module: --config FILE, else ./citadel.config.ts when it exists. */
+/** `citadel openapi --auth`: the auth endpoints' document, from the configured plugins' declarations. */
+async function printAuthOpenApi(options: CitadelOptions, openapi: string | undefined): Promise<void> {
+  const [{ knownActions, resolvePlugins }, { buildAuthOpenApiDocument }, { parseOpenApiVersion }] =
+    await Promise.all([
+      import('./assembly.ts'),
+      import('./auth/core/endpoint-openapi.ts'),
+      import('./core/openapi.ts'),
+    ]);
+  const plugins = resolvePlugins(options);
+  const config = loadConfig(options, [], knownActions(plugins, options));
+  const { SESSION_COOKIE } = await import('./http/sessions/plugin.ts');
+  const document = buildAuthOpenApiDocument(
+    plugins.flatMap((plugin) => plugin.endpoints ?? []),
+    {
+      title: config.appName,
+      serverUrl: config.basePath || '/',
+      cookieName: SESSION_COOKIE,
+      openapi: openapi === undefined ? config.openapi : parseOpenApiVersion(openapi, '--openapi'),
+    },
+  );
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+}
+
 async function loadOptions(configPath: string | undefined): Promise<CitadelOptions> {
   const path = resolve(configPath ?? 'citadel.config.ts');
   if (!existsSync(path)) {
@@ -102,6 +127,7 @@ export async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
       config: { type: 'string' },
       'api-version': { type: 'string' },
+      auth: { type: 'boolean' },
       openapi: { type: 'string' },
       dir: { type: 'string' },
       workers: { type: 'string' },
@@ -131,6 +157,7 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'openapi': {
+      if (values.auth) return printAuthOpenApi(await loadOptions(values.config), values.openapi);
       const { printOpenApi } = await import('./api/cli/openapi.ts');
       if (!values['api-version']) throw new UsageError('openapi needs --api-version <version>');
       return printOpenApi(await loadOptions(values.config), values['api-version'], undefined, values.openapi);

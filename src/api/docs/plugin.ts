@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiConfig } from '../types.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { Dialect } from '../../db/url.ts';
-import { ASSETS, loadAsset } from './assets.ts';
-import { docsPage } from './page.ts';
+import { serveDocs } from '../../http/docs-ui/routes.ts';
 
 export const DEFAULT_DOCS_ROUTE = 'docs';
 export const DEFAULT_DOCS_UI_ROUTE = 'docs/ui';
@@ -26,7 +25,6 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
     const { version } = publication;
     const documentUrl = joinPath(base, version, publication.docs?.route ?? DEFAULT_DOCS_ROUTE);
     const uiUrl = joinPath(base, version, publication.docs?.uiRoute ?? DEFAULT_DOCS_UI_ROUTE);
-    const assetsUrl = `${uiUrl}/assets`;
     // Routes are relative to where Citadel is mounted; the page's and the document's URLs are
     // the browser's, mount path included ("Try it out" calls the server URL).
     const mountPath = app.hasDecorator('config') ? app.config.basePath : '';
@@ -38,30 +36,17 @@ export async function apiDocs(app: FastifyInstance, options: { api: ApiConfig })
       ids: { alphabet: config?.sqidsAlphabet, minLength: config?.sqidsMinLength },
     });
     const servers = document.servers as { url: string }[];
-    const body = JSON.stringify(
-      mountPath ? { ...document, servers: servers.map((s) => ({ ...s, url: mountPath + s.url })) } : document,
-    );
-    const page = docsPage({
+    serveDocs(app, {
+      documentUrl,
+      uiUrl,
       title: api.apiName,
       version,
-      documentUrl: mountPath + documentUrl,
-      assetsUrl: mountPath + assetsUrl,
-    }).toString();
-
-    app.get(documentUrl, async (_request, reply) => {
-      return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(body);
-    });
-    app.get(uiUrl, async (_request, reply) => {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
-    });
-    app.get<{ Params: { file: string } }>(`${assetsUrl}/:file`, async (request, reply) => {
-      const bytes = Object.hasOwn(ASSETS, request.params.file) ? loadAsset(request.params.file) : undefined;
-      if (!bytes) return reply.callNotFound();
-      return reply
-        .type(ASSETS[request.params.file]!.type)
-        .header('cache-control', 'public, max-age=3600')
-        .header('x-content-type-options', 'nosniff')
-        .send(await bytes);
+      mountPath,
+      document: JSON.stringify(
+        mountPath
+          ? { ...document, servers: servers.map((s) => ({ ...s, url: mountPath + s.url })) }
+          : document,
+      ),
     });
   }
 }

@@ -12,6 +12,8 @@ import { ActionRegistry } from '../pipeline/registry.ts';
 import { FactorRegistry } from '../factors/registry.ts';
 import { pageReplacements } from '../pages.ts';
 import { registerEndpoints } from './endpoint-routes.ts';
+import { serveAuthDocs } from './docs-routes.ts';
+import type { AnyEndpoint } from './endpoint.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,6 +25,8 @@ declare module 'fastify' {
     actions: ActionRegistry;
     /** Every factor of the plugins (built-in first), for the two-factor sign-in step and sudo. */
     factorRegistry: FactorRegistry;
+    /** Every declared auth endpoint (built-in and plugins), in plugin order. */
+    authEndpoints: readonly AnyEndpoint[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
   }
@@ -84,4 +88,7 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
       await routes?.(scope);
     });
   }
+  const endpoints = plugins.flatMap((plugin) => plugin.endpoints ?? []);
+  app.decorate('authEndpoints', endpoints);
+  serveAuthDocs(app, endpoints);
 });

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../http/html.ts';
+import { html, type SafeHtml } from '../html.ts';
 
 export interface DocsPageOptions {
   title: string;

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { serveDocs } from '../../http/docs-ui/routes.ts';
+import { SESSION_COOKIE } from '../../http/sessions/plugin.ts';
+import type { AnyEndpoint } from './endpoint.ts';
+import { buildAuthOpenApiDocument } from './endpoint-openapi.ts';
+
+/** `GET /docs`: the auth endpoints' OpenAPI document; `GET /docs/ui`: its interactive page. */
+export function serveAuthDocs(app: FastifyInstance, endpoints: readonly AnyEndpoint[]): void {
+  const { config } = app;
+  const document = buildAuthOpenApiDocument(endpoints, {
+    title: config.appName,
+    // Relative: the document works wherever the page that loads it is served.
+    serverUrl: config.basePath || '/',
+    cookieName: SESSION_COOKIE,
+    openapi: config.openapi,
+  });
+  serveDocs(app, {
+    documentUrl: '/docs',
+    uiUrl: '/docs/ui',
+    title: config.appName,
+    version: 'authentication',
+    mountPath: config.basePath,
+    document: JSON.stringify(document),
+  });
+}

@@ -1,0 +1,176 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { finishOpenApiDocument, type OpenApiVersion } from '../../core/openapi.ts';
+import type { AnyEndpoint } from './endpoint.ts';
+
+/**
+ * The OpenAPI document of the auth endpoints (contract section 15), built from their
+ * declarations only: every endpoint of the built-ins and the plugins, with its parameters, body
+ * (JSON and HTML form), answers, who may call it and its rate limit. 3.0.3 by default, 3.1.0 on
+ * request, like the resource API's documents.
+ */
+
+type Json = Record<string, unknown>;
+
+/** A TypeBox schema as plain JSON Schema: symbols and Citadel's own `x-` hints left out. */
+function plainSchema(schema: TSchema): Json {
+  return JSON.parse(
+    JSON.stringify(schema, (key, value: unknown) =>
+      key === 'x-raw' || key === 'x-message' || key === 'x-pattern-message' ? undefined : value,
+    ),
+  ) as Json;
+}
+
+const ERROR_ENVELOPE = Type.Object({
+  action: Type.String(),
+  status: Type.Literal('error'),
+  statusCode: Type.Integer(),
+  message: Type.String(),
+  redirect_to: Type.Optional(Type.String()),
+  errors: Type.Optional(Type.Record(Type.String(), Type.String())),
+  data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+
+const ERRORS: Record<string, string> = {
+  '400': 'The request could not be read.',
+  '401': 'No caller, or an invalid bearer token.',
+  '403': 'The caller may not do this (missing ability, or sudo needed: `action` is `sudo.required`).',
+  '415': 'The body is not of a type this endpoint reads.',
+  '422': 'A field is not valid (or a query or body key is a reserved name): `errors.<field>` says why.',
+  '429': 'Too many requests: try again after `Retry-After` seconds.',
+};
+
+function errorResponse(status: string): Json {
+  return {
+    description: ERRORS[status],
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
+}
+
+/** `/tokens/:id` → `/tokens/{id}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parametersOf(endpoint: AnyEndpoint): Json[] {
+  const parameters: Json[] = [];
+  const add = (schema: TSchema | undefined, where: 'path' | 'query') => {
+    if (!schema) return;
+    const plain = plainSchema(schema);
+    const required = new Set((plain.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries((plain.properties ?? {}) as Record<string, Json>)) {
+      const secret = endpoint.secrets?.includes(name);
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: property,
+        ...(secret ? { description: 'A secret: never logged.' } : {}),
+      });
+    }
+  };
+  add(endpoint.params, 'path');
+  add(endpoint.query, 'query');
+  return parameters;
+}
+
+function securityOf(endpoint: AnyEndpoint): Json[] {
+  const both = [{ session: [] }, { bearer: [] }];
+  if (endpoint.auth === 'anonymous') return [{}];
+  if (endpoint.auth === 'optional') return [{}, ...both];
+  return endpoint.bearer === false ? [{ session: [] }] : both;
+}
+
+function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
+  const responses: Json = {};
+  for (const [status, schema] of Object.entries(endpoint.responses)) {
+    responses[status] = {
+      description: status.startsWith('2') ? 'Success (the auth envelope).' : 'See the envelope.',
+      content: { 'application/json': { schema: plainSchema(schema as TSchema) } },
+    };
+  }
+  // Every endpoint refuses reserved key names in its query (422), whatever it declares.
+  const failures = new Set<string>(['422']);
+  if (endpoint.body) failures.add('400').add('415');
+  if (endpoint.auth === 'session' || endpoint.auth === 'sudo') failures.add('401');
+  if (endpoint.auth === 'sudo' || endpoint.ability) failures.add('403');
+  if (endpoint.rateLimit) failures.add('429');
+  for (const status of [...failures].sort()) responses[status] ??= errorResponse(status);
+
+  const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
+  const notes = [
+    endpoint.description,
+    endpoint.auth === 'sudo' ? 'Needs sudo (a recent step-up) for a browser session.' : undefined,
+    endpoint.ability ? `A bearer token needs the ability \`${endpoint.ability}\`.` : undefined,
+    limits.length > 0 ? `Rate limited (${limits.map((rule) => rule.name).join(', ')}).` : undefined,
+  ].filter(Boolean);
+  const operation: Json = {
+    operationId,
+    tags: [endpoint.action.split('.')[0]!.replace(/_/g, ' ')],
+    summary: endpoint.summary ?? endpoint.action,
+    ...(notes.length > 0 ? { description: notes.join(' ') } : {}),
+    'x-action': endpoint.action,
+    security: securityOf(endpoint),
+    parameters: parametersOf(endpoint),
+    responses,
+  };
+  if (endpoint.body) {
+    const schema = plainSchema(endpoint.body);
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+    };
+  }
+  return operation;
+}
+
+/** `tokens.index` → `tokensIndex`; a second operation with the same action gets its method. */
+function operationIdOf(endpoint: AnyEndpoint, taken: Set<string>): string {
+  const base = endpoint.action.replace(/[._]([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  const id = taken.has(base)
+    ? `${base}${endpoint.method.charAt(0)}${endpoint.method.slice(1).toLowerCase()}`
+    : base;
+  taken.add(id);
+  return id;
+}
+
+export interface AuthDocumentOptions {
+  title: string;
+  /** The server's URL (the mount path, relative to where the document is loaded from). */
+  serverUrl: string;
+  /** The session cookie's name. */
+  cookieName: string;
+  openapi?: OpenApiVersion;
+}
+
+export function buildAuthOpenApiDocument(
+  endpoints: readonly AnyEndpoint[],
+  options: AuthDocumentOptions,
+): Json {
+  const paths: Record<string, Json> = {};
+  const taken = new Set<string>();
+  for (const endpoint of endpoints) {
+    const path = openApiPath(endpoint.path);
+    paths[path] ??= {};
+    paths[path]![endpoint.method.toLowerCase()] = operationOf(endpoint, operationIdOf(endpoint, taken));
+  }
+  const document: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: `${options.title}: authentication`,
+      version: '1',
+      description:
+        'Every answer is the auth envelope `{ action, status, statusCode, message?, redirect_to?, user?, data?, errors? }`. ' +
+        'Browsers send the session cookie (and `_csrf` with HTML form posts); other clients send `Authorization: Bearer <token>`.',
+    },
+    servers: [{ url: options.serverUrl }],
+    paths,
+    components: {
+      schemas: { ErrorEnvelope: plainSchema(ERROR_ENVELOPE) },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: options.cookieName },
+        bearer: { type: 'http', scheme: 'bearer', description: 'A personal access token.' },
+      },
+    },
+  };
+  return finishOpenApiDocument(document, options.openapi);
+}
