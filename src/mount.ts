@@ -12,6 +12,8 @@ import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
 import { refuseForbiddenKeys } from './http/request-keys.ts';
+import { readMultipartBody } from './http/multipart-body.ts';
+import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
 import type { CitadelPlugin } from './plugin.ts';
@@ -93,8 +95,12 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Bodies of every kind are parsed before any route is registered, and one hook then refuses
   // request keys that name a prototype (contract section 14) on every route, ops routes included.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
-  if (!app.hasContentTypeParser('multipart/form-data'))
-    await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
+  // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
+  app.addHook('preValidation', refuseNonJsonBodies);
+  if (!app.hasContentTypeParser('multipart/form-data')) {
+    await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
+    app.addHook('preValidation', readMultipartBody);
+  }
   app.addHook('preValidation', refuseForbiddenKeys);
 
   // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.

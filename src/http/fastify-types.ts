@@ -47,5 +47,10 @@ declare module 'fastify' {
     csrfExempt?: boolean;
     /** Never reads a session or a caller (health, readiness, metrics): none is loaded for it. */
     sessionless?: boolean;
+    /**
+     * The route reads a JSON body only (`src/http/json-only.ts`): any other body, or a form
+     * client, is answered 415 before the handler (and before the CSRF check).
+     */
+    jsonOnly?: boolean;
   }
 }
