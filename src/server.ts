@@ -82,7 +82,13 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       }),
       serializers: { req: redactedRequestSerializer },
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          // @fastify/multipart's trace line carries the request's headers (cookie, Authorization).
+          'busboyOptions.headers',
+        ],
         remove: true,
       },
     },

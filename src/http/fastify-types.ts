@@ -52,5 +52,12 @@ declare module 'fastify' {
      * client, is answered 415 before the handler (and before the CSRF check).
      */
     jsonOnly?: boolean;
+    /**
+     * The route's parameters that carry a secret (a token in the path, `code` and `state` of an
+     * OAuth callback): path parameters of its URL pattern (`/magic-link/verify/:token` declares
+     * `'token'`) and query names. Log lines show `[redacted]` in their place
+     * (`src/http/logging.ts`); this declaration is the one place a route says so (contract 14).
+     */
+    secrets?: readonly string[];
   }
 }

@@ -179,7 +179,14 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
   };
   app.get(
     '/account/email/verify/:token',
-    { config: { action: 'account.email.changed', page: emailVerifyPage, pageProps: accountPageProps } },
+    {
+      config: {
+        action: 'account.email.changed',
+        page: emailVerifyPage,
+        pageProps: accountPageProps,
+        secrets: ['token'],
+      },
+    },
     verifyEmail,
   );
 

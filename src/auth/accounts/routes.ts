@@ -267,7 +267,14 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/reset-password',
-    { config: { action: 'reset_password.show', page: resetPasswordPage, pageProps: resetPasswordPageProps } },
+    {
+      config: {
+        action: 'reset_password.show',
+        page: resetPasswordPage,
+        pageProps: resetPasswordPageProps,
+        secrets: ['token'],
+      },
+    },
     async (request, reply) => {
       const token = (request.query as Record<string, unknown>).token;
       const usable = typeof token === 'string' && (await isPasswordResetTokenUsable(request.server, token));
@@ -291,6 +298,7 @@ export async function accountsRoutes(app: FastifyInstance): Promise<void> {
         action: 'reset_password.attempt',
         page: resetPasswordPage,
         pageProps: resetPasswordPageProps,
+        secrets: ['token'],
       },
     },
     async (request, reply) => {
