@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
 import { assertNoSecretsLeaked, type TestClient } from '../helpers/client.ts';
 import { routeTable } from '../helpers/routes.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const part = (name: string, value: string) =>
   `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
@@ -61,43 +62,47 @@ describe('every route, every content type: never a 5xx (contract section 14)', (
   });
   afterAll(async () => t?.close());
 
-  it('each route × each body kind × anonymous and signed in × JSON and HTML', { timeout: 300_000 }, async () => {
-    const routes = routeTable(t.app);
-    expect(routes.length).toBeGreaterThan(40);
-    // Both sides of the account center and of sessions are in the table, and the passkey ceremonies.
-    for (const path of ['/account/delete', '/sessions/revoke-others', '/passkey/login', '/account/events'])
-      expect(routes.map(([, p]) => p)).toContain(path);
-    const csrf = await member.csrfToken();
-    const statuses = new Map<number, number>();
-    const failures: string[] = [];
-    for (const who of ['anonymous', 'member'] as const) {
-      for (const accept of ['application/json', 'text/html']) {
-        for (const [method, path] of routes) {
-          // POST /logout and the revokes would end the member's session: it stays signed in elsewhere.
-          for (const [type, payload] of BODIES) {
-            if ((method === 'GET' || method === 'OPTIONS') && payload !== undefined) continue;
-            const headers: Record<string, string> = { accept };
-            if (type !== undefined) headers['content-type'] = type;
-            if (who === 'member') {
-              headers.cookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-              headers['x-csrf-token'] = csrf;
+  it(
+    'each route × each body kind × anonymous and signed in × JSON and HTML',
+    { timeout: 300_000 },
+    async () => {
+      const routes = routeTable(t.app);
+      expect(routes.length).toBeGreaterThan(40);
+      // Both sides of the account center and of sessions are in the table, and the passkey ceremonies.
+      for (const path of ['/account/delete', '/sessions/revoke-others', '/passkey/login', '/account/events'])
+        expect(routes.map(([, p]) => p)).toContain(path);
+      const csrf = await member.csrfToken();
+      const statuses = new Map<number, number>();
+      const failures: string[] = [];
+      for (const who of ['anonymous', 'member'] as const) {
+        for (const accept of ['application/json', 'text/html']) {
+          for (const [method, path] of routes) {
+            // POST /logout and the revokes would end the member's session: it stays signed in elsewhere.
+            for (const [type, payload] of BODIES) {
+              if ((method === 'GET' || method === 'OPTIONS') && payload !== undefined) continue;
+              const headers: Record<string, string> = { accept };
+              if (type !== undefined) headers['content-type'] = type;
+              if (who === 'member') {
+                headers.cookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+                headers['x-csrf-token'] = csrf;
+              }
+              const response = await t.app.inject({ method: method as 'GET', url: path, headers, payload });
+              statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+              const where = `${who} ${accept} ${method} ${path} ${type} ${JSON.stringify(payload)}`;
+              if (response.statusCode >= 500) failures.push(`${response.statusCode} ${where}`);
+              expect(response.body, where).not.toMatch(/Cannot read properties|is not a function|Multipart:/);
+              assertNoSecretsLeaked(response.body, where);
             }
-            const response = await t.app.inject({ method: method as 'GET', url: path, headers, payload });
-            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-            const where = `${who} ${accept} ${method} ${path} ${type} ${JSON.stringify(payload)}`;
-            if (response.statusCode >= 500) failures.push(`${response.statusCode} ${where}`);
-            expect(response.body, where).not.toMatch(/Cannot read properties|is not a function|Multipart:/);
-            assertNoSecretsLeaked(response.body, where);
           }
         }
       }
-    }
-    expect(failures).toEqual([]);
-    // The walk reached handlers: answers of many kinds, 400 (unreadable bodies) and 415 among them.
-    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
-    expect(statuses.get(415) ?? 0).toBeGreaterThan(0);
-    expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
-  });
+      expect(failures).toEqual([]);
+      // The walk reached handlers: answers of many kinds, 400 (unreadable bodies) and 415 among them.
+      expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+      expect(statuses.get(415) ?? 0).toBeGreaterThan(0);
+      expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
+    },
+  );
 
   it('an unreadable multipart body is a 400: the envelope on auth routes, problem details on the API', async () => {
     for (const type of ['multipart/form-data', 'multipart/form-data; boundary=b']) {
@@ -117,12 +122,18 @@ describe('every route, every content type: never a 5xx (contract section 14)', (
       const api = await t.app.inject({
         method: 'POST',
         url: '/api/v1/posts',
-        headers: { 'content-type': type, cookie: [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        headers: {
+          'content-type': type,
+          cookie: [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        },
         payload: '--b\r\n',
       });
       expect(api.statusCode).toBe(400);
       expect(api.headers['content-type']).toContain('application/problem+json');
-      expect(api.json()).toMatchObject({ status: 400, detail: 'The request body is not valid multipart/form-data.' });
+      expect(api.json()).toMatchObject({
+        status: 400,
+        detail: 'The request body is not valid multipart/form-data.',
+      });
     }
     // A well-formed multipart form still reaches the handler (here: the CSRF check, then sign-in).
     const csrf = await member.csrfToken();
@@ -180,5 +191,39 @@ describe('every route, every content type: never a 5xx (contract section 14)', (
       expect(options.statusCode).toBe(200);
       expect(options.json().data.options.challenge).toEqual(expect.any(String));
     }
+  });
+});
+
+describe('a page that cannot render', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      routes: (app) => {
+        // A route whose page throws (a page without the props it needs, as the passkey routes had).
+        const brokenPage = () => {
+          throw new TypeError('internal detail of a broken page');
+        };
+        app.post(
+          '/test/broken-page',
+          { config: { action: 'test.broken', page: brokenPage } },
+          async () => ({}),
+        );
+      },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it("answers the generic 500, never the error's message through Fastify's last resort", async () => {
+    // No CSRF token: the refusal re-renders the route's page, which throws.
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/test/broken-page',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      payload: 'a=1',
+    });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toBe('Something went wrong. Please try again later.');
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    expect(response.headers['content-security-policy']).toBeDefined();
   });
 });
