@@ -127,7 +127,8 @@ describe('request data never reaches a prototype (contract section 14)', () => {
           const resourceRoute = path.startsWith('/api/') && !/\/docs(\/|$)/.test(path);
           const plain = resourceRoute || /^\/(healthz|readyz|metrics)/.test(path);
           // A JSON-only route (the passkey ceremonies) refuses a non-JSON body unread: 415.
-          const unreadBody = response.statusCode === 415 && !probe.contentType?.startsWith('application/json');
+          const unreadBody =
+            response.statusCode === 415 && !probe.contentType?.startsWith('application/json');
           if (!keyIsData && !unreadBody) expect(response.statusCode, where).toBe(plain ? 400 : 422);
           expect((Object.prototype as Record<string, unknown>)[marker], where).toBeUndefined();
           expect(({} as Record<string, unknown>)[marker], where).toBeUndefined();
