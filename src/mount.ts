@@ -12,13 +12,16 @@ import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
 import { refuseForbiddenKeys } from './http/request-keys.ts';
+import { readMultipartBody } from './http/multipart-body.ts';
+import { refuseLongUrls } from './http/request-head.ts';
+import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
 import './api/settings.ts';
 import { registerOperations } from './ops/plugin.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { citadelHelmetOptions, securityHeaders } from './http/security-headers.ts';
 import { knownPathAnswer } from './http/allow.ts';
 import { HttpError } from './core/errors.ts';
 import { assertRedisReachable } from './ops/redis.ts';
@@ -93,8 +96,12 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Bodies of every kind are parsed before any route is registered, and one hook then refuses
   // request keys that name a prototype (contract section 14) on every route, ops routes included.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
-  if (!app.hasContentTypeParser('multipart/form-data'))
-    await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: 0, files: 0 } });
+  // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
+  app.addHook('preValidation', refuseNonJsonBodies);
+  if (!app.hasContentTypeParser('multipart/form-data')) {
+    await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
+    app.addHook('preValidation', readMultipartBody);
+  }
   app.addHook('preValidation', refuseForbiddenKeys);
 
   // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
@@ -104,33 +111,13 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     readiness: { db: database.db, redis },
   });
 
-  await app.register(securityHeaders, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // The application's stylesheet (`stylesheet`) may live on another origin.
-        styleSrc: ["'self'", "'unsafe-inline'", ...stylesheetOrigin(config.stylesheet)],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        // Over plain http (development, tests) upgrading would break every form post.
-        upgradeInsecureRequests: config.secureCookies ? [] : null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // RFC 6797 §7.2: HSTS is sent over https only; an http APP_URL (development) gets none.
-    strictTransportSecurity: config.secureCookies,
-    // Same-origin Referers let a form post that needs sudo come back to its page afterwards;
-    // other origins still get none.
-    referrerPolicy: { policy: 'same-origin' },
-  });
+  await app.register(securityHeaders, citadelHelmetOptions(config));
   // An embedding application may have registered these already; a second copy would clash.
   if (!app.hasDecorator('parseCookie')) await app.register(cookie);
   await app.register(sessionPlugin);
+  // A request target over 32 KiB: Citadel's own 414 (with the session loaded, so a form client
+  // gets the error page).
+  app.addHook('onRequest', refuseLongUrls);
   app.addHook('preHandler', verifyCsrf);
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {
@@ -158,9 +145,4 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       await database.close();
     },
   };
-}
-
-function stylesheetOrigin(stylesheet: string | undefined): string[] {
-  if (!stylesheet || !/^https?:\/\//.test(stylesheet)) return [];
-  return [new URL(stylesheet).origin];
 }

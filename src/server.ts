@@ -6,6 +6,8 @@ import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import type { CitadelServices } from './http/fastify-types.ts';
 import { systemClock } from './core/clock.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
+import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from './http/request-head.ts';
+import { citadelHelmetOptions, computeSecurityHeaders } from './http/security-headers.ts';
 import { developmentLogTransport } from './ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
@@ -82,11 +84,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
       }),
       serializers: { req: redactedRequestSerializer },
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          // @fastify/multipart's trace line carries the request's headers (cookie, Authorization).
+          'busboyOptions.headers',
+        ],
         remove: true,
       },
     },
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Requests Node's parser refuses (a head over the limit, a malformed request line) get the
+    // security headers and a problem-details body too; heads up to 64 KiB reach Citadel, which
+    // answers a URL over 32 KiB with its own 414 (src/http/request-head.ts).
+    http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    clientErrorHandler: citadelClientErrorHandler(computeSecurityHeaders(citadelHelmetOptions(config))),
     bodyLimit: 2 * 1024 * 1024,
     // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },

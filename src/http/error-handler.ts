@@ -7,6 +7,7 @@ import { renderPage, respond, type Outcome } from './respond.ts';
 import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
 import { outageAs503 } from './outage.ts';
+import { PRIVATE_NO_STORE } from './cache-control.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -72,8 +73,22 @@ export async function authErrorHandler(
   if (outcome.statusCode === 401 && !reply.hasHeader('www-authenticate'))
     reply.header('www-authenticate', 'Bearer');
   if (clientKind(request) !== 'form') return respond(request, reply, outcome);
+  try {
+    return await answerForm(request, reply, outcome);
+  } catch (renderError) {
+    // A page that cannot render (a route's page without the props it needs) must not reach
+    // Fastify's last-resort handler, which shows the error's message: the generic answer instead.
+    request.log.error({ err: renderError }, 'error page failed to render');
+    return reply
+      .code(500)
+      .header('cache-control', PRIVATE_NO_STORE)
+      .type('text/plain; charset=utf-8')
+      .send(UNEXPECTED_ERROR_MESSAGE);
+  }
+}
 
-  // Form clients: field errors re-show the form; auth and step-up errors send the browser on.
+/** Form clients: field errors re-show the form; auth and step-up errors send the browser on. */
+async function answerForm(request: FastifyRequest, reply: FastifyReply, outcome: Outcome) {
   const page = request.routeOptions.config?.page;
   if (outcome.statusCode === 422 && page) return renderPage(request, reply, page, outcome);
   if ((outcome.statusCode === 401 || outcome.statusCode === 403) && outcome.redirectTo) {

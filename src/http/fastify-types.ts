@@ -47,5 +47,17 @@ declare module 'fastify' {
     csrfExempt?: boolean;
     /** Never reads a session or a caller (health, readiness, metrics): none is loaded for it. */
     sessionless?: boolean;
+    /**
+     * The route reads a JSON body only (`src/http/json-only.ts`): any other body, or a form
+     * client, is answered 415 before the handler (and before the CSRF check).
+     */
+    jsonOnly?: boolean;
+    /**
+     * The route's parameters that carry a secret (a token in the path, `code` and `state` of an
+     * OAuth callback): path parameters of its URL pattern (`/magic-link/verify/:token` declares
+     * `'token'`) and query names. Log lines show `[redacted]` in their place
+     * (`src/http/logging.ts`); this declaration is the one place a route says so (contract 14).
+     */
+    secrets?: readonly string[];
   }
 }

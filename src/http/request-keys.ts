@@ -4,8 +4,9 @@ import { findForbiddenKey, ForbiddenKeyError, nameHasForbiddenKey } from '../cor
 /**
  * preValidation hook on every Citadel route (contract section 14): a query parameter, bracket
  * segment or body key named `__proto__`, `constructor` or `prototype` refuses the request before
- * any handler copies the data. Registered after the body parsers (multipart fills the body in its
- * own preValidation hook), so JSON, form and multipart bodies are all seen parsed.
+ * any handler copies the data. Registered after the body parsers (a multipart body is read into
+ * `request.body` by the preValidation hook before it, src/http/multipart-body.ts), so JSON, form
+ * and multipart bodies are all seen parsed.
  */
 export async function refuseForbiddenKeys(request: FastifyRequest): Promise<void> {
   const query = request.query;

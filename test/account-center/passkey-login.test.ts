@@ -66,18 +66,26 @@ describe('passkey sign-in', () => {
     });
   }
 
-  it('a form field holding the JSON response works too', async () => {
+  it('JSON only (contract 14): a form, multipart or text/plain post is 415 and signs nobody in', async () => {
     const key = new SoftAuthenticator(ORIGIN);
-    const user = await enrollPasskey(t, key);
+    await enrollPasskey(t, key);
     const client = t.client();
     const opts = await options(client);
-    const response = await client.post(
-      '/passkey/login',
-      { response: JSON.stringify(key.assert(opts)) },
-      'form',
-    );
-    expect(response.status).toBe(303);
-    expect((await client.get('/me')).body.user.id).toBe(user.id);
+    const assertion = JSON.stringify(key.assert(opts));
+    const form = await client.post('/passkey/login', { response: assertion }, 'form');
+    expect(form.status).toBe(415);
+    expect(form.text).toContain('<!doctype html>');
+    const text = await client.request('POST', '/passkey/login', 'json', assertion, {
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(text.status).toBe(415);
+    expect(text.body).toMatchObject({ action: 'passkey.login', status: 'error', statusCode: 415 });
+    const multipart = await client.request('POST', '/passkey/login', 'json', undefined, {
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    expect(multipart.status).toBe(415);
+    expect(multipart.body).toMatchObject({ action: 'passkey.login', statusCode: 415 });
+    expect((await client.get('/me')).status).toBe(401);
   });
 
   it('other sign-in actions still run after a passkey', async () => {

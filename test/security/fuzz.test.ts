@@ -1,15 +1,22 @@
 /**
- * "Keep it fixed" (issue 13): a property-based fuzz suite. fast-check generates requests across
- * every auth and API endpoint, as JSON, SPA and form clients, anonymous and signed in; no answer may
- * be a 5xx or hold a stack trace, SQL text, a hash, the TOTP secret or a raw id of an obfuscated
- * field. CITADEL_FUZZ_RUNS sets the number of requests (default 10,000; CI keeps the default).
+ * "Keep it fixed" (issue 13, extended by issue 20): a property-based fuzz suite. fast-check
+ * generates requests across every route of Fastify's route table (so a new route, a plugin's too,
+ * joins by itself: the account center, sessions, events and the passkey ceremonies among them),
+ * as JSON, SPA and form clients, anonymous, signed in and with a bearer token, with bodies of every
+ * content type (JSON with and without a charset, form, multipart, text/plain, XML, none, empty),
+ * the resource API's list parameters (`fields`, `fields[relation]`, `count`, `cursor`, bracket
+ * and JSON filters) and the names `__proto__`, `constructor` and `prototype` in query names,
+ * bracket segments and body keys. No answer may be a 5xx or hold a stack trace, SQL text, a hash,
+ * the TOTP secret or a raw id of an obfuscated field. CITADEL_FUZZ_RUNS sets the number of
+ * requests (default 10,000; CI keeps the default).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertNoSecretsLeaked } from '../helpers/client.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { enrollTotp } from '../factors/helpers.ts';
+import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.ts';
 import { testDialect } from '../helpers/databases.ts';
+import { routePatterns } from '../helpers/routes.ts';
 
 const RUNS = Number(process.env.CITADEL_FUZZ_RUNS ?? 10_000);
 
@@ -24,36 +31,6 @@ const LEAKS: [string, RegExp][] = [
   // MySQL's error names are upper case (ER_DUP_ENTRY): case-insensitive, random tokens matched it.
   ['database error', /\bER_[A-Z][A-Z_]+\b/],
   ['password hash', /\$argon2/],
-];
-
-const AUTH_ROUTES: [string, string][] = [
-  ['GET', '/login'],
-  ['POST', '/login'],
-  ['GET', '/register'],
-  ['POST', '/register'],
-  ['GET', '/me'],
-  ['POST', '/forgot-password'],
-  ['GET', '/reset-password'],
-  ['POST', '/reset-password'],
-  ['POST', '/magic-link'],
-  ['GET', '/magic-link/verify'],
-  ['GET', '/action/show'],
-  ['POST', '/action/challenge'],
-  ['POST', '/action/handle'],
-  ['GET', '/two-factor'],
-  ['POST', '/two-factor/enroll/start'],
-  ['POST', '/two-factor/enroll/confirm'],
-  ['POST', '/two-factor/unenroll'],
-  ['GET', '/sudo'],
-  ['POST', '/sudo/challenge'],
-  ['POST', '/sudo/verify'],
-  ['GET', '/tokens'],
-  ['POST', '/tokens'],
-  ['DELETE', '/tokens/1'],
-  ['GET', '/set-password'],
-  ['POST', '/set-password'],
-  ['GET', '/oauth/nope'],
-  ['GET', '/oauth/callback/nope'],
 ];
 
 const FIELD_NAMES = [
@@ -78,8 +55,12 @@ const FIELD_NAMES = [
   'author_name',
   'id',
   '_csrf',
+  'response',
+  'fields',
+  'filter',
   '__proto__',
   'constructor',
+  'prototype',
 ];
 
 const HOSTILE = fc.constantFrom(
@@ -126,11 +107,114 @@ const body = fc.oneof(
   { weight: 1, arbitrary: scalar },
 );
 const queryValue = fc.oneof(fc.string({ maxLength: 30 }), HOSTILE, fc.integer().map(String));
-const query = fc.dictionary(
-  fc.constantFrom('page', 'limit', 'sort', 'search', 'derive', 'status', 'post_id', 'token', 'next', 'x'),
-  queryValue,
-  { maxKeys: 4 },
+const RESERVED = fc.constantFrom('__proto__', 'constructor', 'prototype');
+const columnName = fc.constantFrom('status', 'pinned', 'title', 'id', 'author', 'comments', 'nope');
+const operator = fc.constantFrom('eq', 'ne', 'gt', 'lt', 'in', 'contains', 'null', 'between', 'x');
+const segment = fc.oneof(columnName, operator, fc.constantFrom('or', 'and', '0', '1'), RESERVED);
+const jsonFilter = fc.oneof(
+  fc.constant('{"status":{"eq":"published"}}'),
+  fc.constant('{"or":[{"status":{"eq":"draft"}},{"pinned":{"eq":true}}]}'),
+  fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+  fc.tuple(RESERVED, columnName).map(([key, column]) => `{"${key}":{"${column}":{"eq":1}}}`),
+  fc.string({ maxLength: 20 }),
 );
+/** One query parameter as [name, value]: plain names, v2 list parameters, reserved names. */
+const queryPair: fc.Arbitrary<[string, string]> = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.tuple(
+      fc.constantFrom('page', 'limit', 'sort', 'search', 'derive', 'status', 'post_id', 'token', 'next', 'x'),
+      queryValue,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('fields'),
+      fc.oneof(fc.constantFrom('title', 'title,body', 'id,status', '', 'nope'), queryValue),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constantFrom(
+        'fields[comments]',
+        'fields[author]',
+        'fields[comments.post]',
+        'fields[__proto__]',
+        'fields[x]',
+      ),
+      fc.constantFrom('id,body', 'name', 'title', '', 'constructor'),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('count'),
+      fc.oneof(fc.constantFrom('exact', 'estimated', 'none', 'EXACT', ''), queryValue),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc.constant('cursor'),
+      fc.oneof(fc.base64String({ maxLength: 60 }), queryValue, fc.constant('eyJ2IjoxfQ')),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc.tuple(columnName, operator).map(([c, o]) => `filter[${c}][${o}]`),
+      fc.oneof(queryValue, fc.constantFrom('published', 'draft', 'true', 'a,b,c')),
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(
+      fc
+        .array(segment, { minLength: 1, maxLength: 6 })
+        .map((parts) => `filter${parts.map((p) => `[${p}]`).join('')}`),
+      queryValue,
+    ),
+  },
+  { weight: 1, arbitrary: fc.tuple(fc.constant('filter'), jsonFilter) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc
+        .tuple(RESERVED, fc.array(segment, { maxLength: 3 }))
+        .map(([first, rest]) => first + rest.map((p) => `[${p}]`).join('')),
+      queryValue,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(
+      fc
+        .tuple(fc.constantFrom('a', 'x', 'fields', 'filter'), RESERVED)
+        .map(([name, key]) => `${name}[${key}]`),
+      queryValue,
+    ),
+  },
+);
+const query = fc.array(queryPair, { maxLength: 5 });
+
+/** How the body goes out: the Content-Type sent (none: no header) and the encoding. */
+const ENCODINGS = [
+  'json',
+  'json-charset',
+  'json-empty',
+  'form',
+  'form-empty',
+  'multipart',
+  'multipart-empty',
+  'multipart-cut',
+  'multipart-no-boundary',
+  'text',
+  'xml',
+  'none',
+] as const;
+type Encoding = (typeof ENCODINGS)[number];
 
 function safeDecode(text: string): string {
   try {
@@ -143,28 +227,101 @@ function safeDecode(text: string): string {
 interface FuzzRequest {
   method: string;
   path: string;
-  query: Record<string, string>;
+  query: [string, string][];
   body: unknown;
+  encoding: Encoding;
   kind: 'json' | 'spa' | 'form';
   who: 'anonymous' | 'session' | 'bearer';
-  raw: boolean;
+  /** Session clients: send the session's CSRF token (so form posts get past the check). */
+  csrf: boolean;
+}
+
+/** A field's value as one form or multipart string. */
+const fieldText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The Content-Type header and payload for a body in one encoding (undefined: nothing sent). */
+function encodeBody(body: unknown, encoding: Encoding): [string | undefined, string | undefined] {
+  const entries: [string, unknown][] =
+    body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body) : [['value', body]];
+  switch (encoding) {
+    case 'json':
+      return ['application/json', JSON.stringify(body)];
+    case 'json-charset':
+      return ['application/json; charset=utf-8', JSON.stringify(body)];
+    case 'json-empty':
+      return ['application/json', ''];
+    case 'form':
+      return [
+        'application/x-www-form-urlencoded',
+        new URLSearchParams(entries.map(([k, v]) => [k, fieldText(v)] as [string, string])).toString(),
+      ];
+    case 'form-empty':
+      return ['application/x-www-form-urlencoded', ''];
+    case 'multipart':
+      return [
+        'multipart/form-data; boundary=fuzz',
+        entries
+          .map(([k, v]) => `--fuzz\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${fieldText(v)}\r\n`)
+          .join('') + '--fuzz--\r\n',
+      ];
+    case 'multipart-empty':
+      return ['multipart/form-data; boundary=fuzz', ''];
+    // Malformed multipart: the last part cut short, or no boundary parameter at all (400).
+    case 'multipart-cut':
+      return [
+        'multipart/form-data; boundary=fuzz',
+        `--fuzz\r\nContent-Disposition: form-data; name="a"\r\n\r\n${fieldText(body)}`,
+      ];
+    case 'multipart-no-boundary':
+      return ['multipart/form-data', `--fuzz\r\n${fieldText(body)}`];
+    case 'text':
+      return ['text/plain', fieldText(body)];
+    case 'xml':
+      return ['application/xml', `<body>${fieldText(body)}</body>`];
+    case 'none':
+      return [undefined, undefined];
+  }
 }
 
 // On SQLite (CI's fast database): the properties do not depend on the dialect; the other suites do.
+/**
+ * Routes the run's signed-in clients leave to anonymous ones: they would end the session or the
+ * token the run relies on (a bearer token's POST /logout revokes it; its revoke-others ends the
+ * run's session).
+ */
+const ENDS_THE_SESSION = /^\/(logout|account\/delete)$/;
+const ENDS_THE_RUNS_CREDENTIALS = /^\/(logout|account\/delete|sessions\/revoke-others)$/;
+
 describe.skipIf(testDialect() !== 'sqlite')('fuzz: generated requests across auth and API endpoints', () => {
   let t: BlogApp;
   let totpSecret: string;
+  let owner: Awaited<ReturnType<BlogApp['createUser']>>;
   let sessionCookie: string;
+  let csrfToken: string;
   let bearer: string;
-  let rawIds: number[];
-  let apiPaths: fc.Arbitrary<[string, string]>;
+  let bearerId: string;
+  let routes: fc.Arbitrary<[string, string]>;
+  let routeCount = 0;
+  let signIns = 0;
+
+  /** A new session for the owner (password, then TOTP), an hour on: past the run's own guesses. */
+  async function signInAgain() {
+    t.clock.advance(3600);
+    nextStep(t);
+    const session = await startLogin(t, owner);
+    const done = await session.post('/action/handle', { code: totpCode(t, totpSecret) });
+    expect(done.body.action, done.text).toBe('action.success');
+    csrfToken = await session.csrfToken();
+    sessionCookie = [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    signIns += 1;
+  }
 
   beforeAll(async () => {
     t = await startBlogApp();
-    const owner = await t.createUser();
+    owner = await t.createUser();
     const session = await t.signIn(owner);
     totpSecret = (await enrollTotp(t, session)).secret;
-    rawIds = await insertPosts(t, owner, [
+    const rawIds = await insertPosts(t, owner, [
       { title: 'one' },
       { title: 'two', status: 'draft' },
       { title: 'three' },
@@ -173,71 +330,93 @@ describe.skipIf(testDialect() !== 'sqlite')('fuzz: generated requests across aut
     await insertComments(t, rawIds[0]!, 3);
     const created = await session.post('/tokens', { name: 'fuzz', abilities: ['*'] });
     bearer = created.body.token;
+    bearerId = String(created.body.token_id);
     sessionCookie = [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    csrfToken = await session.csrfToken();
     const ids = fc.oneof(
-      fc.constantFrom(...rawIds.map((id) => publicId(t, id)), ...rawIds.map(String)),
-      queryValue,
+      fc.constantFrom(...rawIds.map((id) => publicId(t, id)), ...rawIds.map(String), '999999'),
+      queryValue.map((v) => (v as string & { toWellFormed(): string }).toWellFormed()),
     );
-    apiPaths = fc.tuple(
-      fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE'),
-      fc.oneof(
-        fc.constantFrom('/api/v1/posts', '/api/v1/comments', '/api/v2/posts', '/api/v1/docs'),
-        fc
-          .tuple(fc.constantFrom('/api/v1/posts/', '/api/v1/comments/'), ids)
-          .map(
-            ([p, id]) => p + encodeURIComponent((id as string & { toWellFormed(): string }).toWellFormed()),
-          ),
-      ),
-    );
+    // Every route Fastify serves, its parameters filled by generators: a new route joins by itself.
+    const table = routePatterns(t.app);
+    routeCount = table.length;
+    const routePaths = table.map(([method, pattern]) => {
+      const params = pattern.split('/').map((segment) => {
+        if (segment === ':file') return fc.constantFrom('swagger-ui.css', 'index.js', 'nope', '..%2F..');
+        if (segment === ':provider') return fc.constantFrom('nope', 'github', '__proto__');
+        if (segment.startsWith(':') || segment === '*') return ids.map(encodeURIComponent);
+        return fc.constant(segment);
+      });
+      return fc.tuple(...params).map((segments) => [method, segments.join('/')] as [string, string]);
+    });
+    routes = fc.oneof(...routePaths);
   });
   afterAll(async () => t?.close());
 
-  it(`${RUNS} generated requests: no 5xx, no leak`, { timeout: 600_000 }, async () => {
+  it(`${RUNS} generated requests: no 5xx, no leak`, { timeout: 900_000 }, async () => {
+    expect(routeCount).toBeGreaterThan(50);
     const request: fc.Arbitrary<FuzzRequest> = fc
       .record({
-        route: fc.oneof(fc.constantFrom(...AUTH_ROUTES), apiPaths),
+        route: routes,
         query,
         body,
+        encoding: fc.constantFrom(...ENCODINGS),
         kind: fc.constantFrom('json', 'spa', 'form'),
-        // Only anonymous clients sign out or reset: the signed-in ones must stay signed in.
         who: fc.constantFrom('anonymous', 'session', 'bearer'),
-        raw: fc.boolean(),
+        csrf: fc.boolean(),
       })
       .map(({ route, ...rest }) => ({ method: route[0], path: route[1], ...rest }));
 
     let sent = 0;
     const statuses = new Map<number, number>();
+    const byArea = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         sent += 1;
+        // Only anonymous clients sign out or delete: the signed-in ones must stay signed in.
+        const ends = r.who === 'session' ? ENDS_THE_SESSION : ENDS_THE_RUNS_CREDENTIALS;
+        const who = r.who !== 'anonymous' && ends.test(r.path) ? 'anonymous' : r.who;
+        // The run's bearer token is not revoked by the run itself.
+        const path =
+          r.path === `/tokens/${bearerId}` || r.path === `/tokens/revoke/${bearerId}`
+            ? '/tokens/999999'
+            : r.path;
         const headers: Record<string, string> = {};
-        if (r.who === 'session') headers.cookie = sessionCookie;
-        if (r.who === 'bearer') headers.authorization = `Bearer ${bearer}`;
+        if (who === 'session') headers.cookie = sessionCookie;
+        if (who === 'session' && r.csrf) headers['x-csrf-token'] = csrfToken;
+        if (who === 'bearer') headers.authorization = `Bearer ${bearer}`;
         if (r.kind === 'spa') headers['x-spa'] = 'true';
         if (r.kind !== 'form') headers.accept = 'application/json';
-        const search = new URLSearchParams(r.query).toString();
-        const url = r.path + (search ? `?${search}` : '');
+        else headers.accept = 'text/html';
+        // Lone surrogates cannot be percent-encoded; URLSearchParams would send U+FFFD as well.
+        const wellFormed = (text: string) => (text as string & { toWellFormed(): string }).toWellFormed();
+        const search = r.query
+          .map(
+            ([name, value]) =>
+              `${wellFormed(name).replace(/[&=#%+\s]/g, encodeURIComponent)}=${encodeURIComponent(wellFormed(value))}`,
+          )
+          .join('&');
+        const url = path + (search ? `?${search}` : '');
         let payload: string | undefined;
-        if (r.method !== 'GET' && r.method !== 'DELETE') {
-          if (r.kind === 'form' && r.body && typeof r.body === 'object' && !Array.isArray(r.body)) {
-            headers['content-type'] = 'application/x-www-form-urlencoded';
-            payload = new URLSearchParams(
-              Object.entries(r.body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
-            ).toString();
-          } else {
-            headers['content-type'] = 'application/json';
-            payload = JSON.stringify(r.body);
-          }
+        if (r.method !== 'GET' && r.method !== 'OPTIONS') {
+          const [type, encoded] = encodeBody(r.body, r.encoding);
+          if (type) headers['content-type'] = type;
+          payload = encoded;
         }
         const response = await t.app.inject({ method: r.method as 'GET', url, headers, payload });
         statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-        const where = `${r.method} ${url} (${r.who}, ${r.kind})`;
+        const area = path
+          .split('/')
+          .slice(0, path.startsWith('/api/') ? 4 : 2)
+          .join('/');
+        byArea.set(area, (byArea.get(area) ?? 0) + 1);
+        const where = `${r.method} ${url} (${who}, ${r.kind}, ${r.encoding})`;
         expect(response.statusCode, `${where}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
         // Errors may quote the client's own input back: take it out before looking for leaks.
         let text = response.body;
         // The page's own random values (the CSRF token) are not leaks, whatever letters they hold.
         text = text.replace(/(name="_csrf" value=")[^"]*"/g, '$1"');
-        for (const echo of [url, safeDecode(url), payload ?? '', ...Object.values(r.query)]) {
+        for (const echo of [url, safeDecode(url), payload ?? '', ...r.query.flat()]) {
           if (echo.length > 3) text = text.split(echo).join('');
         }
         for (const piece of JSON.stringify(r.body ?? null).match(/"(?:[^"\\]|\\.)*"/g) ?? []) {
@@ -246,13 +425,21 @@ describe.skipIf(testDialect() !== 'sqlite')('fuzz: generated requests across aut
         for (const [what, pattern] of LEAKS) expect(text, `${what} in ${where}`).not.toMatch(pattern);
         assertNoSecretsLeaked(text, where);
         expect(response.body, `TOTP secret in ${where}`).not.toContain(totpSecret);
-        if (r.path.startsWith('/api/')) {
+        if (path.startsWith('/api/')) {
           expect(response.body, `raw id in ${where}`).not.toMatch(/"(?:id|post_id)":\s*\d/);
         }
-        // Keep the signed-in session usable: a fuzzed sign-out, reset or sudo change would end it.
-        if (r.who === 'session' && response.headers['set-cookie']) {
+        // Keep the signed-in session usable: a fuzzed sudo change or rotation replaces its cookie.
+        if (who === 'session' && response.headers['set-cookie']) {
           const fresh = String(response.headers['set-cookie']).match(/citadel_session=([^;]*)/);
           if (fresh?.[1]) sessionCookie = `citadel_session=${fresh[1]}`;
+        }
+        // A revoke that hit the session itself (or a rotation lost): sign in again, rarely.
+        if (sent % 100 === 0) {
+          const me = await t.app.inject({
+            url: '/me',
+            headers: { cookie: sessionCookie, accept: 'application/json' },
+          });
+          if (me.statusCode !== 200) await signInAgain();
         }
       }),
       {
@@ -260,9 +447,23 @@ describe.skipIf(testDialect() !== 'sqlite')('fuzz: generated requests across aut
         seed: process.env.CITADEL_FUZZ_SEED ? Number(process.env.CITADEL_FUZZ_SEED) : undefined,
       },
     );
+    const histogram = [...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`);
+    console.log(
+      `fuzz: ${sent} requests over ${routeCount} routes, ${signIns} new sign-ins; statuses ${histogram.join(', ')}`,
+    );
+    console.log(
+      `fuzz: requests per area ${[...byArea]
+        .sort()
+        .map(([a, n]) => `${a} ${n}`)
+        .join(', ')}`,
+    );
     expect(sent).toBeGreaterThanOrEqual(RUNS);
     // The run reached past the front door: successes, validation errors and refusals all occurred.
     expect([...statuses.keys()].some((s) => s < 300)).toBe(true);
     expect(statuses.get(422) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(415) ?? 0).toBeGreaterThan(0);
+    // Every part the contract names got its share of the run.
+    for (const area of ['/account', '/sessions', '/passkey', '/api/v2/posts', '/api/v1/posts'])
+      expect(byArea.get(area) ?? 0, area).toBeGreaterThan(RUNS / 500);
   });
 });

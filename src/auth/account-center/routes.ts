@@ -182,7 +182,7 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
   // The link opens a confirmation page; GET and HEAD change nothing (a mail scanner cannot confirm).
   app.get(
     '/account/email/verify/:token',
-    { config: { action: 'account.email.verify.show', page: emailVerifyPage } },
+    { config: { action: 'account.email.verify.show', page: emailVerifyPage, secrets: ['token'] } },
     async (request, reply) => {
       const token = (request.params as { token?: string }).token ?? '';
       const pending = await findPendingEmailChange(request.server, token);

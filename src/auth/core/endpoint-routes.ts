@@ -138,6 +138,8 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
             pageProps(inputOf(request, undefined as never, { params: request.params, query: {}, body: {} }))
         : undefined,
       csrfExempt: endpoint.csrfExempt,
+      secrets: endpoint.secrets,
+      jsonOnly: endpoint.jsonOnly,
       endpoint,
     },
     // JSON answers are serialized from the declared schemas (form clients get pages or redirects).

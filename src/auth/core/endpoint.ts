@@ -130,6 +130,8 @@ export interface Endpoint<
     body: Partial<StaticOrUndefined<B>> & Record<string, unknown>,
     services: CitadelServices,
   ) => Record<string, string> | void;
+  /** Reads JSON only (the passkey ceremonies): any other body is 415, before the CSRF check. */
+  jsonOnly?: boolean;
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
   handler: (

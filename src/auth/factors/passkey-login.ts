@@ -10,7 +10,6 @@ import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { claimOnce } from '../pipeline/claims.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { originOf, recordSecurityEvent } from '../account-center/events.ts';
-import { loginPage } from '../accounts/pages.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 
 /** The sign-in challenge: in the session, 5 minutes, single use (contract section 10). */
@@ -39,7 +38,7 @@ export class PasskeyRejectedError extends HttpError {
 export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/passkey/login/options',
-    { config: { action: 'passkey.options', page: loginPage } },
+    { config: { action: 'passkey.options', jsonOnly: true } },
     async (request, reply) => {
       const services = request.server;
       const options = await generateAuthenticationOptions({
@@ -57,7 +56,7 @@ export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/passkey/login',
-    { config: { action: 'passkey.login', page: loginPage } },
+    { config: { action: 'passkey.login', jsonOnly: true } },
     async (request, reply) => {
       const services = request.server;
       const fields = new FieldReader(request.body);

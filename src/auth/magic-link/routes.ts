@@ -83,12 +83,12 @@ export async function magicLinkRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { token: string } }>(
     '/magic-link/verify/:token',
-    { config: { action: 'magic_link.verify' } },
+    { config: { action: 'magic_link.verify', secrets: ['token'] } },
     async (request, reply) => verify(request, reply, request.params.token),
   );
   app.get<{ Querystring: { token?: unknown } }>(
     '/magic-link/verify',
-    { config: { action: 'magic_link.verify' } },
+    { config: { action: 'magic_link.verify', secrets: ['token'] } },
     async (request, reply) => verify(request, reply, request.query.token),
   );
 }

@@ -36,7 +36,8 @@ export async function socialRoutes(app: FastifyInstance): Promise<void> {
     return reply.redirect(url.href, 302);
   });
 
-  app.get('/oauth/callback/:provider', { config: { action: 'social.login' } }, async (request, reply) => {
+  const callback = { config: { action: 'social.login', secrets: ['code', 'state'] } };
+  app.get('/oauth/callback/:provider', callback, async (request, reply) => {
     const provider = providerFor(request);
     const query = request.query as Record<string, unknown>;
     const checks = takeFlow(request, provider.id, query.state);
