@@ -27,17 +27,21 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
     return res;
   }
 
-  /** The new-device notices `email` has received, once the ones in flight have arrived. */
-  async function notices(email: string): Promise<number> {
+  /**
+   * Exactly `count` new-device notices reached `email`: the expected ones are awaited (a notice is
+   * sent after the sign-in commits, never awaited by it), then a pause lets any extra one arrive.
+   */
+  async function expectNotices(email: string, count: number, what = email) {
+    if (count > 0) await t.mail.waitFor(email, { match: isNotice, count, timeoutMs: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 250));
-    return t.mail.to(email).filter(isNotice).length;
+    expect(t.mail.to(email).filter(isNotice).length, what).toBe(count);
   }
 
   /** A user who signed in once (the first sign-in notifies nobody) from `browser`. */
   async function userKnownTo(browser: TestClient) {
     const user = await t.createUser();
     await signIn(browser, user.email);
-    expect(await notices(user.email)).toBe(0);
+    await expectNotices(user.email, 0);
     return user;
   }
 
@@ -48,7 +52,7 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
 
     // An attacker with the password and the victim's exact User-Agent, but not the cookie.
     await signIn(t.client(), user.email);
-    const mail = await t.mail.waitFor(user.email, { match: isNotice, count: 1 });
+    const mail = await t.mail.waitFor(user.email, { match: isNotice, count: 1, timeoutMs: 15_000 });
     expect(mail.text).toContain('a device not seen for this account recently');
     expect(mail.text).toContain('Firefox on Linux');
     expect(mail.text).not.toMatch(/https?:\/\//);
@@ -56,7 +60,7 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
     // The laptop again: known. The laptop after a browser update (another User-Agent): still known.
     await signIn(laptop, user.email);
     await signIn(laptop, user.email, SAFARI_IPHONE);
-    expect(await notices(user.email)).toBe(1);
+    await expectNotices(user.email, 1);
 
     const events = (await storedEvents(t, user.id)).filter((e) => e.type === 'sign_in');
     expect(events.map((e) => e.detail.new_device)).toEqual([true, true, false, false]);
@@ -81,13 +85,13 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
       const browser = t.client();
       browser.cookies.set(DEVICE_COOKIE, forged);
       await signIn(browser, user.email);
-      expect(await notices(user.email), forged).toBe(i + 1);
+      await expectNotices(user.email, i + 1, forged);
     }
     // The untouched value still works from any client that carries it.
     const copy = t.client();
     copy.cookies.set(DEVICE_COOKIE, value);
     await signIn(copy, user.email);
-    expect(await notices(user.email)).toBe(tampered.length);
+    await expectNotices(user.email, tampered.length);
   });
 
   it("another account's cookie is a new device; one browser carries several accounts", async () => {
@@ -95,26 +99,26 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
     const alice = await userKnownTo(shared);
     const bob = await t.createUser();
     await signIn(t.client(), bob.email); // Bob's first sign-in, elsewhere: no notice.
-    expect(await notices(bob.email)).toBe(0);
+    await expectNotices(bob.email, 0);
 
     // The browser knows Alice only: Bob signing in there is new to Bob.
     await signIn(shared, bob.email);
-    expect(await notices(bob.email)).toBe(1);
+    await expectNotices(bob.email, 1);
     // A browser holding only Alice's entry, copied, is new to Bob too.
     const aliceOnly = t.client();
     const aliceBrowser = t.client();
     await signIn(aliceBrowser, alice.email);
     aliceOnly.cookies.set(DEVICE_COOKIE, aliceBrowser.cookie(DEVICE_COOKIE)!);
     await signIn(aliceOnly, bob.email);
-    expect(await notices(bob.email)).toBe(2);
-    expect(await notices(alice.email)).toBe(1); // aliceBrowser was new to Alice
+    await expectNotices(bob.email, 2);
+    await expectNotices(alice.email, 1); // aliceBrowser was new to Alice
 
     // The shared browser now carries both: signing in to either is no news.
     await signIn(shared, alice.email);
     await signIn(shared, bob.email);
     await signIn(shared, alice.email);
-    expect(await notices(alice.email)).toBe(1);
-    expect(await notices(bob.email)).toBe(2);
+    await expectNotices(alice.email, 1);
+    await expectNotices(bob.email, 2);
     expect(shared.cookie(DEVICE_COOKIE)!.split('.')).toHaveLength(4); // version, browser id, 2 entries
   });
 
@@ -134,16 +138,16 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
     // A version, a random browser id, and one entry: a day and a keyed tag. No id, name or address.
     expect(value).toMatch(/^v1\.[A-Za-z0-9_-]{22}\.[0-9a-z]+_[0-9a-f]{32}$/);
     expect(value).not.toContain(user.username);
-    expect(await notices(user.email)).toBe(0);
+    await expectNotices(user.email, 0);
 
     t.clock.advance(89 * 24 * 60 * 60);
     await signIn(laptop, user.email); // within 90 days: known, and refreshed
     t.clock.advance(89 * 24 * 60 * 60);
     await signIn(laptop, user.email);
-    expect(await notices(user.email)).toBe(0);
+    await expectNotices(user.email, 0);
     t.clock.advance(91 * 24 * 60 * 60);
     await signIn(laptop, user.email);
-    expect(await notices(user.email)).toBe(1);
+    await expectNotices(user.email, 1);
   });
 
   it('with an https APP_URL the cookie is Secure', async () => {
