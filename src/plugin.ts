@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
 import type { PipelineAction } from './auth/pipeline/types.ts';
@@ -12,11 +12,15 @@ export interface SignedInInfo {
   rememberSelector?: string;
 }
 
-/** Runs after a session is established for a user, on every sign-in path. */
+/**
+ * Runs after a session is established for a user, on every sign-in path. `reply` is the answer of
+ * that sign-in, for a cookie that goes with it (the account center's device cookie).
+ */
 export type SignedInListener = (
   request: FastifyRequest,
   user: UserRecord,
   info: SignedInInfo,
+  reply: FastifyReply,
 ) => Promise<void> | void;
 
 /** What a plugin wants to hear about. */

@@ -117,12 +117,16 @@ describe('Secure cookies when APP_URL is https', () => {
   });
   afterAll(async () => t?.close());
 
-  it('sets Secure on the session and remember cookies, and HSTS', async () => {
+  it('sets Secure on the session, remember and device cookies, and HSTS', async () => {
     const user = await t.createUser();
     const res = await t.client().post('/login', { email: user.email, password: TEST_PASSWORD, remember: 1 });
     const raw = res.headers['set-cookie'];
     const list = Array.isArray(raw) ? raw : [String(raw)];
-    expect(list.length).toBe(2);
+    expect(list.map((cookie) => cookie.split('=')[0]).sort()).toEqual([
+      'citadel_device',
+      'citadel_remember',
+      'citadel_session',
+    ]);
     for (const cookie of list) expect(cookie).toContain('Secure');
     expect(res.headers['strict-transport-security']).toBeDefined();
   });

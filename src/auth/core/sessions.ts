@@ -21,11 +21,16 @@ export function setRememberCookie(
 }
 
 /** A fresh session id for this user, nothing carried over, then the sign-in listeners. */
-async function startSession(request: FastifyRequest, user: UserRecord, info: SignedInInfo): Promise<void> {
+async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRecord,
+  info: SignedInInfo,
+): Promise<void> {
   request.session.clear();
   request.session.setUser(user.id);
   request.caller = { via: 'session', user, token: null };
-  for (const listener of request.server.signInListeners) await listener(request, user, info);
+  for (const listener of request.server.signInListeners) await listener(request, user, info, reply);
 }
 
 /**
@@ -47,7 +52,10 @@ export async function establishSession(
   const issued = options.remember ? await remember.issue(user.id) : undefined;
   if (issued) setRememberCookie(request, reply, issued);
   else if (previous) setRememberCookie(request, reply, null);
-  await startSession(request, user, { method: 'sign_in', rememberSelector: issued?.value.split(':')[0] });
+  await startSession(request, reply, user, {
+    method: 'sign_in',
+    rememberSelector: issued?.value.split(':')[0],
+  });
 }
 
 /**
@@ -67,7 +75,7 @@ export async function restoreRememberedSession(request: FastifyRequest, reply: F
     return;
   }
   setRememberCookie(request, reply, restored.cookie);
-  await startSession(request, user, {
+  await startSession(request, reply, user, {
     method: 'remember',
     rememberSelector: restored.cookie.value.split(':')[0],
   });

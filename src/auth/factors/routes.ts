@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { respond } from '../../http/respond.ts';
+import { renderPage, respond } from '../../http/respond.ts';
+import { outcomeForError } from '../../http/error-handler.ts';
 import { requireSessionUser } from '../core/caller.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { FieldReader } from '../../http/fields.ts';
@@ -17,6 +18,8 @@ import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { passkeyAssets } from './assets.ts';
+import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
+import { accountSettings } from '../account-center/settings.ts';
 import type { EnrollableFactor } from './types.ts';
 
 function bodyOf(request: FastifyRequest): Record<string, unknown> {
@@ -172,20 +175,34 @@ export async function factorsRoutes(app: FastifyInstance): Promise<void> {
       const user = requireSessionUser(request);
       const factor = readFactor(request);
       const event = factorEvent(request, user, 'factor_removed', factor.id);
-      const removed = await factor.unenroll(request, user, bodyOf(request), (write) =>
-        changeWithEvent(
-          services,
-          event,
-          async (db) => {
-            const result = await write(db);
-            // Without any factor left, two-factor is off and the recovery codes go with it.
-            if (result === true && (await enrolledFactorIds(services, user.id, db)).length === 0)
-              await deleteRecoveryCodes(services, user.id, db);
-            return result;
-          },
-          (result) => result === true,
-        ),
-      );
+      const required = accountSettings(services.config).requireTwoFactor;
+      let removed: boolean;
+      try {
+        removed = await factor.unenroll(request, user, bodyOf(request), (write) =>
+          changeWithEvent(
+            services,
+            event,
+            async (db) => {
+              // REQUIRE_TWO_FACTOR: removals of one user's factors take turns (see last-factor.ts).
+              if (required) await lockUserForFactorChange(db, services.dialect, user.id);
+              const result = await write(db);
+              // Without any factor left, two-factor is off and the recovery codes go with it,
+              // unless it is required: then the removal is undone (409 two_factor.required).
+              if (result === true && (await enrolledFactorIds(services, user.id, db)).length === 0) {
+                if (required) throw new TwoFactorRequiredError(factor.id);
+                await deleteRecoveryCodes(services, user.id, db);
+              }
+              return result;
+            },
+            (result) => result === true,
+          ),
+        );
+      } catch (error) {
+        // A browser sees its settings page again, with the reason, rather than an error page.
+        if (error instanceof TwoFactorRequiredError && clientKind(request) === 'form')
+          return renderPage(request, reply, page, outcomeForError(request, error));
+        throw error;
+      }
       if (!removed) throw new NotFoundError(`${factor.label} is not enrolled.`);
       notifyFactorChange(request, user, 'factor_removed', factor.label);
       return respond(request, reply, {
