@@ -6,6 +6,21 @@
 export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
 export { defineConfig } from './config/define.ts';
 export {
+  EMAIL_KINDS,
+  type EmailKinds,
+  type EmailKind,
+  type EmailProps,
+  type LinkEmailProps,
+  type CodeEmailProps,
+  type NoticeEmailProps,
+  type EmailContent,
+  type EmailTemplate,
+  type EmailTemplates,
+  type OutgoingEmail,
+  type OutgoingEmailBase,
+  type MailService,
+} from './mail/kinds.ts';
+export {
   createFetchHandler,
   type CitadelFetchHandler,
   type CreateFetchHandlerOptions,

@@ -3,7 +3,6 @@ import type { UserRecord } from '../core/users.ts';
 import { normalizeEmail } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { ConflictError } from '../../core/errors.ts';
-import { composeMail } from '../../mail/templates.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 import { notify } from './notify.ts';
 import { describeDevice } from './device.ts';
@@ -67,11 +66,19 @@ export async function requestEmailChange(
     });
   });
   const url = `${services.config.appUrl}/account/email/verify/${encodeURIComponent(token)}`;
-  await services.mailer.send(
-    composeMail(email, {
+  await services.emails.send(
+    'confirmEmailChange',
+    {
+      to: email,
+      newEmail: email,
+      username: user.username,
+      url,
+      expiresInMinutes: EMAIL_CHANGE_TTL_SECONDS / 60,
+    },
+    (props) => ({
       subject: 'Confirm your new email address',
-      intro: `Someone asked to use this address for the account ${user.username}. If it was you, follow the link within ${EMAIL_CHANGE_TTL_SECONDS / 60} minutes. It works once.`,
-      link: { url, label: 'Confirm this address' },
+      intro: `Someone asked to use this address for the account ${props.username}. If it was you, follow the link within ${props.expiresInMinutes} minutes. It works once.`,
+      link: { url: props.url, label: 'Confirm this address' },
       outro: 'If you did not ask for this, ignore this email: nothing changes without the link.',
     }),
   );
