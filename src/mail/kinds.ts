@@ -68,6 +68,7 @@ export interface EmailKinds {
   secondFactorLockedNotice: NoticeEmailProps;
 }
 
+/** The name of one message kind (`resetPassword`, `magicLink`, ...). */
 export type EmailKind = keyof EmailKinds;
 
 /** A message's three parts. `html` is built with the `html` template (citadel/html), which escapes. */
