@@ -5,6 +5,46 @@
  */
 export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
 export { defineConfig } from './config/define.ts';
+export {
+  EMAIL_KINDS,
+  type EmailKinds,
+  type EmailKind,
+  type EmailProps,
+  type LinkEmailProps,
+  type CodeEmailProps,
+  type NoticeEmailProps,
+  type EmailContent,
+  type EmailTemplate,
+  type EmailTemplates,
+  type OutgoingEmail,
+  type OutgoingEmailBase,
+  type MailService,
+} from './mail/kinds.ts';
+export {
+  createFetchHandler,
+  type CitadelFetchHandler,
+  type CreateFetchHandlerOptions,
+} from './embed/fetch-handler.ts';
+export type { FetchContext } from './embed/fetch.ts';
+export {
+  getCaller,
+  type CallerSource,
+  type CallerSession,
+  type CallerResolving,
+  type ResolvedCaller,
+} from './embed/caller.ts';
+export {
+  requireCaller,
+  requireSudo,
+  expressRequireCaller,
+  expressRequireSudo,
+  honoRequireCaller,
+  honoRequireSudo,
+  type RequestWithCaller,
+  type NodeMiddleware,
+  type HonoLikeContext,
+  type HonoMiddleware,
+} from './embed/guards.ts';
 export type {
   CitadelOptions,
   CitadelConfig,

@@ -13,6 +13,14 @@ import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
 import type { OpenDatabaseOptions } from './db/open.ts';
 import { fastifyTrustProxy } from './config/trust-proxy.ts';
+import {
+  CallerResolver,
+  kCallerResolver,
+  registerInstance,
+  type CallerSource,
+  type ResolvedCaller,
+} from './embed/caller.ts';
+import { clientAddressOf, injectFetch, UNKNOWN_CLIENT_ADDRESS } from './embed/fetch.ts';
 
 /** What `createServer()` takes: the configuration, plus how to log, migrate and open the database. */
 export interface CreateServerOptions extends CitadelOptions {
@@ -43,6 +51,15 @@ export interface CitadelServer {
    * Koa (mounted under a path: set `basePath` to that path so links and redirects include it).
    */
   handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /**
+   * The same, for the Fetch API: a Request in, a Response out (see `createFetchHandler()`). The
+   * second argument gives the client's address (`{ clientAddress }`, or Bun's server, or Deno's
+   * connection info).
+   */
+  fetch(request: Request, context?: unknown): Promise<Response>;
+  /** Who is calling (session cookie or bearer token) on any request: see `getCaller()`. */
+  getCaller(request: CallerSource): Promise<ResolvedCaller | null>;
+  /** Closes the Fastify instance, the database, the mail transport and Redis. */
   close(): Promise<void>;
 }
 
@@ -105,6 +122,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     routerOptions: { ignoreTrailingSlash: true },
   });
 
+  const resolver = new CallerResolver(app);
+  app.decorate(kCallerResolver, { resolver });
   const mounted = await mountCitadel(app, { config, plugins, clock, migrate, database: databaseOptions });
   for (const notice of notices) app.log.warn(notice);
   // Development only, and only when warnings are shown: the check costs a few catalog queries.
@@ -114,18 +133,27 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   }
 
   let closed = false;
-  return {
+  const server: CitadelServer = {
     app,
     services: app,
     redis: mounted.redis,
     handler: nodeHandler(app),
+    fetch: (request, context) =>
+      injectFetch(app, request, {
+        basePath: config.basePath,
+        remoteAddress: clientAddressOf(request, context) ?? UNKNOWN_CLIENT_ADDRESS,
+      }),
+    getCaller: (request) => resolver.getCaller(request),
     config,
     notices,
     async close() {
       if (closed) return;
       closed = true;
+      unregister();
       await app.close();
       await mounted.release();
     },
   };
+  const unregister = registerInstance(server);
+  return server;
 }

@@ -11,7 +11,8 @@ import { DatabaseSessionStore, type SessionStore } from './http/sessions/store.t
 import { RedisSessionStore } from './http/sessions/store-redis.ts';
 import { DatabaseRateLimitStore, RateLimiter } from './http/rate-limit.ts';
 import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
-import { LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
+import { CustomMailer, LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
+import { EmailSender } from './mail/emails.ts';
 import { BrandedMailer } from './mail/branding.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface CoreServices {
   sessions: SessionStore;
   rateLimiter: RateLimiter;
   mailer: Mailer;
+  /** Citadel's own messages by kind (the application's `emails` replacements, else the defaults). */
+  emails: EmailSender;
 }
 
 export async function createCoreServices(
@@ -49,6 +52,16 @@ export async function createCoreServices(
   redis?.on('error', (err) => {
     if (connectedOnce) logger.error({ err: { message: err.message } }, 'redis error');
   });
+  // APP_NAME on every subject and body, whatever sends the message; the application's mail
+  // service, else SMTP, else the log.
+  const mailer = new BrandedMailer(
+    config.mail
+      ? new CustomMailer(config.mail, config.mailFrom)
+      : config.smtpUrl
+        ? new SmtpMailer(config.smtpUrl, config.mailFrom)
+        : new LogMailer(logger, config.mailFrom),
+    config.appName,
+  );
   const services: CoreServices = {
     config,
     db,
@@ -61,13 +74,8 @@ export async function createCoreServices(
     rateLimiter: new RateLimiter(
       redis ? new RedisRateLimitStore(redis) : new DatabaseRateLimitStore(db, dialect, clock),
     ),
-    // APP_NAME on every subject and body, whatever sends the message.
-    mailer: new BrandedMailer(
-      config.smtpUrl
-        ? new SmtpMailer(config.smtpUrl, config.mailFrom)
-        : new LogMailer(logger, config.mailFrom),
-      config.appName,
-    ),
+    mailer,
+    emails: new EmailSender(mailer, config.emails ?? {}, config.appName),
   };
   return { services, redis };
 }

@@ -177,7 +177,7 @@ export function loadConfig(
   if (smtpUrl && !/^smtps?:\/\//.test(smtpUrl))
     throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://`);
   // The log transport writes sign-in links and codes into the log: fine locally, a risk in production.
-  if (!smtpUrl && production)
+  if (!smtpUrl && !options.mail && production)
     notices.push('SMTP_URL is not set: emails, with their links and codes, are written to the log');
 
   const sudoTtl = options.sudoTtl ?? integer('SUDO_TTL', env.SUDO_TTL, 1) ?? options.limits?.sudoTtl;
@@ -230,7 +230,9 @@ export function loadConfig(
       dataDir,
       notices,
     ),
-    smtpUrl,
+    smtpUrl: options.mail ? undefined : smtpUrl,
+    mail: options.mail,
+    emails: options.emails,
     mailFrom: options.mailFrom ?? env.MAIL_FROM ?? `${displayName(appName)} <no-reply@localhost>`,
     loginActions,
     registerActions,

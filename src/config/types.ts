@@ -1,6 +1,7 @@
 import type { Clock } from '../core/clock.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
 import type { OpenApiVersion } from '../core/openapi.ts';
+import type { EmailTemplates, MailService } from '../mail/kinds.ts';
 
 /** Log levels (LOG_LEVEL). */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -77,6 +78,18 @@ export interface CitadelOptions extends ExtensionSettings {
   sessionSecret?: string;
   smtpUrl?: string;
   mailFrom?: string;
+  /**
+   * The application's mail service (any provider's SDK): `{ send(message) }` replaces SMTP
+   * (`smtpUrl` and SMTP_URL are then not used). `message` has `from`, `to`, `subject`, `text`,
+   * `html`, and the `kind` and `props` of the message.
+   */
+  mail?: MailService;
+  /**
+   * Replacements of Citadel's messages by kind (`resetPassword`, `magicLink`, ...: see `EmailKinds`):
+   * `(props, defaults) => ({ subject?, text?, html? })`; missing parts and other kinds keep the
+   * defaults. `html` must come from the `html` template (citadel/html), which escapes.
+   */
+  emails?: EmailTemplates;
   loginActions?: string[];
   registerActions?: string[];
   /**
@@ -136,6 +149,8 @@ export interface CitadelConfig extends ExtensionSettings {
   sessionSecret: string;
   smtpUrl?: string;
   mailFrom: string;
+  mail?: MailService;
+  emails?: EmailTemplates;
   loginActions: string[];
   registerActions: string[];
   registerHideExisting: boolean;

@@ -10,6 +10,7 @@ import type { Dialect } from '../db/url.ts';
 import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/crypto.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { EmailSender } from '../mail/emails.ts';
 import './caller.ts';
 
 /**
@@ -30,6 +31,8 @@ declare module 'fastify' {
     sessions: SessionStore;
     rateLimiter: RateLimiter;
     mailer: Mailer;
+    /** Citadel's own messages by kind: `emails.send('resetPassword', props, defaults)`. */
+    emails: EmailSender;
     /** Built-in page renderer to the application's or a plugin's replacement (`pages`). */
     pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
   }

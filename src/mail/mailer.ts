@@ -1,12 +1,16 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type { FastifyBaseLogger } from 'fastify';
+import type { EmailKind, MailService, OutgoingEmail } from './kinds.ts';
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html: string;
+  /** Which of Citadel's messages this is (none for a plugin's own), and its props. */
+  kind?: EmailKind;
+  props?: object;
 }
 
 export interface Mailer {
@@ -34,7 +38,14 @@ export class SmtpMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     // An address object, never a string: nodemailer parses strings as lists with display names.
-    await this.transport.sendMail({ from: this.from, ...message, to: { name: '', address: message.to } });
+    const { subject, text, html } = message;
+    await this.transport.sendMail({
+      from: this.from,
+      subject,
+      text,
+      html,
+      to: { name: '', address: message.to },
+    });
   }
 
   close(): void {
@@ -57,4 +68,21 @@ export class LogMailer implements Mailer {
   }
 
   close(): void {}
+}
+
+/** The application's mail service (`mail: { send }`): SMTP is not used. */
+export class CustomMailer implements Mailer {
+  constructor(
+    private readonly service: MailService,
+    private readonly from: string,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    const { to, subject, text, html, kind, props } = message;
+    await this.service.send({ from: this.from, to, subject, text, html, kind, props } as OutgoingEmail);
+  }
+
+  close(): void {
+    void Promise.resolve(this.service.close?.()).catch(() => undefined);
+  }
 }

@@ -1,5 +1,6 @@
-import { html, type SafeHtml } from '../http/html.ts';
+import { html } from '../http/html.ts';
 import type { MailMessage } from './mailer.ts';
+import type { EmailContent } from './kinds.ts';
 
 /**
  * Every email has a plain-text and an HTML body built from the same parts: a greeting line,
@@ -13,7 +14,8 @@ export interface MailContent {
   outro?: string;
 }
 
-export function composeMail(to: string, content: MailContent): MailMessage {
+/** The three parts of a message; every value is escaped in the HTML. */
+export function composeContent(content: MailContent): EmailContent {
   const text = [
     content.intro,
     content.link ? `${content.link.label}: ${content.link.url}` : '',
@@ -22,7 +24,7 @@ export function composeMail(to: string, content: MailContent): MailMessage {
   ]
     .filter(Boolean)
     .join('\n\n');
-  const body: SafeHtml = html`<!doctype html>
+  const body = html`<!doctype html>
     <html>
       <body style="font-family: sans-serif; line-height: 1.5">
         <p>${content.intro}</p>
@@ -31,5 +33,10 @@ export function composeMail(to: string, content: MailContent): MailMessage {
         ${content.outro ? html`<p>${content.outro}</p>` : ''}
       </body>
     </html>`;
-  return { to, subject: content.subject, text, html: body.toString() };
+  return { subject: content.subject, text, html: body };
+}
+
+export function composeMail(to: string, content: MailContent): MailMessage {
+  const { subject, text, html: body } = composeContent(content);
+  return { to, subject, text, html: body.toString() };
 }

@@ -6,7 +6,6 @@ import type { UserRecord } from '../core/users.ts';
 import { normalizeEmail } from '../core/users.ts';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
 import { ConflictError, ForbiddenError } from '../../core/errors.ts';
-import { composeMail } from '../../mail/templates.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 import { notify } from './notify.ts';
@@ -129,20 +128,30 @@ export async function requestEmailChange(
     }),
   );
   if (owner) {
-    await services.mailer.send(
-      composeMail(owner.email, {
+    await services.emails.send(
+      'emailTakenNotice',
+      { to: owner.email, username: owner.username },
+      (props) => ({
         subject: 'Someone tried to use your address for another account',
-        intro: `Someone asked to move another account on ${services.config.appName} to this email address, which already belongs to your account ${owner.username}. Nothing was changed.`,
+        intro: `Someone asked to move another account on ${props.appName} to this email address, which already belongs to your account ${props.username}. Nothing was changed.`,
         outro: 'You do not need to do anything: your account is unchanged.',
       }),
     );
   } else {
     const url = `${services.config.appUrl}/account/email/verify/${encodeURIComponent(token)}`;
-    await services.mailer.send(
-      composeMail(email, {
+    await services.emails.send(
+      'confirmEmailChange',
+      {
+        to: email,
+        newEmail: email,
+        username: user.username,
+        url,
+        expiresInMinutes: EMAIL_CHANGE_TTL_SECONDS / 60,
+      },
+      (props) => ({
         subject: 'Confirm your new email address',
-        intro: `Someone asked to use this address for the account ${user.username}. If it was you, open the link within ${EMAIL_CHANGE_TTL_SECONDS / 60} minutes and confirm there, signed in to that account.`,
-        link: { url, label: 'Confirm this address' },
+        intro: `Someone asked to use this address for the account ${props.username}. If it was you, open the link within ${props.expiresInMinutes} minutes and confirm there, signed in to that account.`,
+        link: { url: props.url, label: 'Confirm this address' },
         outro:
           'If you did not ask for this, ignore this email: nothing changes unless the account owner confirms.',
       }),

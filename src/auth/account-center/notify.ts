@@ -1,5 +1,5 @@
 import type { CitadelServices } from '../../http/fastify-types.ts';
-import { composeMail } from '../../mail/templates.ts';
+import type { EmailKind, EmailKinds, NoticeEmailProps } from '../../mail/kinds.ts';
 import { accountSettings, type NotificationId } from './settings.ts';
 
 export interface NotificationFacts {
@@ -14,48 +14,65 @@ const REVIEW =
   'If this was you, there is nothing to do. If it was not, change your password and review the ' +
   'sessions and security events in your account settings.';
 
-function content(id: NotificationId, username: string, facts: NotificationFacts) {
-  const where = facts.device ? ` from ${facts.device}${facts.ip ? ` (${facts.ip})` : ''}` : '';
-  switch (id) {
-    case 'new_device':
+/** Which message each notification is, and its props beyond the common ones. */
+const KINDS = {
+  new_device: 'newDeviceNotice',
+  password_changed: 'passwordChangedNotice',
+  password_reset: 'passwordResetNotice',
+  email_change: 'emailChangeNotice',
+  factor_enrolled: 'factorAddedNotice',
+  factor_removed: 'factorRemovedNotice',
+  token_created: 'tokenCreatedNotice',
+  second_factor_locked: 'secondFactorLockedNotice',
+} as const satisfies Record<NotificationId, EmailKind>;
+
+function where(props: NoticeEmailProps): string {
+  return props.device ? ` from ${props.device}${props.ip ? ` (${props.ip})` : ''}` : '';
+}
+
+/** The default subject and first paragraph of each notice. */
+function content(kind: (typeof KINDS)[NotificationId], props: EmailKinds[typeof kind]) {
+  const { username } = props;
+  switch (kind) {
+    case 'newDeviceNotice':
       return {
         subject: 'New sign-in to your account',
-        intro: `Your account ${username} was signed in to${where}, a device not seen for this account recently.`,
+        intro: `Your account ${username} was signed in to${where(props)}, a device not seen for this account recently.`,
       };
-    case 'password_changed':
+    case 'passwordChangedNotice':
       return {
         subject: 'Your password was changed',
-        intro: `The password of your account ${username} was changed${where}.`,
+        intro: `The password of your account ${username} was changed${where(props)}.`,
       };
-    case 'password_reset':
+    case 'passwordResetNotice':
       return {
         subject: 'Your password was reset',
-        intro: `The password of your account ${username} was reset with an emailed link${where}. Every session was signed out.`,
+        intro: `The password of your account ${username} was reset with an emailed link${where(props)}. Every session was signed out.`,
       };
-    case 'email_change':
+    case 'emailChangeNotice':
       return {
         subject: 'Your email address is being changed',
-        intro: `Someone asked${where} to change the email address of your account ${username} to ${facts.subject ?? 'another address'}. It changes only when the link sent to the new address is confirmed, signed in to this account.`,
+        intro: `Someone asked${where(props)} to change the email address of your account ${username} to ${(props as EmailKinds['emailChangeNotice']).newEmail}. It changes only when the link sent to the new address is confirmed, signed in to this account.`,
       };
-    case 'factor_enrolled':
+    case 'factorAddedNotice':
       return {
         subject: 'A two-factor method was added',
-        intro: `${facts.subject ?? 'A two-factor method'} was added to your account ${username}${where}.`,
+        intro: `${(props as EmailKinds['factorAddedNotice']).factor} was added to your account ${username}${where(props)}.`,
       };
-    case 'factor_removed':
+    case 'factorRemovedNotice':
       return {
         subject: 'A two-factor method was removed',
-        intro: `${facts.subject ?? 'A two-factor method'} was removed from your account ${username}${where}.`,
+        intro: `${(props as EmailKinds['factorRemovedNotice']).factor} was removed from your account ${username}${where(props)}.`,
       };
-    case 'token_created':
+    case 'tokenCreatedNotice':
       return {
         subject: 'A personal access token was created',
-        intro: `A personal access token named "${facts.subject ?? ''}" was created for your account ${username}${where}.`,
+        intro: `A personal access token named "${(props as EmailKinds['tokenCreatedNotice']).tokenName}" was created for your account ${username}${where(props)}.`,
       };
-    case 'second_factor_locked':
+    case 'secondFactorLockedNotice':
       return {
         subject: 'Two-factor sign-in is locked for now',
-        intro: `Too many wrong two-factor codes were entered for your account ${username}${where}. Code entry is paused for a while.`,
+        intro: `Too many wrong two-factor codes were entered for your account ${username}${where(props)}. Code entry is paused for a while.`,
       };
   }
 }
@@ -72,9 +89,21 @@ export function notify(
   facts: NotificationFacts = {},
 ): Promise<void> {
   if (!accountSettings(services.config).notifyEvents.includes(id)) return Promise.resolve();
-  const { subject, intro } = content(id, to.username, facts);
-  return services.mailer
-    .send(composeMail(to.email, { subject, intro, outro: REVIEW }))
+  const kind = KINDS[id];
+  const props = {
+    to: to.email,
+    username: to.username,
+    device: facts.device ?? null,
+    ip: facts.ip ?? null,
+    // Only the kind's own props: what a custom mail service sees is what the kind declares.
+    ...(kind === 'emailChangeNotice' ? { newEmail: facts.subject ?? 'another address' } : {}),
+    ...(kind === 'factorAddedNotice' || kind === 'factorRemovedNotice'
+      ? { factor: facts.subject ?? 'A two-factor method' }
+      : {}),
+    ...(kind === 'tokenCreatedNotice' ? { tokenName: facts.subject ?? '' } : {}),
+  } as EmailKinds[typeof kind];
+  return services.emails
+    .send(kind, props, (full) => ({ ...content(kind, full), outro: REVIEW }))
     .catch((error: unknown) => {
       services.log.error(
         { err: { message: (error as Error).message } },

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { UserRecord } from '../core/users.ts';
-import { composeMail } from '../../mail/templates.ts';
 
 /** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
 export const ACTIVATION_PENDING = {
@@ -16,16 +15,14 @@ export const ACTIVATION_PENDING = {
  * the password like a real registration, so both answers take the same time class.
  */
 export async function mailOwnerOfExistingAddress(request: FastifyRequest, owner: UserRecord): Promise<void> {
-  const { config, mailer } = request.server;
+  const { emails } = request.server;
   // Like a new registration, the session starts over (a new registration clears it too).
   request.session.clear();
   request.caller = null;
-  await mailer.send(
-    composeMail(owner.email, {
-      subject: 'Someone tried to register with your address',
-      intro: `Someone tried to create an account on ${config.appName} with this email address, which already belongs to your account ${owner.username}. No new account was created.`,
-      outro:
-        'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
-    }),
-  );
+  await emails.send('registrationAttempt', { to: owner.email, username: owner.username }, (props) => ({
+    subject: 'Someone tried to register with your address',
+    intro: `Someone tried to create an account on ${props.appName} with this email address, which already belongs to your account ${props.username}. No new account was created.`,
+    outro:
+      'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
+  }));
 }

@@ -1,7 +1,6 @@
 import { claimSingleUseToken } from '../core/single-use-tokens.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { composeMail } from '../../mail/templates.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 
 /**
@@ -37,11 +36,13 @@ export async function sendPasswordReset(services: CitadelServices, email: string
   );
   const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
   const minutes = Math.round(config.limits.resetTokenTtl / 60);
-  await services.mailer.send(
-    composeMail(user.email, {
+  await services.emails.send(
+    'resetPassword',
+    { to: user.email, username: user.username, url, expiresInMinutes: minutes },
+    (props) => ({
       subject: 'Reset your password',
-      intro: `Someone asked to reset the password of the account ${user.username}. If it was you, follow the link within ${minutes} minutes.`,
-      link: { url, label: 'Choose a new password' },
+      intro: `Someone asked to reset the password of the account ${props.username}. If it was you, follow the link within ${props.expiresInMinutes} minutes.`,
+      link: { url: props.url, label: 'Choose a new password' },
       outro: 'If you did not ask for this, ignore this email: your password stays as it is.',
     }),
   );

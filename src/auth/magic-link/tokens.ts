@@ -2,7 +2,6 @@ import { claimSingleUseToken } from '../core/single-use-tokens.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { composeMail } from '../../mail/templates.ts';
 import { canBeActivated } from '../accounts/login.ts';
 
 /** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
@@ -30,11 +29,13 @@ export async function sendMagicLink(services: CitadelServices, email: string): P
     .execute();
   const url = `${config.appUrl}/magic-link/verify/${encodeURIComponent(token)}`;
   const minutes = Math.round(config.limits.magicLinkTtl / 60);
-  await services.mailer.send(
-    composeMail(user.email, {
+  await services.emails.send(
+    'magicLink',
+    { to: user.email, username: user.username, url, expiresInMinutes: minutes },
+    (props) => ({
       subject: 'Your sign-in link',
-      intro: `Someone asked to sign in to the account ${user.username} by email. If it was you, follow the link within ${minutes} minutes. It works once.`,
-      link: { url, label: 'Sign in' },
+      intro: `Someone asked to sign in to the account ${props.username} by email. If it was you, follow the link within ${props.expiresInMinutes} minutes. It works once.`,
+      link: { url: props.url, label: 'Sign in' },
       outro: 'If you did not ask for this, ignore this email: nobody can sign in without the link.',
     }),
   );

@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { ActionContext, PipelineAction } from './types.ts';
 import { safeEqual } from '../../core/crypto.ts';
-import { composeMail } from '../../mail/templates.ts';
 import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { html } from '../../http/html.ts';
 import { claimOnce } from './claims.ts';
@@ -23,6 +22,8 @@ export function generateCode(): string {
 
 interface EmailCodeOptions {
   id: string;
+  /** The message kind (its props and replacement: `emails.<kind>`). */
+  email: 'signInCode' | 'activationCode';
   label: string;
   subject: string;
   intro: (ctx: ActionContext) => string;
@@ -41,12 +42,14 @@ async function sendCode(ctx: ActionContext, options: EmailCodeOptions): Promise<
   state.expiresAt = new Date(now.getTime() + services.config.limits.codeTtl * 1000).toISOString();
   state.sentAt = now.toISOString();
   const minutes = Math.round(services.config.limits.codeTtl / 60);
-  await services.mailer.send(
-    composeMail(user.email, {
+  await services.emails.send(
+    options.email,
+    { to: user.email, username: user.username, code, expiresInMinutes: minutes },
+    (props) => ({
       subject: options.subject,
       intro: options.intro(ctx),
-      code,
-      outro: `The code is valid for ${minutes} minutes and works once. If you did not try to sign in, change your password.`,
+      code: props.code,
+      outro: `The code is valid for ${props.expiresInMinutes} minutes and works once. If you did not try to sign in, change your password.`,
     }),
   );
 }
@@ -125,6 +128,7 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
 /** email_2fa: a code to the account's address on every sign-in. */
 export const email2faAction = emailCodeAction({
   id: 'email_2fa',
+  email: 'signInCode',
   label: 'Enter the code we emailed you',
   subject: 'Your sign-in code',
   intro: (ctx) => `Use this code to finish signing in to the account ${ctx.user.username}.`,
@@ -138,6 +142,7 @@ export const email2faAction = emailCodeAction({
  */
 export const emailActivationAction = emailCodeAction({
   id: 'email_activation',
+  email: 'activationCode',
   label: 'Activate your account',
   subject: 'Activate your account',
   intro: (ctx) => `Use this code to activate the account ${ctx.user.username}.`,

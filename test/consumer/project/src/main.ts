@@ -23,6 +23,7 @@ import { Type } from '@sinclair/typebox';
 import { html, layout } from 'citadel/html';
 import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
 import * as everyExport from './every-export.js';
+import { embedProgram } from './embed.js';
 
 for (const name of everyExport.VALUE_EXPORTS) {
   assert.notEqual(everyExport[name], undefined, `export ${name} is undefined at run time`);
@@ -201,3 +202,5 @@ try {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+await embedProgram();
