@@ -8,17 +8,24 @@ import fc from 'fast-check';
 import Sqids from 'sqids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/core/crypto.ts';
-import { deploymentAlphabet, deploymentCodecs, IdCodec, spaceAlphabet } from '../../src/api/sqids.ts';
+import {
+  deploymentAlphabet,
+  deploymentCodecs,
+  IdCodec,
+  MAX_OBFUSCATED_ID,
+  spaceAlphabet,
+} from '../../src/api/sqids.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../api/helpers.ts';
 
 const secrets = new SecretBox('sqids-property-secret-sqids-property-secret');
 const codecs = deploymentCodecs(secrets, { sqidsMinLength: 8 });
 const space = fc.constantFrom('posts', 'comments', 'users', 'gadgets', 'posts.author_id', 'a', 'b_c');
-const raw = fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER });
+// Obfuscated keys are integer columns: ids decode within their range (0 to 2^31 - 1) only.
+const raw = fc.integer({ min: 0, max: MAX_OBFUSCATED_ID });
 
 describe('per-space codecs (properties)', () => {
-  it('round-trips every safe non-negative integer in every space, canonical form only', () => {
+  it('round-trips every id of an integer column in every space, canonical form only', () => {
     fc.assert(
       fc.property(space, raw, (name, n) => {
         const codec = codecs.of(name);
@@ -29,6 +36,19 @@ describe('per-space codecs (properties)', () => {
         if (short !== id) expect(codec.decode(short)).toBeNull();
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('refuses an encoding of a number past the integer columns (no out-of-range id reaches SQL)', () => {
+    fc.assert(
+      fc.property(
+        space,
+        fc.integer({ min: MAX_OBFUSCATED_ID + 1, max: Number.MAX_SAFE_INTEGER }),
+        (name, n) => {
+          expect(codecs.of(name).decode(codecs.of(name).encode(n))).toBeNull();
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 
