@@ -57,7 +57,7 @@ export async function createCoreServices(
     secrets: new SecretBox(config.sessionSecret),
     sessions: redis
       ? new RedisSessionStore(redis, clock)
-      : await DatabaseSessionStore.open(db, clock, dialect),
+      : new DatabaseSessionStore(db, clock, dialect),
     rateLimiter: new RateLimiter(
       redis ? new RedisRateLimitStore(redis) : new DatabaseRateLimitStore(db, dialect, clock),
     ),

@@ -1,7 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
 import { accountCenterRoutes } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
-import { sessionEventInsertMigration } from './session-event-migration.ts';
+import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
 import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
 import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
 import { touchSession } from './sessions.ts';
@@ -14,7 +14,7 @@ import './tables.ts';
  */
 export const accountCenterPlugin = definePlugin({
   name: 'account-center',
-  migrations: [accountCenterMigration, sessionEventInsertMigration],
+  migrations: [accountCenterMigration, sessionEventInsertMigration, dropSessionEventInsertMigration],
   routes: accountCenterRoutes,
   actions: [twoFactorEnrollAction, recoveryCodesAction],
   events: { signedIn: recordSignIn, request: touchSession },

@@ -53,11 +53,11 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   try {
     if (
       session.savesANewRow &&
-      sessions.canInsertWithCompanions?.(companions) &&
+      sessions.canInsertWithCompanions?.() &&
       sessions.insertWithCompanions
     ) {
-      // One statement for the new session, the removal of the one it replaces and its rows, no
-      // BEGIN and COMMIT (store.ts, companion-insert.ts).
+      // PostgreSQL: one statement for the new session, the removal of the one it replaces and its
+      // rows (a data-modifying WITH, store.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);
       saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
         insertWith(idHash, record, companions, replaces),
