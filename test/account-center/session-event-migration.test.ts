@@ -79,7 +79,8 @@ describe("0502: the one-statement session and event write's objects are gone", (
         objects: ['session_with_security_events', 'session_with_security_events_insert'],
         pendingColumn: false,
       });
-    if (dialect === 'mysql') expect(before).toEqual({ objects: ['session_with_security_events'], pendingColumn: true });
+    if (dialect === 'mysql')
+      expect(before).toEqual({ objects: ['session_with_security_events'], pendingColumn: true });
     await dropSessionEventInsertMigration.up(db, dialect);
     expect(await leftovers(db)).toEqual(NONE);
     await dropSessionEventInsertMigration.up(db, dialect);

@@ -30,7 +30,8 @@ export const securityEventsUserForeignKeyMigration: CitadelMigration = {
   async down(db, dialect) {
     if (dialect === 'postgres')
       await sql.raw(`alter table security_events drop constraint ${FK}`).execute(db);
-    else if (dialect === 'mysql') await sql.raw(`alter table security_events drop foreign key ${FK}`).execute(db);
+    else if (dialect === 'mysql')
+      await sql.raw(`alter table security_events drop foreign key ${FK}`).execute(db);
     // SQLite keeps the constraint: dropping it would take a rebuild, and no earlier code relies on its absence.
   },
 };

@@ -87,7 +87,8 @@ export async function dropSessionEventObjects(db: Kysely<unknown>, dialect: Dial
     where table_schema = database() and table_name = 'security_events' and column_name = 'pending_session'`.execute(
     db,
   );
-  if (columns.length > 0) await sql.raw('ALTER TABLE `security_events` DROP COLUMN pending_session').execute(db);
+  if (columns.length > 0)
+    await sql.raw('ALTER TABLE `security_events` DROP COLUMN pending_session').execute(db);
 }
 
 /** Superseded by 0502 (above); kept because deployed databases have run it. */

@@ -52,11 +52,7 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    if (
-      session.savesANewRow &&
-      sessions.canInsertWithCompanions?.() &&
-      sessions.insertWithCompanions
-    ) {
+    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
       // PostgreSQL: one statement for the new session, the removal of the one it replaces and its
       // rows (a data-modifying WITH, store.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);
