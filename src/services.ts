@@ -68,9 +68,7 @@ export async function createCoreServices(
     dialect,
     clock,
     secrets: new SecretBox(config.sessionSecret),
-    sessions: redis
-      ? new RedisSessionStore(redis, clock)
-      : await DatabaseSessionStore.open(db, clock, dialect),
+    sessions: redis ? new RedisSessionStore(redis, clock) : new DatabaseSessionStore(db, clock, dialect),
     rateLimiter: new RateLimiter(
       redis ? new RedisRateLimitStore(redis) : new DatabaseRateLimitStore(db, dialect, clock),
     ),

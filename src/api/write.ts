@@ -1,9 +1,10 @@
-import { HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
+import { AuthenticationRequiredError, HttpError, NotFoundError, ValidationError } from '../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from './compile.ts';
 import { authorize } from './authorize.ts';
 import { afterQuery, hookContext, type AnyDb, type RequestScope } from './context.ts';
 import { columnValueProblem } from './column-types.ts';
 import { constraintError } from './db-errors.ts';
+import { callerIsGone } from '../http/caller-gone.ts';
 import { formatRecord } from './format.ts';
 import { etagOf, guardIfMatch } from './etag.ts';
 import type { DeriveNode } from './query.ts';
@@ -261,6 +262,8 @@ export async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) =
       .catch((rollbackError: unknown) => {
         scope.request.log.error({ err: rollbackError }, 'rollback failed');
       });
+    // The caller's own account was deleted meanwhile (its user id fails the foreign key): 401.
+    if (await callerIsGone(scope.request, error).catch(() => false)) throw new AuthenticationRequiredError();
     throw constraintError(error);
   }
 }

@@ -1,5 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError, TooManyRequestsError, UNEXPECTED_ERROR_MESSAGE } from '../core/errors.ts';
+import {
+  AuthenticationRequiredError,
+  HttpError,
+  TooManyRequestsError,
+  UNEXPECTED_ERROR_MESSAGE,
+} from '../core/errors.ts';
 import { ForbiddenKeyError, FORBIDDEN_KEY_REASON } from '../core/request-keys.ts';
 import { isMultipartPrototypeViolation } from './request-keys.ts';
 import { clientKind } from './negotiation.ts';
@@ -8,6 +13,7 @@ import { publicPath } from './base-path.ts';
 import { errorPage } from './error-page.ts';
 import { outageAs503 } from './outage.ts';
 import { PRIVATE_NO_STORE } from './cache-control.ts';
+import { callerIsGone } from './caller-gone.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 
@@ -64,7 +70,9 @@ export async function authErrorHandler(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const error = outageAs503(thrown, request);
+  let error = outageAs503(thrown, request);
+  // A write for a user deleted meanwhile (contract 14): the caller is gone, not a fault.
+  if (await callerIsGone(request, error).catch(() => false)) error = new AuthenticationRequiredError();
   const outcome = outcomeForError(request, error);
   if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);
   if (error instanceof TooManyRequestsError) reply.header('retry-after', String(error.retryAfter));

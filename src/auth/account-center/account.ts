@@ -1,7 +1,7 @@
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeUsername } from '../core/users.ts';
-import { ValidationError } from '../../core/errors.ts';
+import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';
 import { recordSecurityEvent, type EventOrigin } from './events.ts';
 
 export const USERNAME_TAKEN = 'This username is already taken.';
@@ -18,7 +18,7 @@ export async function changeUsername(
   if (taken && taken.id !== user.id) throw new ValidationError({ username: USERNAME_TAKEN });
   try {
     await services.db.transaction().execute(async (trx) => {
-      await trx
+      const updated = await trx
         .updateTable('users')
         .set({
           username: username.trim(),
@@ -26,7 +26,9 @@ export async function changeUsername(
           updated_at: services.clock.now().toISOString(),
         })
         .where('id', '=', user.id)
-        .execute();
+        .executeTakeFirst();
+      // The account was deleted meanwhile (contract 14): no event, and the caller is gone.
+      if (Number(updated.numUpdatedRows) === 0) throw new AuthenticationRequiredError();
       await recordSecurityEvent(trx, services.clock, {
         userId: user.id,
         type: 'username_changed',
@@ -35,18 +37,24 @@ export async function changeUsername(
       });
     });
   } catch (error) {
+    if (error instanceof AuthenticationRequiredError) throw error;
     // Two renames raced past the check above: the unique index decides.
     const winner = await services.users.findByUsername(username);
     if (winner && winner.id !== user.id) throw new ValidationError({ username: USERNAME_TAKEN });
     throw error;
   }
-  return (await services.users.findById(user.id))!;
+  const renamed = await services.users.findById(user.id);
+  if (!renamed) throw new AuthenticationRequiredError();
+  return renamed;
 }
 
 /**
- * Delete the account: the `account_deleted` audit row (without the user), the user (sessions,
- * remember-me, factors, identities, tokens and pending links go with it by foreign key), and the
- * application's `onUserDeleted` hook, all in one transaction: if the hook fails, nothing is deleted.
+ * Delete the account: the user (sessions, remember-me, factors, identities, tokens, pending links
+ * and the user's security events go with it by foreign key), the `account_deleted` audit row
+ * (without the user), and the application's `onUserDeleted` hook, all in one transaction: if the
+ * hook fails, nothing is deleted. The user row goes first: its lock is what a racing write for the
+ * user waits on (the foreign key check), which then fails instead of leaving a row behind
+ * (contract 14); taking it first also orders the locks so such a write cannot deadlock with this.
  */
 export async function deleteAccount(
   services: CitadelServices,
@@ -54,14 +62,15 @@ export async function deleteAccount(
   origin: EventOrigin,
 ): Promise<void> {
   await services.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('security_events').where('user_id', '=', user.id).execute();
+    const deleted = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
+    // Deleted meanwhile by another request: nothing to do, and nobody to answer for.
+    if (Number(deleted.numDeletedRows) === 0) throw new AuthenticationRequiredError();
     await recordSecurityEvent(trx, services.clock, {
       userId: null,
       type: 'account_deleted',
       ...origin,
       detail: { user_id: user.id },
     });
-    await trx.deleteFrom('users').where('id', '=', user.id).execute();
     await services.config.onUserDeleted?.(
       { id: user.id, username: user.username, email: user.email },
       { db: trx },

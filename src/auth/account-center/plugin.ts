@@ -1,7 +1,8 @@
 import { definePlugin } from '../../plugin.ts';
 import { accountCenterRoutes } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
-import { sessionEventInsertMigration } from './session-event-migration.ts';
+import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
+import { securityEventsUserForeignKeyMigration } from './events-user-fk-migration.ts';
 import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
 import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
 import { touchSession } from './sessions.ts';
@@ -14,7 +15,12 @@ import './tables.ts';
  */
 export const accountCenterPlugin = definePlugin({
   name: 'account-center',
-  migrations: [accountCenterMigration, sessionEventInsertMigration],
+  migrations: [
+    accountCenterMigration,
+    sessionEventInsertMigration,
+    dropSessionEventInsertMigration,
+    securityEventsUserForeignKeyMigration,
+  ],
   routes: accountCenterRoutes,
   actions: [twoFactorEnrollAction, recoveryCodesAction],
   events: { signedIn: recordSignIn, request: touchSession },

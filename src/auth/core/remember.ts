@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AuthenticationRequiredError } from '../../core/errors.ts';
 
 export const REMEMBER_COOKIE = 'citadel_remember';
 
@@ -31,17 +33,23 @@ export class RememberTokens {
     const selector = randomToken(12);
     const validator = randomToken(32);
     const now = this.clock.now();
-    await this.db
-      .insertInto('remember_tokens')
-      .values({
-        selector,
-        validator_hash: sha256Hex(validator),
-        user_id: userId,
-        expires_at: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
-        created_at: now.toISOString(),
-        last_used_at: null,
-      })
-      .execute();
+    try {
+      await this.db
+        .insertInto('remember_tokens')
+        .values({
+          selector,
+          validator_hash: sha256Hex(validator),
+          user_id: userId,
+          expires_at: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
+          created_at: now.toISOString(),
+          last_used_at: null,
+        })
+        .execute();
+    } catch (error) {
+      // The user was deleted while signing in (contract 14): nobody to sign in, not a fault.
+      if (isForeignKeyViolation(error)) throw new AuthenticationRequiredError();
+      throw error;
+    }
     return { value: `${selector}:${validator}`, maxAge: this.ttlSeconds };
   }
 

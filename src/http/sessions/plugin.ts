@@ -4,7 +4,8 @@ import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
 import { insertCompanions } from './store.ts';
 import { outageAs503, ServiceUnavailableError } from '../outage.ts';
-import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
+import { AuthenticationRequiredError, HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -51,13 +52,9 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    if (
-      session.savesANewRow &&
-      sessions.canInsertWithCompanions?.(companions) &&
-      sessions.insertWithCompanions
-    ) {
-      // One statement for the new session, the removal of the one it replaces and its rows, no
-      // BEGIN and COMMIT (store.ts, companion-insert.ts).
+    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
+      // PostgreSQL: one statement for the new session, the removal of the one it replaces and its
+      // rows (a data-modifying WITH, store.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);
       saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
         insertWith(idHash, record, companions, replaces),
@@ -121,6 +118,14 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       if (outage instanceof ServiceUnavailableError) {
         if (reply.statusCode >= 500) return payload;
         throw outage;
+      }
+      // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
+      // session row and its event fail the user's foreign key, and neither is kept): the caller is
+      // gone, 401 (contract 14). An answer that is already an error goes out as it is.
+      if (isForeignKeyViolation(error)) {
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
+        if (reply.statusCode >= 400) return payload;
+        throw new AuthenticationRequiredError();
       }
       request.log.error({ err: error }, 'session not saved');
       throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);

@@ -4,7 +4,6 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { UserRecord } from '../caller.ts';
-import { findCompanionInserts, insertSessionWithCompanion } from './companion-insert.ts';
 
 export type SessionData = Record<string, unknown>;
 
@@ -62,8 +61,8 @@ export interface SessionStore {
    * share a transaction, and the caller writes its rows after the session write instead.
    */
   atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T>;
-  /** Whether `insertWithCompanions` can store a new session and these rows in one statement here. */
-  canInsertWithCompanions?(companions: readonly SessionCompanion[]): boolean;
+  /** Whether `insertWithCompanions` can store a new session and its rows in one statement here. */
+  canInsertWithCompanions?(): boolean;
   insertWithCompanions?(
     idHash: string,
     session: StoredSession,
@@ -77,19 +76,9 @@ export class DatabaseSessionStore implements SessionStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
-    /** How a new session and its companion rows become one statement (`insertWithCompanions`). */
+    /** PostgreSQL writes a new session and its companion rows in one statement (`insertWithCompanions`). */
     private readonly dialect: Dialect = 'sqlite',
-    /**
-     * Companion tables with a one-statement insert on SQLite or MySQL/MariaDB (companion-insert.ts;
-     * `open` finds them).
-     */
-    private readonly companionInserts: ReadonlySet<string> = new Set(),
   ) {}
-
-  /** The store, with the one-statement companion inserts the database has (asked once, at start). */
-  static async open(db: Kysely<Database>, clock: Clock, dialect: Dialect): Promise<DatabaseSessionStore> {
-    return new DatabaseSessionStore(db, clock, dialect, await findCompanionInserts(db, dialect));
-  }
 
   async atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T> {
     return this.db
@@ -98,10 +87,9 @@ export class DatabaseSessionStore implements SessionStore {
   }
 
   /**
-   * A new session, the removal of the one it replaces and its companion rows in ONE statement, where
-   * a transaction would cost BEGIN and COMMIT besides: on PostgreSQL a data-modifying WITH (they
-   * commit together); on SQLite and MySQL/MariaDB the objects of companion-insert.ts (one companion
-   * row). Only where `canInsertWithCompanions`; elsewhere the caller uses `atomically`.
+   * PostgreSQL: a new session, the removal of the one it replaces and its companion rows in ONE
+   * statement (a data-modifying WITH: they commit together), where a transaction would cost BEGIN
+   * and COMMIT besides. Other dialects have no such statement: the caller uses `atomically`.
    */
   async insertWithCompanions(
     idHash: string,
@@ -109,11 +97,7 @@ export class DatabaseSessionStore implements SessionStore {
     companions: readonly SessionCompanion[],
     replaces: string | null = null,
   ): Promise<void> {
-    if (this.dialect !== 'postgres') {
-      const [{ table, values }] = companions as [SessionCompanion];
-      const row = { id: idHash, ...this.values(session) };
-      return insertSessionWithCompanion(this.db, this.dialect, row, replaces, table, values);
-    }
+    if (this.dialect !== 'postgres') throw new Error('insertWithCompanions: PostgreSQL only');
     let query = this.db as unknown as Kysely<Database>;
     companions.forEach(({ table, values }, i) => {
       query = query.with(`companion_${i}`, (db) => db.insertInto(table).values(values as never)) as never;
@@ -126,10 +110,8 @@ export class DatabaseSessionStore implements SessionStore {
       .execute();
   }
 
-  canInsertWithCompanions(companions: readonly SessionCompanion[]): boolean {
-    if (this.db.isTransaction) return false;
-    if (this.dialect === 'postgres') return true;
-    return companions.length === 1 && this.companionInserts.has(companions[0]!.table);
+  canInsertWithCompanions(): boolean {
+    return this.dialect === 'postgres' && !this.db.isTransaction;
   }
 
   /**
