@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
 
 /** The event types of contract section 10. */
@@ -185,9 +186,12 @@ export async function changeWithEvent<T>(
   change: (db: Kysely<Database>) => Promise<T>,
   recordIf: (result: T) => boolean = () => true,
 ): Promise<T> {
-  return services.db.transaction().execute(async (trx) => {
-    const result = await change(trx);
-    if (recordIf(result)) await recordSecurityEvent(trx, services.clock, event);
-    return result;
-  });
+  // A deadlock victim (InnoDB, PostgreSQL) was undone whole: the change and its event run again.
+  return retryOnDeadlock(() =>
+    services.db.transaction().execute(async (trx) => {
+      const result = await change(trx);
+      if (recordIf(result)) await recordSecurityEvent(trx, services.clock, event);
+      return result;
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import { retryOnDeadlock } from '../../db/retry.ts';
 import type { Kysely } from 'kysely';
 import { once, withParameters } from '../../db/compiled.ts';
 import type { Database } from '../../db/schema.ts';
@@ -81,9 +82,13 @@ export class DatabaseSessionStore implements SessionStore {
   ) {}
 
   async atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) => work(new DatabaseSessionStore(trx, this.clock, this.dialect), trx));
+    // A sign-in racing another writer of the same user (an account deletion) may be InnoDB's
+    // deadlock victim: undone whole, so it runs again (and then meets the deletion's outcome).
+    return retryOnDeadlock(() =>
+      this.db
+        .transaction()
+        .execute((trx) => work(new DatabaseSessionStore(trx, this.clock, this.dialect), trx)),
+    );
   }
 
   /**
