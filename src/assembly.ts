@@ -4,15 +4,26 @@ import type { CitadelMigration } from './db/migrations/types.ts';
 import { coreMigrations } from './db/migrations/index.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { defaultPlugins } from './auth/index.ts';
+import { ConfigError } from './config/errors.ts';
 
-/** The built-in plugins, then the application's, each name once. */
+/**
+ * The plugins of a server: `plugins` from the options is the full list (the built-ins when it is
+ * absent), each name once, each plugin's `dependencies` present (one line names every one missing).
+ */
 export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
-  const plugins = [...defaultPlugins, ...(options.plugins ?? [])];
+  const plugins = [...(options.plugins ?? defaultPlugins())];
   const names = new Set<string>();
   for (const { name } of plugins) {
-    if (names.has(name)) throw new Error(`two plugins are named "${name}"`);
+    if (names.has(name)) throw new ConfigError(`two plugins are named "${name}"`);
     names.add(name);
   }
+  const missing = plugins.flatMap((plugin) =>
+    (plugin.dependencies ?? [])
+      .filter((dependency) => !names.has(dependency))
+      .map((dependency) => `"${plugin.name}" needs "${dependency}"`),
+  );
+  if (missing.length > 0)
+    throw new ConfigError(`plugins are missing what others depend on: ${missing.join(', ')}`);
   return plugins;
 }
 

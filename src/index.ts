@@ -54,6 +54,24 @@ export type {
   LogLevel,
 } from './config/types.ts';
 export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export {
+  defaultPlugins,
+  BUILT_IN_PLUGIN_KEYS,
+  type BuiltInPluginKey,
+  type DefaultPluginOverrides,
+} from './auth/index.ts';
+export {
+  defineEndpoint,
+  ANSWERED,
+  type Endpoint,
+  type AnyEndpoint,
+  type EndpointAuth,
+  type EndpointInput,
+  type EndpointMethod,
+  type EndpointRateLimit,
+  type EndpointResult,
+} from './auth/core/endpoint.ts';
+export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
 export { signInFactsFor, type SignInFact, type SignInFacts } from './auth/core/sign-in-facts.ts';
 export type { PipelineAction, ActionContext, PipelinePurpose, SignInResult } from './auth/pipeline/types.ts';
 export type {

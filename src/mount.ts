@@ -12,6 +12,7 @@ import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
 import { refuseForbiddenKeys } from './http/request-keys.ts';
+import { ServedPaths } from './http/served-paths.ts';
 import { readMultipartBody } from './http/multipart-body.ts';
 import { refuseLongUrls } from './http/request-head.ts';
 import { refuseNonJsonBodies } from './http/json-only.ts';
@@ -91,6 +92,18 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       error.statusCode = 400;
       done(error, undefined);
     }
+  });
+
+  // Every GET route registered from here on (auth, plugins, resource API, docs), for page links.
+  const servedPaths = new ServedPaths();
+  app.decorate('servedPaths', servedPaths);
+  const basePath = config.basePath;
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('GET')) return;
+    const url =
+      basePath && route.url.startsWith(basePath) ? route.url.slice(basePath.length) || '/' : route.url;
+    servedPaths.add(url);
   });
 
   // Bodies of every kind are parsed before any route is registered, and one hook then refuses

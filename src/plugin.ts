@@ -39,6 +39,8 @@ export interface PluginEvents {
 export interface CitadelPlugin {
   /** Unique among the server's plugins. */
   name: string;
+  /** Names of the plugins this one needs (start-up stops, naming them, when one is missing). */
+  dependencies?: readonly string[];
   /** Kysely migrations for the plugin's tables; names sort in the order they run. */
   migrations?: readonly CitadelMigration[];
   /**
@@ -63,7 +65,10 @@ export interface CitadelPlugin {
 
 declare module './config/types.ts' {
   interface ExtensionSettings {
-    /** Capabilities added to the built-in ones (`auth/index.ts`), registered after them. */
+    /**
+     * Every plugin of the server, in order: the built-ins when absent. Add your own after them:
+     * `plugins: [...defaultPlugins(), myPlugin]` (`defaultPlugins({ magicLink: false })` leaves one out).
+     */
     plugins?: CitadelPlugin[];
   }
 }

@@ -116,4 +116,4 @@ export const notesPlugin = definePlugin({
   },
 });
 
-// createServer({ plugins: [notesPlugin], loginActions: ['notes_first_note'] })
+// createServer({ plugins: [...defaultPlugins(), notesPlugin], loginActions: ['notes_first_note'] })

@@ -9,18 +9,45 @@ import { factorsPlugin } from './factors/plugin.ts';
 import { sudoPlugin } from './sudo/plugin.ts';
 import { accountCenterPlugin } from './account-center/plugin.ts';
 
+/** The built-in capabilities by the key `defaultPlugins()` takes, in the order they register. */
+const BUILT_INS = {
+  accounts: accountsPlugin,
+  tokens: tokensPlugin,
+  social: socialPlugin,
+  password: passwordPlugin,
+  pipeline: pipelinePlugin,
+  magicLink: magicLinkPlugin,
+  factors: factorsPlugin,
+  sudo: sudoPlugin,
+  accountCenter: accountCenterPlugin,
+} as const satisfies Record<string, CitadelPlugin>;
+
+export type BuiltInPluginKey = keyof typeof BUILT_INS;
+
+/** `false` leaves a built-in out: `defaultPlugins({ magicLink: false })`. */
+export type DefaultPluginOverrides = Partial<Record<BuiltInPluginKey, false>>;
+
+/** Every built-in key, for tests and tools that go through them all. */
+export const BUILT_IN_PLUGIN_KEYS = Object.keys(BUILT_INS) as BuiltInPluginKey[];
+
 /**
- * The built-in capabilities, each a plugin with its routes, pages, tables and actions. An
- * application's own plugins (`plugins: [...]` in the config) are registered after these.
+ * The built-in capabilities (contract section 15), each a plugin with its endpoints, pages, tables
+ * and actions. `plugins` in the config is the full list, so an application adds its own after
+ * them: `plugins: [...defaultPlugins(), myPlugin]`; `defaultPlugins({ magicLink: false })` leaves
+ * one out (with it its routes, its pages, the links other pages show to them and its OpenAPI
+ * entries). A built-in that others depend on cannot be left out alone: start-up names them.
  */
-export const defaultPlugins: readonly CitadelPlugin[] = [
-  accountsPlugin,
-  tokensPlugin,
-  socialPlugin,
-  passwordPlugin,
-  pipelinePlugin,
-  magicLinkPlugin,
-  factorsPlugin,
-  sudoPlugin,
-  accountCenterPlugin,
-];
+export function defaultPlugins(overrides: DefaultPluginOverrides = {}): CitadelPlugin[] {
+  for (const key of Object.keys(overrides)) {
+    if (!Object.hasOwn(BUILT_INS, key))
+      throw new TypeError(
+        `defaultPlugins: no built-in plugin "${key}" (known: ${BUILT_IN_PLUGIN_KEYS.join(', ')})`,
+      );
+  }
+  return BUILT_IN_PLUGIN_KEYS.filter((key) => overrides[key] !== false).map((key) => BUILT_INS[key]);
+}
+
+/** The built-in plugin a key stands for (its `name` is what `dependencies` and errors use). */
+export function builtInPlugin(key: BuiltInPluginKey): CitadelPlugin {
+  return BUILT_INS[key];
+}

@@ -10,6 +10,7 @@ import type { Dialect } from '../db/url.ts';
 import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/crypto.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { ServedPaths } from './served-paths.ts';
 import type { EmailSender } from '../mail/emails.ts';
 import './caller.ts';
 
@@ -33,6 +34,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Citadel's own messages by kind: `emails.send('resetPassword', props, defaults)`. */
     emails: EmailSender;
+    /** The GET paths the server answers, for pages that link only to what exists. */
+    servedPaths: ServedPaths;
     /** Built-in page renderer to the application's or a plugin's replacement (`pages`). */
     pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
   }

@@ -58,18 +58,37 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}}
 `;
 
+/**
+ * Links to the pages this server has, in order, each `<a>` separated by `separator`: a page of a
+ * plugin that is left out is not linked (`ctx.serves`).
+ */
+export function servedLinks(
+  ctx: PageContext,
+  links: readonly (readonly [path: string, label: string | SafeHtml])[],
+  separator: string | SafeHtml = ' ',
+): SafeHtml {
+  const shown = links.filter(([path]) => ctx.serves(path));
+  return html`${shown.map(([path, label], index) => html`${index > 0 ? separator : ''}<a href="${path}">${label}</a>`)}`;
+}
+
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
   const links = ctx.user
-    ? html`<a href="/account">Account</a> <a href="/sessions">Sessions</a>
-        <a href="/two-factor">Two-factor</a>
-        <a href="/tokens">Tokens</a>
+    ? html`${servedLinks(ctx, [
+          ['/account', 'Account'],
+          ['/sessions', 'Sessions'],
+          ['/two-factor', 'Two-factor'],
+          ['/tokens', 'Tokens'],
+        ])}
         <form class="inline" method="post" action="/logout">
           <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="link" type="submit">
             Sign out
           </button>
         </form>`
-    : html`<a href="/login">Sign in</a> <a href="/register">Create an account</a>`;
+    : servedLinks(ctx, [
+        ['/login', 'Sign in'],
+        ['/register', 'Create an account'],
+      ]);
   return html`<header class="site-header">
     <nav class="bar" aria-label="Main"><a class="brand" href="/">${ctx.appName}</a>${links}</nav>
   </header>`;

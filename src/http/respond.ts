@@ -44,6 +44,8 @@ export interface PageContext<P = unknown> {
   appName: string;
   /** The application's stylesheet URL, loaded after the built-in styles. */
   stylesheet?: string;
+  /** Whether this server answers a link to `path` (a left-out plugin's pages are not linked). */
+  serves: (path: string) => boolean;
   props: P;
 }
 
@@ -104,6 +106,7 @@ export async function renderPage(
     query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
     appName: request.server.config.appName,
     stylesheet: request.server.config.stylesheet,
+    serves: (path) => request.server.servedPaths.has(path),
     props: loadProps ? await loadProps(request) : {},
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '@hono/node-server';
 import { buildApp } from '../../examples/embed-hono/server.ts';
 import demo from '../../examples/blog/citadel.config.ts';
-import { definePlugin, type CitadelFetchHandler } from '../../src/index.ts';
+import { defaultPlugins, definePlugin, type CitadelFetchHandler } from '../../src/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
 import { MailCapture } from '../helpers/mail.ts';
 import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
@@ -36,7 +36,7 @@ describe('createFetchHandler in Hono (examples/embed-hono)', () => {
     const { seed: _seed, ...app } = demo;
     const built = buildApp({
       ...app,
-      plugins: [whereFrom],
+      plugins: [...defaultPlugins(), whereFrom],
       env: {},
       logger: false,
       seedDemo: false,

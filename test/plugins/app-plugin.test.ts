@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import type { Generated } from 'kysely';
-import { definePlugin, ValidationError, type CitadelMigration } from '../../src/index.ts';
+import { defaultPlugins, definePlugin, ValidationError, type CitadelMigration } from '../../src/index.ts';
 import { html } from '../../src/html.ts';
 import { idColumn, TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
 import { requireCaller } from '../../src/auth/core/caller.ts';
@@ -80,7 +80,7 @@ const notesPlugin = definePlugin({
 describe('an application plugin (route, action, table) without editing Citadel', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ plugins: [notesPlugin], loginActions: ['notes_welcome'] });
+    t = await startTestApp({ plugins: [...defaultPlugins(), notesPlugin], loginActions: ['notes_welcome'] });
   });
   afterAll(async () => t?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtInPages, definePlugin, type PageReplacements } from '../../src/index.ts';
+import { builtInPages, defaultPlugins, definePlugin, type PageReplacements } from '../../src/index.ts';
 import { html, layout, form, field } from '../../src/html.ts';
 import { pageReplacements } from '../../src/auth/pages.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
@@ -37,7 +37,7 @@ const themePlugin = definePlugin({
 describe('replacing built-in pages (`pages` in the config and in a plugin)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ pages, plugins: [themePlugin] });
+    t = await startTestApp({ pages, plugins: [...defaultPlugins(), themePlugin] });
   });
   afterAll(async () => t?.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyRequest } from 'fastify';
 import {
+  defaultPlugins,
   AuthenticationRequiredError,
   definePlugin,
   ValidationError,
@@ -125,7 +126,7 @@ const PIN = '482913';
 describe("a plugin's factor: sign-in two-factor step and sudo", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ plugins: [pinPlugin] });
+    t = await startTestApp({ plugins: [...defaultPlugins(), pinPlugin] });
   });
   afterAll(async () => t?.close());
 
@@ -213,7 +214,7 @@ describe("a plugin's factor: sign-in two-factor step and sudo", () => {
 describe("a plugin's factor under the sudo failure limit", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ plugins: [pinPlugin] });
+    t = await startTestApp({ plugins: [...defaultPlugins(), pinPlugin] });
   });
   afterAll(async () => t?.close());
 

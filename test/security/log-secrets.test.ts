@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definePlugin } from '../../src/index.ts';
+import { defaultPlugins, definePlugin } from '../../src/index.ts';
 import { redactUrl } from '../../src/http/logging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
@@ -36,7 +36,7 @@ describe('secret path and query parameters are redacted from their route declara
       logger: undefined,
       logLevel: 'trace',
       logStream: { write: (line: string) => void lines.push(line) },
-      plugins: [invitations],
+      plugins: [...defaultPlugins(), invitations],
       routes: (app) => {
         app.addHook('onRequest', async (request) => {
           declared.set(`${request.method} ${request.routeOptions.url}`, request.routeOptions.config.secrets);

@@ -14,7 +14,7 @@ const dataDir = () => mkdtempSync(join(tmpdir(), 'citadel-config-'));
 
 /** The configuration as createServer() loads it: knowing the built-in plugins' actions. */
 function load(options: CitadelOptions) {
-  return loadConfig(options, [], knownActions(defaultPlugins, options));
+  return loadConfig(options, [], knownActions(defaultPlugins(), options));
 }
 
 function configError(env: Record<string, string>, options = {}): string {

@@ -26,12 +26,12 @@ describe('migrations', () => {
 
   it('apply once; a second run has nothing to do', async () => {
     const db = await fresh();
-    const first = await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins));
+    const first = await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins()));
     expect(first.applied).toContain('0000_core');
     expect(await tables(db)).toEqual(
       expect.arrayContaining(['users', 'sessions', 'remember_tokens', 'rate_limits']),
     );
-    expect((await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins))).applied).toEqual([]);
+    expect((await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins()))).applied).toEqual([]);
   });
 
   const good: CitadelMigration = {

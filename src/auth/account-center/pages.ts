@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, field, form, layout, when } from '../../http/layout.ts';
+import { csrfField, field, form, layout, servedLinks, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import type { SecurityEventView, EventPage } from './events.ts';
 import type { SessionView } from './sessions.ts';
@@ -57,11 +57,17 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
         <dd>${user.has_password ? 'Set' : 'Not set (you sign in with a provider or a link)'}</dd>
       </dl>
       <nav class="settings" aria-label="Account settings">
-        <a href="/sessions">Sessions and devices</a>
-        <a href="/account/events">Security events</a>
-        <a href="/two-factor">Two-factor authentication</a>
-        <a href="/set-password">${user.has_password ? 'Change password' : 'Set a password'}</a>
-        <a href="/tokens">Personal access tokens</a>
+        ${servedLinks(
+          ctx,
+          [
+            ['/sessions', 'Sessions and devices'],
+            ['/account/events', 'Security events'],
+            ['/two-factor', 'Two-factor authentication'],
+            ['/set-password', user.has_password ? 'Change password' : 'Set a password'],
+            ['/tokens', 'Personal access tokens'],
+          ],
+          '\n',
+        )}
       </nav>
       <section class="card" id="change-username">
         <h2>Change your username</h2>

@@ -15,6 +15,8 @@ import './tables.ts';
  */
 export const accountCenterPlugin = definePlugin({
   name: 'account-center',
+  // Its required-enrolment step runs in the pipeline, enrols factors, and deletion needs sudo.
+  dependencies: ['pipeline', 'factors', 'sudo'],
   migrations: [
     accountCenterMigration,
     sessionEventInsertMigration,

@@ -1,19 +1,34 @@
 import { html } from '../../http/html.ts';
-import { layout } from '../../http/layout.ts';
+import { layout, servedLinks } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
+
+const API_DOCS = '/api/v1/docs/ui';
+const LINKS: readonly (readonly [string, string])[] = [
+  ['/account', 'Your account'],
+  ['/sessions', 'Sessions and devices'],
+  ['/two-factor', 'Two-factor settings'],
+  ['/tokens', 'Personal access tokens'],
+  ['/set-password', 'Password'],
+  [API_DOCS, 'API documentation'],
+];
 
 export function homePage(ctx: PageContext) {
   const content = ctx.user
     ? html`<p>Signed in as <strong>${ctx.user.username}</strong> (${ctx.user.email}).</p>
         <ul>
-          <li><a href="/account">Your account</a></li>
-          <li><a href="/sessions">Sessions and devices</a></li>
-          <li><a href="/two-factor">Two-factor settings</a></li>
-          <li><a href="/tokens">Personal access tokens</a></li>
-          <li><a href="/set-password">Password</a></li>
-          <li><a href="/api/v1/docs/ui">API documentation</a></li>
+          ${LINKS.filter(([path]) => ctx.serves(path)).map(([path, label]) => html`<li><a href="${path}">${label}</a></li>`)}
         </ul>`
-    : html`<p>Welcome. <a href="/login">Sign in</a> or <a href="/register">create an account</a>.</p>
-        <p><a href="/api/v1/docs/ui">API documentation</a></p>`;
+    : html`<p>
+          Welcome.
+          ${servedLinks(
+            ctx,
+            [
+              ['/login', 'Sign in'],
+              ['/register', 'Create an account'],
+            ],
+            ' or ',
+          )}.
+        </p>
+        ${ctx.serves(API_DOCS) ? html`<p><a href="${API_DOCS}">API documentation</a></p>` : ''}`;
   return layout(ctx, ctx.appName, content);
 }

@@ -1,5 +1,5 @@
 import { html } from '../../http/html.ts';
-import { field, form, layout } from '../../http/layout.ts';
+import { field, form, layout, servedLinks } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** The sign-in and registration pages show a button per configured social provider. */
@@ -11,7 +11,8 @@ export interface SignInPageProps {
 
 /** "Sign in with …" buttons for the configured providers. */
 function socialButtons(ctx: PageContext<SignInPageProps>) {
-  const providers = ctx.props.providers;
+  // Social sign-in left out: no provider buttons, whatever OAUTH_* says.
+  const providers = ctx.props.providers.filter((p) => ctx.serves(`/oauth/${p.id}`));
   if (providers.length === 0) return '';
   return html`<p>Or continue with:</p>
     <ul class="social">
@@ -38,8 +39,15 @@ export function loginPage(ctx: PageContext<SignInPageProps>) {
       <button type="button" class="secondary" id="passkey-login">Sign in with a passkey</button>
       <p id="passkey-login-status" role="status"></p>
       <p>
-        <a href="/forgot-password">Forgot your password?</a> ·
-        <a href="/magic-link">Email me a sign-in link</a> · <a href="/register">Create an account</a>
+        ${servedLinks(
+          ctx,
+          [
+            ['/forgot-password', 'Forgot your password?'],
+            ['/magic-link', 'Email me a sign-in link'],
+            ['/register', 'Create an account'],
+          ],
+          ' · ',
+        )}
       </p>
       ${socialButtons(ctx)}`,
     html`<script src="/assets/simplewebauthn.js" defer></script>

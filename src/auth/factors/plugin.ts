@@ -8,6 +8,8 @@ import { factorFacts } from './registry.ts';
 /** TOTP, passkeys and recovery codes: their settings pages and the automatic `two_factor` step. */
 export const factorsPlugin = definePlugin({
   name: 'factors',
+  // Its `two_factor` step runs in the pipeline; enrolling and removing a factor need sudo.
+  dependencies: ['pipeline', 'sudo'],
   migrations: [factorsMigration],
   routes: factorsRoutes,
   actions: [twoFactorAction],

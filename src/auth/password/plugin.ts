@@ -2,4 +2,9 @@ import { definePlugin } from '../../plugin.ts';
 import { passwordRoutes } from './routes.ts';
 
 /** Setting or changing the password of a signed-in account. */
-export const passwordPlugin = definePlugin({ name: 'password', routes: passwordRoutes });
+export const passwordPlugin = definePlugin({
+  name: 'password',
+  // Replacing a password (or setting one beside a factor) needs sudo.
+  dependencies: ['sudo'],
+  routes: passwordRoutes,
+});

@@ -10,6 +10,7 @@ import { strict as assert } from 'node:assert';
 import {
   createApi,
   createServer,
+  defaultPlugins,
   defineConfig,
   definePlugin,
   defineResource,
@@ -118,7 +119,7 @@ const config = defineConfig({
   logLevel: 'silent',
   loginActions: ['house_rules'],
   actions: [houseRules],
-  plugins: [hello],
+  plugins: [...defaultPlugins(), hello],
   pages,
   migrations: [notesTable],
   api: createApi({ apiName: 'Consumer API', apiBaseUrl: '/api', resources: [notes] }).publish({
