@@ -1,5 +1,5 @@
 import { definePlugin } from '../../plugin.ts';
-import { passwordRoutes } from './routes.ts';
+import { passwordEndpoints } from './routes.ts';
 
 /** Setting or changing the password of a signed-in account. */
-export const passwordPlugin = definePlugin({ name: 'password', routes: passwordRoutes });
+export const passwordPlugin = definePlugin({ name: 'password', endpoints: passwordEndpoints });
