@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { publicUser } from '../core/users.ts';
-import { limitEmailSends } from '../core/send-limits.ts';
+import { emailSendLimits } from '../core/send-limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
@@ -52,10 +52,11 @@ const sendLink = defineEndpoint({
   auth: 'anonymous',
   summary: 'Email a sign-in link (the same answer for any address)',
   body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191 }) }),
+  // Per client address and per address, counted whether or not the address has an account.
+  rateLimit: emailSendLimits('magic-link', { countInvalid: false }),
   responses: { 200: Envelope() },
   page: magicLinkPage,
   async handler({ body, services, http }) {
-    await limitEmailSends(http.request, 'magic-link', body.email);
     // Sent after the response is on its way: the answer and its timing are the same for any address.
     void sendMagicLink(services, body.email).catch((error: unknown) =>
       http.request.log.error({ err: error }, 'could not send the magic link email'),
