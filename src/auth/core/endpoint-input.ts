@@ -9,8 +9,10 @@ import { parseMailbox } from '../../http/email-address.ts';
  * the same rules for JSON and form clients. Strings are trimmed (a property with `x-raw: true`,
  * such as a password, keeps its spaces), an empty string is an absent field, form text becomes
  * the declared boolean, number or list, U+0000 is refused, `format: 'email'` is one RFC 5321
- * mailbox returned lower-cased, and only declared properties reach the handler. Every problem is
- * collected into one 422 with a message per field.
+ * mailbox returned lower-cased, and only declared properties reach the handler (unless the schema
+ * has `additionalProperties`: then the others do too, decoded by it, for a body whose fields belong
+ * to someone else, such as a sign-in step's). Every problem is collected into one 422 with a
+ * message per field.
  */
 
 FormatRegistry.Set('email', (value) => parseMailbox(value) !== null);
@@ -34,6 +36,8 @@ interface SchemaNode {
   'x-pattern-message'?: string;
   /** One message for any problem of this field's value (a union of accepted shapes). */
   'x-message'?: string;
+  /** Fields beyond the declared ones: passed on, decoded by this schema (`true`: text untrimmed). */
+  additionalProperties?: SchemaNode | boolean;
 }
 
 function humanize(name: string): string {
@@ -175,7 +179,13 @@ export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
           : {};
       const value = emptyRecord();
       const errors: Record<string, string> = {};
-      for (const [field, node] of Object.entries(properties)) {
+      const rest = root.additionalProperties;
+      const fields: [string, SchemaNode][] = Object.entries(properties);
+      if (rest)
+        for (const field of Object.keys(source))
+          if (!Object.hasOwn(properties, field))
+            fields.push([field, rest === true ? { 'x-raw': true } : rest]);
+      for (const [field, node] of fields) {
         if (!Object.hasOwn(source, field)) continue;
         const decoded = decodeValue(source[field], node);
         if (decoded !== null && typeof decoded === 'object' && 'problem' in decoded) {

@@ -1,72 +1,101 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FieldReader } from '../../http/fields.ts';
-import { respond } from '../../http/respond.ts';
+import { Type } from '@sinclair/typebox';
 import { clientKind } from '../../http/negotiation.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { publicUser } from '../core/users.ts';
-import { limitEmailSends } from '../core/send-limits.ts';
+import { emailSendLimits } from '../core/send-limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
-import { magicLinkPage, magicLinkSentPage } from './pages.ts';
+import { magicLinkPage, magicLinkSentPage, type MagicLinkSentPageProps } from './pages.ts';
 
 const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
 
-/** Sign-in by an emailed single-use link. */
-export async function magicLinkRoutes(app: FastifyInstance): Promise<void> {
-  app.get(
-    '/magic-link',
-    { config: { action: 'magic_link.show', page: magicLinkPage } },
-    async (request, reply) =>
-      respond(request, reply, { action: 'magic_link.show', status: 'info', render: true }),
-  );
+/** The link's token, exactly as emailed (its length is checked where it is claimed). */
+const TokenText = Type.String({ 'x-raw': true, description: 'The emailed sign-in token' });
 
-  app.get(
-    '/magic-link/sent',
-    {
-      config: {
-        action: 'magic_link.sent',
-        page: magicLinkSentPage,
-        pageProps: (request) => ({ linkMinutes: Math.round(request.server.config.limits.magicLinkTtl / 60) }),
-      },
-    },
-    async (request, reply) =>
-      respond(request, reply, { action: 'magic_link.sent', status: 'info', render: true }),
-  );
+const showMagicLink = defineEndpoint({
+  method: 'GET',
+  path: '/magic-link',
+  action: 'magic_link.show',
+  auth: 'anonymous',
+  summary: 'The sign-in-by-email form',
+  responses: { 200: Envelope() },
+  page: magicLinkPage,
+  async handler() {
+    return { status: 'info', render: true };
+  },
+});
 
-  app.post(
-    '/magic-link',
-    { config: { action: 'magic_link.send', page: magicLinkPage } },
-    async (request, reply) => {
-      const services = request.server;
-      const fields = new FieldReader(request.body);
-      const email = fields.email('email', { required: true });
-      fields.throwIfInvalid();
-      await limitEmailSends(request, 'magic-link', email);
-      // Sent after the response is on its way: the answer and its timing are the same for any address.
-      void sendMagicLink(services, email!).catch((error: unknown) =>
-        request.log.error({ err: error }, 'could not send the magic link email'),
-      );
-      return respond(request, reply, {
-        action: 'magic_link.send',
-        status: 'success',
-        message: 'If that address belongs to an account, a sign-in link is on its way.',
-        // Browsers go on to the "check your email" page; API clients get the contract's path.
-        redirectTo: clientKind(request) === 'form' ? '/magic-link/sent' : '/magic-link',
-      });
-    },
-  );
+const magicLinkSent = defineEndpoint({
+  method: 'GET',
+  path: '/magic-link/sent',
+  action: 'magic_link.sent',
+  auth: 'anonymous',
+  summary: 'The "check your email" page',
+  responses: { 200: Envelope() },
+  page: magicLinkSentPage,
+  pageProps: ({ services }): MagicLinkSentPageProps => ({
+    linkMinutes: Math.round(services.config.limits.magicLinkTtl / 60),
+  }),
+  async handler() {
+    return { status: 'info', render: true };
+  },
+});
 
-  const verify = async (request: FastifyRequest, reply: FastifyReply, token: unknown) => {
-    const services = request.server;
-    const user = typeof token === 'string' ? await consumeMagicLink(services, token) : undefined;
+const sendLink = defineEndpoint({
+  method: 'POST',
+  path: '/magic-link',
+  action: 'magic_link.send',
+  auth: 'anonymous',
+  summary: 'Email a sign-in link (the same answer for any address)',
+  body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191 }) }),
+  // Per client address and per address, counted whether or not the address has an account.
+  rateLimit: emailSendLimits('magic-link', { countInvalid: false }),
+  responses: { 200: Envelope() },
+  page: magicLinkPage,
+  async handler({ body, services, http }) {
+    // Sent after the response is on its way: the answer and its timing are the same for any address.
+    void sendMagicLink(services, body.email).catch((error: unknown) =>
+      http.request.log.error({ err: error }, 'could not send the magic link email'),
+    );
+    return {
+      status: 'success',
+      message: 'If that address belongs to an account, a sign-in link is on its way.',
+      // Browsers go on to the "check your email" page; API clients get the contract's path.
+      redirect_to: clientKind(http.request) === 'form' ? '/magic-link/sent' : '/magic-link',
+    };
+  },
+});
+
+/**
+ * GET /magic-link/verify/:token (the emailed link) or ?token=: a valid, unused, unexpired link
+ * signs its user in (through the post-sign-in pipeline, which may ask for one more step).
+ */
+const verifyLink = defineEndpoint({
+  method: 'GET',
+  path: '/magic-link/verify/:token',
+  aliases: [{ method: 'GET', path: '/magic-link/verify' }],
+  action: 'magic_link.verify',
+  auth: 'anonymous',
+  summary: 'Sign in with an emailed link',
+  params: Type.Object({ token: Type.Optional(TokenText) }),
+  query: Type.Object({ token: Type.Optional(TokenText) }),
+  secrets: ['token'],
+  // Signed in (`user`), or one more step to go (`magic_link.action_required`, no user).
+  responses: { 200: Envelope({ user: 'optional' }) },
+  async handler({ params, query, services, http }) {
+    const { request, reply } = http;
+    const token = params.token ?? query.token;
+    const user = token === undefined ? undefined : await consumeMagicLink(services, token);
     if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
     assertMaySignIn(services, user);
     // The link was read in the account's mailbox.
     await services.users.markEmailVerified(user.id);
     const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
-    return respondToSignIn(
+    await respondToSignIn(
       request,
       reply,
       result,
@@ -79,16 +108,14 @@ export async function magicLinkRoutes(app: FastifyInstance): Promise<void> {
       },
       'magic_link.action_required',
     );
-  };
+    return ANSWERED;
+  },
+});
 
-  app.get<{ Params: { token: string } }>(
-    '/magic-link/verify/:token',
-    { config: { action: 'magic_link.verify', secrets: ['token'] } },
-    async (request, reply) => verify(request, reply, request.params.token),
-  );
-  app.get<{ Querystring: { token?: unknown } }>(
-    '/magic-link/verify',
-    { config: { action: 'magic_link.verify', secrets: ['token'] } },
-    async (request, reply) => verify(request, reply, request.query.token),
-  );
-}
+/** Sign-in by an emailed single-use link. */
+export const magicLinkEndpoints: readonly AnyEndpoint[] = [
+  showMagicLink,
+  magicLinkSent,
+  sendLink,
+  verifyLink,
+];

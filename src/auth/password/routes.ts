@@ -1,54 +1,65 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FieldReader } from '../../http/fields.ts';
-import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../core/caller.ts';
+import { Type } from '@sinclair/typebox';
+import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { setRememberCookie } from '../core/sessions.ts';
 import { requireSudo } from '../sudo/guard.ts';
 import { sudoFactorsFor } from '../sudo/eligible.ts';
-import { readNewPassword } from '../accounts/password-rules.ts';
-import { setPasswordPage } from './pages.ts';
+import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../accounts/password-rules.ts';
+import { setPasswordPage, type SetPasswordPageProps } from './pages.ts';
 import { changeWithEvent, originOf } from '../account-center/events.ts';
 import { voidPendingEmailChanges } from '../account-center/email-change.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
 
+const HasPassword = Type.Object({ has_password: Type.Boolean() });
+
+function setPasswordPageProps({ caller }: EndpointInput): SetPasswordPageProps {
+  return { hasPassword: caller?.via === 'session' && caller.user.password_hash !== null };
+}
+
+/** GET /set-password: whether the session's user has a password yet (social sign-up: not yet). */
+const showSetPassword = defineEndpoint({
+  method: 'GET',
+  path: '/set-password',
+  action: 'password.show',
+  auth: 'session',
+  bearer: false,
+  summary: 'Whether the account has a password',
+  responses: { 200: Envelope({ data: HasPassword }) },
+  page: setPasswordPage,
+  pageProps: setPasswordPageProps,
+  async handler({ caller }) {
+    return { status: 'info', data: { has_password: caller!.user.password_hash !== null }, render: true };
+  },
+});
+
 /**
- * GET/POST /set-password: a user without a password (signed up with a provider) creates one; a user
+ * POST /set-password: a user without a password (signed up with a provider) creates one; a user
  * who has one replaces it only in sudo mode. A first password needs sudo too when the user has any
  * factor (contract 13): otherwise whoever holds the session could set one and use it as a sudo proof.
  * Either way every other session of the account ends.
  * Session callers only: a bearer token never changes a password.
  */
-export async function passwordRoutes(app: FastifyInstance): Promise<void> {
-  const config = {
-    action: 'password.set',
-    page: setPasswordPage,
-    pageProps: (request: FastifyRequest) => {
-      const caller = request.caller;
-      return { hasPassword: caller?.via === 'session' && caller.user.password_hash !== null };
-    },
-  };
-
-  app.get('/set-password', { config: { ...config, action: 'password.show' } }, async (request, reply) => {
-    const user = requireSessionUser(request);
-    return respond(request, reply, {
-      action: 'password.show',
-      status: 'info',
-      data: { has_password: user.password_hash !== null },
-      render: true,
-    });
-  });
-
-  app.post('/set-password', { config }, async (request, reply) => {
-    const services = request.server;
-    const user = requireSessionUser(request);
+const setPassword = defineEndpoint({
+  method: 'POST',
+  path: '/set-password',
+  action: 'password.set',
+  // Sudo depends on the account (a password or a factor to prove): checked by the handler.
+  auth: 'session',
+  bearer: false,
+  summary: 'Set a first password, or change it (sudo when the account has a password or a factor)',
+  body: Type.Object(NEW_PASSWORD_FIELDS),
+  // The configured length limits, the common-password list and the confirmation.
+  refine: (body, services) => newPasswordProblems(body, services.config.limits),
+  responses: { 200: Envelope({ data: HasPassword }) },
+  page: setPasswordPage,
+  pageProps: setPasswordPageProps,
+  async handler({ body, caller, services, http, ip }) {
+    const { request, reply } = http;
+    const user = caller!.user;
     const replacing = user.password_hash !== null;
     if (replacing || (await sudoFactorsFor(request, user)).length > 0) await requireSudo(request, reply);
-
-    const fields = new FieldReader(request.body);
-    const password = readNewPassword(fields, services.config.limits);
-    fields.throwIfInvalid();
-    const hash = await services.passwords.hash(password!);
+    const hash = await services.passwords.hash(body.password);
     await changeWithEvent(
       services,
       { userId: user.id, type: 'password_changed', ...originOf(request), detail: { first: !replacing } },
@@ -60,7 +71,7 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     );
     void notify(services, user, 'password_changed', {
       device: describeDevice(originOf(request).userAgent),
-      ip: request.ip,
+      ip,
     });
 
     // Whoever else held a session or a remember-me cookie of this account is out; this browser
@@ -69,14 +80,16 @@ export async function passwordRoutes(app: FastifyInstance): Promise<void> {
     await services.remember.revokeAllForUser(user.id);
     setRememberCookie(request, reply, null);
     request.session.regenerate();
-    return respond(request, reply, {
-      action: 'password.set',
+    return {
       status: 'success',
       message: replacing
         ? 'Your password was changed.'
         : 'Your password was set. You can now sign in with it.',
       data: { has_password: true },
-      redirectTo: '/',
-    });
-  });
-}
+      redirect_to: '/',
+    };
+  },
+});
+
+/** Setting or changing the password of a signed-in account. */
+export const passwordEndpoints: readonly AnyEndpoint[] = [showSetPassword, setPassword];

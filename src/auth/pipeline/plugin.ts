@@ -1,5 +1,5 @@
 import { definePlugin } from '../../plugin.ts';
-import { pipelineRoutes } from './routes.ts';
+import { pipelineEndpoints } from './routes.ts';
 import { pipelineClaimsMigration } from './claims.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
 
@@ -7,6 +7,6 @@ import { email2faAction, emailActivationAction } from './email-code.ts';
 export const pipelinePlugin = definePlugin({
   name: 'pipeline',
   migrations: [pipelineClaimsMigration],
-  routes: pipelineRoutes,
+  endpoints: pipelineEndpoints,
   actions: [email2faAction, emailActivationAction],
 });

@@ -1,8 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { publicPath } from '../../http/base-path.ts';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
+import { defineEndpoint, ANSWERED, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../core/users.ts';
 import { maskEmail, readPending, savePending, wipePending, type PendingContext } from './context.ts';
@@ -15,127 +18,187 @@ import { originOf } from '../account-center/events.ts';
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
 
+/** A field of the current step's form, as sent: the action reads and checks it itself. */
+const StepField = (description: string) => Type.Optional(Type.Unknown({ 'x-raw': true, description }));
+
 /**
- * The post-sign-in pipeline: the built-in email actions, the application's custom actions from
- * the configuration, and the /action/* endpoints that walk a pending context to a session.
+ * The post-sign-in pipeline: the /action/* endpoints that walk a pending context (in the session,
+ * before any session user exists) to a session. Each step is an action: the built-in emailed
+ * codes, the factors' two_factor, the application's own.
  */
-export async function pipelineRoutes(app: FastifyInstance): Promise<void> {
-  const services = app;
-  app.get(
-    '/action/show',
-    { config: { action: 'action.show', page: pipelinePage, pageProps: pipelinePageProps } },
-    async (request, reply) => {
-      const { pending, user, action, ctx } = await requireCurrentStep(request);
-      const extra = (await action.show?.(ctx)) ?? {};
-      savePending(request.session, pending);
-      return respond(request, reply, {
-        action: 'action.show',
-        status: 'info',
-        message: action.label,
-        data: { ...extra, action: action.id, email: maskEmail(user.email) },
-        render: true,
-      });
-    },
-  );
-
-  app.post(
-    '/action/challenge',
-    { config: { action: 'action.challenge', page: pipelinePage, pageProps: pipelinePageProps } },
-    async (request, reply) => {
-      const { pending, action, ctx } = await requireCurrentStep(request);
-      try {
-        const data = action.challenge ? await action.challenge(ctx) : undefined;
-        savePending(request.session, pending);
-        return await respond(request, reply, {
-          action: 'action.challenge',
-          status: 'info',
-          message: action.challenge ? 'A new code is on its way.' : 'This step has nothing to send.',
-          data: data ?? undefined,
-          redirectTo: '/action/show',
-        });
-      } catch (error) {
-        // A browser asking too soon goes back to the code page with the reason, not to an error page.
-        if (error instanceof TooManyRequestsError && clientKind(request) === 'form') {
-          request.session.flash('error', error.message);
-          return reply
-            .header('retry-after', String(error.retryAfter))
-            .redirect(publicPath(request, '/action/show'), 303);
-        }
-        throw error;
-      }
-    },
-  );
-
-  app.post(
-    '/action/handle',
-    { config: { action: 'action.handle', page: pipelinePage, pageProps: pipelinePageProps } },
-    async (request, reply) => {
-      const { pending, user, action, ctx } = await requireCurrentStep(request);
-      const body =
-        request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-          ? (request.body as Record<string, unknown>)
-          : {};
-      const attempts = new ProofAttempts(services, pending);
-      if (!(await attempts.begin())) return refuse(request, reply, pending, true);
-      await beginSecondFactorAttempt(services, user, originOf(request));
-      let passed: boolean;
-      try {
-        passed = await action.handle(ctx, body);
-      } catch (error) {
-        if (error instanceof ValidationError) {
-          await attempts.malformed();
-          await proofNotWrong(services, user.id);
-        }
-        throw error;
-      } finally {
-        savePending(request.session, pending);
-      }
-      if (passed) await proofNotWrong(services, user.id);
-      else {
-        pending.failures = await attempts.failures();
-        return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
-      }
-
-      // A concurrent request already passed this step with the same proof: single use.
-      if (!(await attempts.claimPass(action.id))) throw new NotFoundError(WRONG_PROOF);
-      await action.complete?.(ctx);
-      pending.completed.push(action.id);
-      pending.current = '';
-      // The action may have changed the account (activation): continue with what is stored now.
-      const fresh = (await services.users.findById(user.id)) ?? user;
-      const result = await proceed(request, reply, fresh, pending);
-      if (!result.signedIn) {
-        return respond(request, reply, {
-          action: 'action.next',
-          status: 'info',
-          message: 'Done. One more step is needed.',
-          data: { action: result.action },
-          redirectTo: '/action/show',
-        });
-      }
-      const signedIn = request.caller?.user ?? fresh;
-      return respond(request, reply, {
-        action: 'action.success',
-        status: 'success',
-        message: 'You are signed in.',
-        user: publicUser(signedIn),
-        redirectTo: '/',
-      });
-    },
-  );
-
-  const cancel = async (request: FastifyRequest, reply: FastifyReply) => {
-    wipePending(request.session);
-    return respond(request, reply, {
-      action: 'action.cancelled',
+const showStep = defineEndpoint({
+  method: 'GET',
+  path: '/action/show',
+  action: 'action.show',
+  auth: 'anonymous',
+  summary: 'The pending sign-in step',
+  responses: {
+    200: Envelope({
+      // The action's own `show()` data beside its id and the masked address.
+      data: Type.Object(
+        {
+          action: Type.String(),
+          email: Type.String({ description: 'The account’s address, masked' }),
+          code_sent: Type.Optional(Type.Boolean()),
+          code_expires_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+          factors: Type.Optional(Type.Array(Type.String())),
+          passkey: Type.Optional(Type.Unknown({ description: 'Passkey request options' })),
+        },
+        { additionalProperties: true },
+      ),
+    }),
+  },
+  page: pipelinePage,
+  pageProps: pipelinePageProps,
+  async handler({ http }) {
+    const { pending, user, action, ctx } = await requireCurrentStep(http.request);
+    const extra = (await action.show?.(ctx)) ?? {};
+    savePending(http.request.session, pending);
+    return {
       status: 'info',
-      message: 'Sign-in cancelled.',
-      redirectTo: '/login',
+      message: action.label,
+      data: { ...extra, action: action.id, email: maskEmail(user.email) },
+      render: true,
+    };
+  },
+});
+
+const challengeStep = defineEndpoint({
+  method: 'POST',
+  path: '/action/challenge',
+  action: 'action.challenge',
+  auth: 'anonymous',
+  summary: 'Send the pending step’s code again',
+  responses: {
+    200: Envelope({
+      data: Type.Optional(
+        Type.Object({ code_sent: Type.Optional(Type.Boolean()) }, { additionalProperties: true }),
+      ),
+    }),
+  },
+  page: pipelinePage,
+  pageProps: pipelinePageProps,
+  async handler({ http }) {
+    const { request, reply } = http;
+    const { pending, action, ctx } = await requireCurrentStep(request);
+    try {
+      const data = action.challenge ? await action.challenge(ctx) : undefined;
+      savePending(request.session, pending);
+      return {
+        status: 'info',
+        message: action.challenge ? 'A new code is on its way.' : 'This step has nothing to send.',
+        data: data ?? undefined,
+        redirect_to: '/action/show',
+      };
+    } catch (error) {
+      // A browser asking too soon goes back to the code page with the reason, not to an error page.
+      if (error instanceof TooManyRequestsError && clientKind(request) === 'form') {
+        request.session.flash('error', error.message);
+        await reply
+          .header('retry-after', String(error.retryAfter))
+          .redirect(publicPath(request, '/action/show'), 303);
+        return ANSWERED;
+      }
+      throw error;
+    }
+  },
+});
+
+const handleStep = defineEndpoint({
+  method: 'POST',
+  path: '/action/handle',
+  action: 'action.handle',
+  auth: 'anonymous',
+  summary: 'Prove the pending step (an emailed code, a second factor, the action’s own fields)',
+  // The current action's fields: declared for the built-in ones, any other passed on to the action.
+  body: Type.Object(
+    {
+      code: StepField('An emailed code, or an authenticator code (totp implied)'),
+      factor: StepField('two_factor: the factor proved'),
+      proof: StepField('two_factor: the code, recovery code or passkey assertion'),
+    },
+    { additionalProperties: Type.Unknown({ 'x-raw': true }) },
+  ),
+  responses: {
+    // `action.next` (one more step: data.action) or `action.success` (signed in: user).
+    200: Envelope({
+      user: 'optional',
+      data: Type.Optional(Type.Object({ action: Type.String() })),
+    }),
+  },
+  page: pipelinePage,
+  pageProps: pipelinePageProps,
+  async handler({ body, services, http }) {
+    const { request, reply } = http;
+    const { pending, user, action, ctx } = await requireCurrentStep(request);
+    const attempts = new ProofAttempts(services, pending);
+    if (!(await attempts.begin())) return refuse(request, reply, pending, true);
+    await beginSecondFactorAttempt(services, user, originOf(request));
+    let passed: boolean;
+    try {
+      passed = await action.handle(ctx, body);
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        await attempts.malformed();
+        await proofNotWrong(services, user.id);
+      }
+      throw error;
+    } finally {
+      savePending(request.session, pending);
+    }
+    if (passed) await proofNotWrong(services, user.id);
+    else {
+      pending.failures = await attempts.failures();
+      return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
+    }
+
+    // A concurrent request already passed this step with the same proof: single use.
+    if (!(await attempts.claimPass(action.id))) throw new NotFoundError(WRONG_PROOF);
+    await action.complete?.(ctx);
+    pending.completed.push(action.id);
+    pending.current = '';
+    // The action may have changed the account (activation): continue with what is stored now.
+    const fresh = (await services.users.findById(user.id)) ?? user;
+    const result = await proceed(request, reply, fresh, pending);
+    // Either answer has its own action (not `action.handle`): sent here.
+    if (!result.signedIn) {
+      await respond(request, reply, {
+        action: 'action.next',
+        status: 'info',
+        message: 'Done. One more step is needed.',
+        data: { action: result.action },
+        redirectTo: '/action/show',
+      });
+      return ANSWERED;
+    }
+    const signedIn = request.caller?.user ?? fresh;
+    await respond(request, reply, {
+      action: 'action.success',
+      status: 'success',
+      message: 'You are signed in.',
+      user: publicUser(signedIn),
+      redirectTo: '/',
     });
-  };
-  app.post('/action/cancel', { config: { action: 'action.cancelled' } }, cancel);
-  app.get('/action/cancel', { config: { action: 'action.cancelled' } }, cancel);
-}
+    return ANSWERED;
+  },
+});
+
+const cancelSignIn = defineEndpoint({
+  method: 'POST',
+  path: '/action/cancel',
+  aliases: [{ method: 'GET', path: '/action/cancel' }],
+  action: 'action.cancelled',
+  auth: 'anonymous',
+  summary: 'Give up the pending sign-in',
+  responses: { 200: Envelope() },
+  async handler({ http }) {
+    wipePending(http.request.session);
+    return { status: 'info', message: 'Sign-in cancelled.', redirect_to: '/login' };
+  },
+});
+
+/** The /action/* endpoints of the post-sign-in pipeline. */
+export const pipelineEndpoints: readonly AnyEndpoint[] = [showStep, challengeStep, handleStep, cancelSignIn];
 
 /**
  * A wrong proof (or one more than the context has left): 404. Once the wrong proofs reach the
@@ -146,30 +209,33 @@ async function refuse(
   reply: FastifyReply,
   pending: PendingContext,
   exhausted: boolean,
-): Promise<FastifyReply> {
+): Promise<typeof ANSWERED> {
   if (exhausted) wipePending(request.session);
   else savePending(request.session, pending);
 
   if (clientKind(request) === 'form') {
     if (exhausted) {
       request.session.flash('error', TOO_MANY);
-      return reply.redirect(publicPath(request, '/login'), 303);
+      await reply.redirect(publicPath(request, '/login'), 303);
+      return ANSWERED;
     }
     // The code page again, with the reason, keeping the 404 status of the contract.
-    return renderPage(request, reply, pipelinePage, {
+    await renderPage(request, reply, pipelinePage, {
       action: 'action.handle',
       status: 'error',
       statusCode: 404,
       message: WRONG_PROOF,
       errors: { code: WRONG_PROOF },
     });
+    return ANSWERED;
   }
   throw new NotFoundError(exhausted ? TOO_MANY : WRONG_PROOF, exhausted ? { redirectTo: '/login' } : {});
 }
 
 /** The pending step's page data: the action renders its own fields from its context. */
-async function pipelinePageProps(request: FastifyRequest): Promise<PipelinePageProps> {
-  const { actions, users } = request.server;
+async function pipelinePageProps({ services, http }: EndpointInput): Promise<PipelinePageProps> {
+  const { request } = http;
+  const { actions, users } = services;
   const pending = readPending(request.session);
   const action = pending ? actions.get(pending.current) : undefined;
   const user = pending && action ? await users.findById(pending.userId) : undefined;

@@ -1,5 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
@@ -10,38 +13,79 @@ import { startFlow, takeFlow } from './state.ts';
 
 const FAILED = 'Signing in with the provider failed. Please try again.';
 
-/** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export async function socialRoutes(app: FastifyInstance): Promise<void> {
-  const services = app;
-  const providers = new SocialProviders(services.config.oauthProviders, services.config.appUrl);
+/** The configured providers, built once per configuration (each one discovers its issuer once). */
+const providersByConfig = new WeakMap<object, SocialProviders>();
 
-  function providerFor(request: FastifyRequest): SocialProvider {
-    const provider = providers.get((request.params as { provider: string }).provider);
-    if (!provider) throw new NotFoundError('Unknown sign-in provider.');
-    return provider;
+function providerFor(services: CitadelServices, id: string): SocialProvider {
+  const { config } = services;
+  let providers = providersByConfig.get(config);
+  if (!providers) {
+    providers = new SocialProviders(config.oauthProviders, config.appUrl);
+    providersByConfig.set(config, providers);
   }
+  const provider = providers.get(id);
+  if (!provider) throw new NotFoundError('Unknown sign-in provider.');
+  return provider;
+}
 
-  app.get('/oauth/:provider', { config: { action: 'social.redirect' } }, async (request, reply) => {
-    const provider = providerFor(request);
-    const checks = startFlow(request, provider.id, provider.isOpenIdConnect);
+const ProviderParams = Type.Object({ provider: Type.String() });
+
+/** A parameter of the provider's answer, passed on as it came (the exchange checks it). */
+const AsSent = (description: string) => Type.Optional(Type.String({ 'x-raw': true, description }));
+
+/** GET /oauth/{provider}: a fresh attempt (state, PKCE, nonce) in the session, then off to the provider. */
+const redirectToProvider = defineEndpoint({
+  method: 'GET',
+  path: '/oauth/:provider',
+  action: 'social.redirect',
+  auth: 'anonymous',
+  summary: 'Start signing in with a provider (302 to its authorization endpoint)',
+  params: ProviderParams,
+  responses: { 302: Type.Null({ description: "Redirect to the provider's authorization endpoint" }) },
+  async handler({ params, services, http }) {
+    const provider = providerFor(services, params.provider);
+    const checks = startFlow(http.request, provider.id, provider.isOpenIdConnect);
     let url: URL;
     try {
       url = await provider.authorizationUrl(checks);
     } catch (error) {
-      request.log.warn({ err: error, provider: provider.id }, 'social sign-in: provider discovery failed');
+      http.request.log.warn(
+        { err: error, provider: provider.id },
+        'social sign-in: provider discovery failed',
+      );
       throw new BadRequestError('The sign-in provider cannot be reached right now.', {
         action: 'social.login',
       });
     }
-    return reply.redirect(url.href, 302);
-  });
+    await http.reply.redirect(url.href, 302);
+    return ANSWERED;
+  },
+});
 
-  const callback = { config: { action: 'social.login', secrets: ['code', 'state'] } };
-  app.get('/oauth/callback/:provider', callback, async (request, reply) => {
-    const provider = providerFor(request);
-    const query = request.query as Record<string, unknown>;
+/** GET /oauth/callback/{provider}: the provider's answer; the code is exchanged and the user signed in. */
+const providerCallback = defineEndpoint({
+  method: 'GET',
+  path: '/oauth/callback/:provider',
+  action: 'social.login',
+  auth: 'anonymous',
+  summary: 'The provider sends the browser back here (OAuth 2.0 authorization response)',
+  params: ProviderParams,
+  query: Type.Object({
+    code: AsSent('The authorization code'),
+    state: AsSent('The state of this browser’s attempt'),
+    iss: AsSent('The issuer (RFC 9207)'),
+    error: AsSent('The provider refused'),
+    error_description: AsSent('Not shown: the provider’s words are not ours to vouch for'),
+    error_uri: AsSent('Not shown'),
+  }),
+  secrets: ['code', 'state'],
+  // Signed in (`user`), or one more step to go (`login.action_required`, no user).
+  responses: { 200: Envelope({ user: 'optional' }) },
+  async handler({ params, query, services, http }) {
+    const { request, reply } = http;
+    const provider = providerFor(services, params.provider);
     const checks = takeFlow(request, provider.id, query.state);
-    if (typeof query.error === 'string') {
+    if (query.error !== undefined) {
       // The provider's own words (error_description) are not shown: they are not ours to vouch for.
       request.log.info({ provider: provider.id, error: query.error.slice(0, 100) }, 'social sign-in refused');
       throw new BadRequestError('The provider did not sign you in.');
@@ -49,6 +93,8 @@ export async function socialRoutes(app: FastifyInstance): Promise<void> {
     if (!checks)
       throw new BadRequestError('This sign-in attempt is invalid or has expired. Please start again.');
 
+    // The authorization response as the provider sent it (its declared parameters), for the
+    // exchange to check: state, issuer, code.
     const callbackUrl = new URL(provider.redirectUri);
     for (const [key, value] of Object.entries(query)) {
       if (typeof value === 'string') callbackUrl.searchParams.set(key, value);
@@ -66,12 +112,16 @@ export async function socialRoutes(app: FastifyInstance): Promise<void> {
     assertMaySignIn(services, user);
 
     const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
-    return respondToSignIn(request, reply, result, {
+    await respondToSignIn(request, reply, result, {
       action: 'social.login',
       status: 'success',
       message: `You are signed in with ${provider.settings.label}.`,
       user: publicUser(user),
       redirectTo: '/',
     });
-  });
-}
+    return ANSWERED;
+  },
+});
+
+/** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
+export const socialEndpoints: readonly AnyEndpoint[] = [redirectToProvider, providerCallback];

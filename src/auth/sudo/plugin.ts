@@ -1,12 +1,12 @@
 import { definePlugin } from '../../plugin.ts';
-import { sudoRoutes } from './routes.ts';
+import { sudoEndpoints } from './routes.ts';
 import { hasSudoFactor } from './eligible.ts';
 import { grantSudo } from './state.ts';
 
 /** Step-up (sudo) mode for sensitive operations. */
 export const sudoPlugin = definePlugin({
   name: 'sudo',
-  routes: sudoRoutes,
+  endpoints: sudoEndpoints,
   events: {
     // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
     async signedIn(request, user) {

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { respond } from '../../http/respond.ts';
-import { requireSessionUser } from '../core/caller.ts';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/errors.ts';
-import { FieldReader } from '../../http/fields.ts';
+import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
 import { availableFactors, findFactor } from '../factors/registry.ts';
 import { readProof } from '../factors/action.ts';
@@ -25,123 +25,167 @@ function takeNext(request: FastifyRequest, userId: number): string | null {
   return saved && saved.userId === userId ? safeNext(saved.next) : null;
 }
 
-/** Step-up: prove a factor again to get a short grace period for sensitive operations. */
-export async function sudoRoutes(app: FastifyInstance): Promise<void> {
-  const { config, rateLimiter } = app;
-  app.get(
-    '/sudo',
-    { config: { action: 'sudo.index', page: sudoPage, pageProps: sudoPageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const next = safeNext((request.query as Record<string, unknown>).next);
-      saveNext(request, user.id, next);
-      const state = activeSudo(request);
-      return respond(request, reply, {
-        action: 'sudo.index',
-        status: 'info',
-        data: {
-          active: state !== null,
-          factors: await sudoFactorsFor(request, user),
-          expires_at: state?.expiresAt ?? null,
-          ...(next ? { next } : {}),
-        },
-        render: true,
-      });
-    },
-  );
+const NOT_AVAILABLE = 'This factor is not available for your account.';
 
-  app.post(
-    '/sudo/challenge',
-    { config: { action: 'sudo.challenge', page: sudoPage, pageProps: sudoPageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const fields = new FieldReader(request.body);
-      const id = fields.string('factor', { required: true, max: 32 });
-      fields.throwIfInvalid();
-      const factor = findFactor(
-        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
-        id,
-      );
-      if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
-      return respond(request, reply, {
-        action: 'sudo.challenge',
-        status: 'info',
-        data: { factor: factor.id, ...(await factor.challenge(request, user, 'sudo')) },
-      });
-    },
-  );
+/** A return path, as sent: `safeNext` decides whether it is one (anything else is ignored). */
+const NextPath = Type.String({ 'x-raw': true, description: 'A same-site path to return to' });
 
-  app.post(
-    '/sudo/verify',
-    { config: { action: 'sudo.verified', page: sudoPage, pageProps: sudoPageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const { factor: id, proof } = readProof(body);
-      const factor = findFactor(
-        await availableFactors(request, user, request.server.factorRegistry.sudoFactors),
-        id,
-      );
-      if (!factor) throw new ValidationError({ factor: 'This factor is not available for your account.' });
-
-      // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
-      // The attempt is counted before the proof is checked, so guesses sent all at once cannot
-      // pass a read-only check together; a good proof clears the count.
-      const { sudoMaxFailures, sudoFailureWindow } = config.limits;
-      const limitKey = `sudo:${user.id}`;
-      await rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
-      await beginSecondFactorAttempt(request.server, user, originOf(request));
-      if (!(await factor.verify(request, user, proof, 'sudo'))) {
-        throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
-      }
-      await proofNotWrong(request.server, user.id);
-      await rateLimiter.reset(limitKey);
-      const state = grantSudo(request, user.id);
-      // Sudo lives in the session: its event commits with the session write (on send), or not at all.
-      const event = {
-        userId: user.id,
-        type: 'sudo_elevated' as const,
-        ...originOf(request),
-        detail: { factor: factor.id },
-      };
-      request.session.alongWithSave(sessionEvent(request.server.clock, event));
-      const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
-      request.session.delete(NEXT_KEY);
-      return respond(request, reply, {
-        action: 'sudo.verified',
-        status: 'success',
-        message: 'Identity confirmed.',
-        redirectTo: next,
-        data: { expires_at: state.expiresAt },
-      });
-    },
-  );
-
-  app.post(
-    '/sudo/exit',
-    { config: { action: 'sudo.exit', page: sudoPage, pageProps: sudoPageProps } },
-    async (request, reply) => {
-      requireSessionUser(request);
-      endSudo(request);
-      return respond(request, reply, {
-        action: 'sudo.exit',
-        status: 'success',
-        message: 'You left sudo mode.',
-        data: { active: false },
-        redirectTo: '/',
-      });
-    },
-  );
-}
-
-async function sudoPageProps(request: FastifyRequest): Promise<SudoPageProps> {
-  const user = request.caller?.user;
-  const state = activeSudo(request);
-  const factors = user ? await sudoFactorsFor(request, user) : [];
+async function sudoPageProps({ caller, services, http }: EndpointInput): Promise<SudoPageProps> {
+  const user = caller?.user;
+  const state = activeSudo(http.request);
+  const factors = user ? await sudoFactorsFor(http.request, user) : [];
   return {
     factors,
-    pluginFactors: request.server.factorRegistry.pluginFactors(factors),
+    pluginFactors: services.factorRegistry.pluginFactors(factors),
     state: state ? { expiresAt: state.expiresAt } : null,
-    ttlSeconds: request.server.config.limits.sudoTtl,
+    ttlSeconds: services.config.limits.sudoTtl,
   };
 }
+
+/** Step-up: prove a factor again to get a short grace period for sensitive operations. */
+const showSudo = defineEndpoint({
+  method: 'GET',
+  path: '/sudo',
+  action: 'sudo.index',
+  auth: 'session',
+  bearer: false,
+  summary: 'Whether sudo mode is on, and the factors that can turn it on',
+  query: Type.Object({ next: Type.Optional(NextPath) }),
+  responses: {
+    200: Envelope({
+      data: Type.Object({
+        active: Type.Boolean(),
+        factors: Type.Array(Type.String()),
+        expires_at: Type.Union([Type.String(), Type.Null()]),
+        next: Type.Optional(Type.String()),
+      }),
+    }),
+  },
+  page: sudoPage,
+  pageProps: sudoPageProps,
+  async handler({ query, caller, http }) {
+    const user = caller!.user;
+    const next = safeNext(query.next);
+    saveNext(http.request, user.id, next);
+    const state = activeSudo(http.request);
+    return {
+      status: 'info',
+      data: {
+        active: state !== null,
+        factors: await sudoFactorsFor(http.request, user),
+        expires_at: state?.expiresAt ?? null,
+        ...(next ? { next } : {}),
+      },
+      render: true,
+    };
+  },
+});
+
+const challengeSudo = defineEndpoint({
+  method: 'POST',
+  path: '/sudo/challenge',
+  action: 'sudo.challenge',
+  auth: 'session',
+  bearer: false,
+  summary: 'Start a proof that needs a challenge first (a passkey)',
+  body: Type.Object({ factor: Type.String({ maxLength: 32 }) }),
+  responses: {
+    // The factor's own challenge beside its id (a passkey's `options`, a plugin factor's data).
+    200: Envelope({
+      data: Type.Object(
+        { factor: Type.String(), options: Type.Optional(Type.Unknown()) },
+        { additionalProperties: true },
+      ),
+    }),
+  },
+  page: sudoPage,
+  pageProps: sudoPageProps,
+  async handler({ body, caller, services, http }) {
+    const user = caller!.user;
+    const factor = findFactor(
+      await availableFactors(http.request, user, services.factorRegistry.sudoFactors),
+      body.factor,
+    );
+    if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
+    return {
+      status: 'info',
+      data: { factor: factor.id, ...(await factor.challenge(http.request, user, 'sudo')) },
+    };
+  },
+});
+
+const verifySudo = defineEndpoint({
+  method: 'POST',
+  path: '/sudo/verify',
+  action: 'sudo.verified',
+  auth: 'session',
+  bearer: false,
+  summary: 'Prove a factor: sudo mode for SUDO_TTL seconds',
+  body: Type.Object({
+    factor: Type.Optional(Type.String()),
+    // A password or code as typed, or a passkey assertion (JSON text or an object).
+    proof: Type.Optional(Type.Unknown({ 'x-raw': true })),
+    /** A bare authenticator code: `totp` is implied. */
+    code: Type.Optional(Type.Unknown({ 'x-raw': true })),
+    next: Type.Optional(NextPath),
+  }),
+  responses: { 200: Envelope({ data: Type.Object({ expires_at: Type.String() }) }) },
+  page: sudoPage,
+  pageProps: sudoPageProps,
+  async handler({ body, caller, services, http }) {
+    const { request } = http;
+    const user = caller!.user;
+    const { factor: id, proof } = readProof(body);
+    const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
+    if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
+
+    // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
+    // The attempt is counted before the proof is checked, so guesses sent all at once cannot
+    // pass a read-only check together; a good proof clears the count.
+    const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
+    const limitKey = `sudo:${user.id}`;
+    await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+    await beginSecondFactorAttempt(services, user, originOf(request));
+    if (!(await factor.verify(request, user, proof, 'sudo'))) {
+      throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
+    }
+    await proofNotWrong(services, user.id);
+    await services.rateLimiter.reset(limitKey);
+    const state = grantSudo(request, user.id);
+    // Sudo lives in the session: its event commits with the session write (on send), or not at all.
+    const event = {
+      userId: user.id,
+      type: 'sudo_elevated' as const,
+      ...originOf(request),
+      detail: { factor: factor.id },
+    };
+    request.session.alongWithSave(sessionEvent(services.clock, event));
+    const next = safeNext(body.next) ?? takeNext(request, user.id) ?? '/';
+    request.session.delete(NEXT_KEY);
+    return {
+      status: 'success',
+      message: 'Identity confirmed.',
+      redirect_to: next,
+      data: { expires_at: state.expiresAt },
+    };
+  },
+});
+
+const exitSudo = defineEndpoint({
+  method: 'POST',
+  path: '/sudo/exit',
+  action: 'sudo.exit',
+  auth: 'session',
+  bearer: false,
+  summary: 'Leave sudo mode',
+  responses: { 200: Envelope({ data: Type.Object({ active: Type.Boolean() }) }) },
+  page: sudoPage,
+  pageProps: sudoPageProps,
+  async handler({ http }) {
+    endSudo(http.request);
+    return { status: 'success', message: 'You left sudo mode.', data: { active: false }, redirect_to: '/' };
+  },
+});
+
+/** Step-up (sudo) mode: the page and its proofs. */
+export const sudoEndpoints: readonly AnyEndpoint[] = [showSudo, challengeSudo, verifySudo, exitSudo];
