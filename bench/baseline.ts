@@ -3,7 +3,7 @@ import type { TObject } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { requireAbility } from '../src/auth/core/caller.ts';
-import type { IdCodecs } from '../src/api/sqids.ts';
+import type { IdCodecs } from '../src/api/resource/sqids.ts';
 import { isMariaDb } from '../src/db/mariadb.ts';
 import { PARAMETER_LIMITS } from '../src/db/insert.ts';
 import type { Dialect } from '../src/db/url.ts';

@@ -2,7 +2,7 @@ import { CURSOR_PLACEHOLDER } from './baseline.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import type { IdCodec } from '../src/api/sqids.ts';
+import type { IdCodec } from '../src/api/resource/sqids.ts';
 import type { TestDialect } from '../test/helpers/databases.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type CitadelServer } from '../src/server.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
-import { deploymentCodecs, type IdCodec } from '../src/api/sqids.ts';
+import { deploymentCodecs, type IdCodec } from '../src/api/resource/sqids.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
 import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
 import { seed, type AnyDb } from './seed.ts';

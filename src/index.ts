@@ -106,10 +106,10 @@ export type {
   ColumnType,
   Verb,
   PublishOptions,
-} from './api/types.ts';
-export { defineResource, type ApiBuilder } from './api/define.ts';
-import type * as api from './api/types.ts';
-import { createApi as buildApi } from './api/define.ts';
+} from './api/resource/types.ts';
+export { defineResource, type ApiBuilder } from './api/resource/define.ts';
+import type * as api from './api/resource/types.ts';
+import { createApi as buildApi } from './api/resource/define.ts';
 
 // The resource API's files are documented where they are declared; these aliases carry the
 // public descriptions of the names whose declarations have none.
@@ -154,6 +154,6 @@ export { ConfigError } from './config/errors.ts';
 
 // Modules whose declarations add settings to CitadelOptions (declaration merging): re-exported so
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
-export type * from './api/settings.ts';
+export type * from './api/resource/settings.ts';
 export type { AccountCenterSettings, NotificationId } from './auth/account-center/settings.ts';
 export type * from './seed-setting.ts';

@@ -20,7 +20,7 @@ import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
-import './api/settings.ts';
+import './api/resource/settings.ts';
 import { registerOperations } from './ops/plugin.ts';
 import { citadelHelmetOptions, securityHeaders } from './http/security-headers.ts';
 import { knownPathAnswer } from './http/allow.ts';
@@ -145,7 +145,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   if (config.seedDemo && config.seed) await config.seed(app);
 
   if (config.api) {
-    const { resourceApi } = await import('./api/plugin.ts');
+    const { resourceApi } = await import('./api/http/plugin.ts');
     await app.register(resourceApi, { api: config.api });
     await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
   }

@@ -128,7 +128,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   for (const notice of notices) app.log.warn(notice);
   // Development only, and only when warnings are shown: the check costs a few catalog queries.
   if (config.api && !config.production && ['trace', 'debug', 'info', 'warn'].includes(app.log.level)) {
-    const { warnAboutMissingIndexes } = await import('./api/index-check.ts');
+    const { warnAboutMissingIndexes } = await import('./api/read/index-check.ts');
     await warnAboutMissingIndexes(config.api, app.db, app.dialect, app.log);
   }
 

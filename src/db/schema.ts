@@ -67,7 +67,7 @@ export interface RateLimitsTable {
   reset_at: string;
 }
 
-/** Idempotency keys of resource API POSTs (0004_api_idempotency_keys; src/api/idempotency.ts). */
+/** Idempotency keys of resource API POSTs (0004_api_idempotency_keys; src/api/write/idempotency.ts). */
 export interface ApiIdempotencyKeysTable {
   id: Generated<number>;
   caller: string;

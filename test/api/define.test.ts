@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { compileApi } from '../../src/api/compile.ts';
+import { compileApi } from '../../src/api/resource/compile.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import { createApi, defineResource, type ResourceConfig } from '../../src/index.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { ApiConfig } from '../../src/api/types.ts';
+import type { ApiConfig } from '../../src/api/resource/types.ts';
 import { apiDocs } from '../../src/api/docs/plugin.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 

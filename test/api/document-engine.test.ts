@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
-import { FILTER_OPERATORS } from '../../src/api/filters.ts';
+import { FILTER_OPERATORS } from '../../src/api/request/filters.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
-import type { ApiConfig } from '../../src/api/types.ts';
+import type { ApiConfig } from '../../src/api/resource/types.ts';
 import type { CitadelMigration } from '../../src/index.ts';
 import { testDialect } from '../helpers/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';

@@ -3,8 +3,8 @@ import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { deploymentCodecs } from '../../src/api/sqids.ts';
-import type { ApiConfig } from '../../src/api/types.ts';
+import { deploymentCodecs } from '../../src/api/resource/sqids.ts';
+import type { ApiConfig } from '../../src/api/resource/types.ts';
 import type { CitadelMigration } from '../../src/index.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
 

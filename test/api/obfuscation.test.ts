@@ -1,6 +1,6 @@
 import Sqids from 'sqids';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deploymentAlphabet, IdCodec, spaceAlphabet } from '../../src/api/sqids.ts';
+import { deploymentAlphabet, IdCodec, spaceAlphabet } from '../../src/api/resource/sqids.ts';
 import { SecretBox } from '../../src/core/crypto.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import type { ApiConfig, ResourceConfig } from '../../src/api/types.ts';
+import type { ApiConfig, ResourceConfig } from '../../src/api/resource/types.ts';
 import { buildOpenApiDocument, NO_NUL, UnknownApiVersionError } from '../../src/api/openapi/document.ts';
 
 /** A small configuration of our own, independent of the demo: every shape the generator handles. */

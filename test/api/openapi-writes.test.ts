@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import type { ApiConfig } from '../../src/api/types.ts';
+import type { ApiConfig } from '../../src/api/resource/types.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 
 type Schema = {

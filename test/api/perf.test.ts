@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idColumn } from '../../src/db/columns.ts';
 import { createApi, defineResource, type CitadelMigration } from '../../src/index.ts';
-import { compileApi } from '../../src/api/compile.ts';
-import { itemStatement } from '../../src/api/read.ts';
+import { compileApi } from '../../src/api/resource/compile.ts';
+import { itemStatement } from '../../src/api/read/read.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import type { TestApp } from '../helpers/app.ts';

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeResource, MakeResourceError, resourceSkeleton } from '../../src/api/cli/make-resource.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
-import type { ResourceConfig } from '../../src/api/types.ts';
+import type { ResourceConfig } from '../../src/api/resource/types.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBlogApp, type BlogApp } from '../api/helpers.ts';
 import { blogApi } from '../../examples/blog/api.ts';
-import { compileApi } from '../../src/api/compile.ts';
-import { insertRows } from '../../src/api/write-set.ts';
+import { compileApi } from '../../src/api/resource/compile.ts';
+import { insertRows } from '../../src/api/write/write-set.ts';
 import { testDialect } from '../helpers/databases.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertComments, insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { MAX_EMBEDDED_ROWS } from '../../src/api/derive-limits.ts';
+import { MAX_EMBEDDED_ROWS } from '../../src/api/request/derive-limits.ts';
 
 describe('derive bounds', () => {
   let t: BlogApp;

@@ -13,10 +13,10 @@ import { routeTable } from '../helpers/routes.ts';
 import { TEST_SECRET } from '../helpers/app.ts';
 import { SecretBox } from '../../src/core/crypto.ts';
 import { blogApi } from '../../examples/blog/api.ts';
-import { compileApi } from '../../src/api/compile.ts';
-import { parseFilters } from '../../src/api/filters.ts';
-import { deploymentCodecs } from '../../src/api/sqids.ts';
-import { pickWritable } from '../../src/api/write-set.ts';
+import { compileApi } from '../../src/api/resource/compile.ts';
+import { parseFilters } from '../../src/api/request/filters.ts';
+import { deploymentCodecs } from '../../src/api/resource/sqids.ts';
+import { pickWritable } from '../../src/api/write/write-set.ts';
 import { ForbiddenKeyError } from '../../src/core/request-keys.ts';
 
 const RESERVED = ['__proto__', 'constructor', 'prototype'] as const;

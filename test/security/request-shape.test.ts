@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../helpers/client.ts';
 import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { MAX_JSON_DEPTH, MAX_ROWS_PER_WRITE, measurePayload } from '../../src/api/request-limits.ts';
+import { MAX_JSON_DEPTH, MAX_ROWS_PER_WRITE, measurePayload } from '../../src/api/request/request-limits.ts';
 
 describe('request shape limits on the resource API', () => {
   let t: BlogApp;

@@ -14,7 +14,7 @@ import {
   IdCodec,
   MAX_OBFUSCATED_ID,
   spaceAlphabet,
-} from '../../src/api/sqids.ts';
+} from '../../src/api/resource/sqids.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../api/helpers.ts';
 

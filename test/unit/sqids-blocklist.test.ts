@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import Sqids, { defaultOptions } from 'sqids';
-import { BlocklistCheck, IdCodec, withFastBlocklist } from '../../src/api/sqids.ts';
+import { BlocklistCheck, IdCodec, withFastBlocklist } from '../../src/api/resource/sqids.ts';
 
 /**
  * The precompiled blocklist check must answer exactly as Sqids' own: an id that changed would

@@ -1,8 +1,8 @@
 import type { CitadelOptions } from '../../config/types.ts';
 import { loadConfig } from '../../config/load.ts';
 import { openDatabase } from '../../db/open.ts';
-import { compileApi } from '../compile.ts';
-import { checkIndexes, formatIndexReport } from '../index-check.ts';
+import { compileApi } from '../resource/compile.ts';
+import { checkIndexes, formatIndexReport } from '../read/index-check.ts';
 
 /**
  * `citadel check [--strict]`: each declared sortable, filterable and searchable field and each

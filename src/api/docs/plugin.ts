@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig } from '../types.ts';
+import type { ApiConfig } from '../resource/types.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { Dialect } from '../../db/url.ts';
 import { serveDocs } from '../../http/docs-ui/routes.ts';

@@ -1,7 +1,7 @@
 import Sqids, { defaultOptions } from 'sqids';
-import { DECIMAL_DEFAULTS } from '../column-types.ts';
-import { MAX_OBFUSCATED_ID } from '../sqids.ts';
-import type { ColumnType } from '../types.ts';
+import { DECIMAL_DEFAULTS } from '../resource/column-types.ts';
+import { MAX_OBFUSCATED_ID } from '../resource/sqids.ts';
+import type { ColumnType } from '../resource/types.ts';
 import type { OpenApiSchema } from './json-schema.ts';
 
 /** The deployment settings obfuscated ids depend on (SQIDS_ALPHABET, SQIDS_MIN_LENGTH). */
@@ -57,7 +57,7 @@ function characterClass(alphabet: string): string {
   return out;
 }
 
-/** The JSON form of a column type (contract section 11), as src/api/column-types.ts checks it. */
+/** The JSON form of a column type (contract section 11), as src/api/resource/column-types.ts checks it. */
 export function typeSchema(type: ColumnType | 'plain', precision?: number, scale?: number): OpenApiSchema {
   switch (type) {
     case 'integer':

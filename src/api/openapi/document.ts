@@ -1,10 +1,15 @@
 import { SESSION_COOKIE } from '../../http/sessions/plugin.ts';
 import type { Dialect } from '../../db/url.ts';
-import { compileApi, publishedIn, type CompiledRelation, type CompiledResource } from '../compile.ts';
-import { problemTitle } from '../problem.ts';
-import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write.ts';
-import type { ApiConfig, Verb, WriteVerb } from '../types.ts';
-import type { PayloadValidator } from '../validation.ts';
+import {
+  compileApi,
+  publishedIn,
+  type CompiledRelation,
+  type CompiledResource,
+} from '../resource/compile.ts';
+import { problemTitle } from '../http/problem.ts';
+import { MAX_BULK_ITEMS, MAX_NESTING_DEPTH } from '../write/write.ts';
+import type { ApiConfig, Verb, WriteVerb } from '../resource/types.ts';
+import type { PayloadValidator } from '../resource/validation.ts';
 import { sqidSchema, typeSchema, type IdSettings } from './column-schema.ts';
 import { DEFAULT_OPENAPI_VERSION, finishOpenApiDocument, type OpenApiVersion } from '../../core/openapi.ts';
 import { orNull, toOpenApiSchema, type OpenApiSchema } from './json-schema.ts';
@@ -40,7 +45,10 @@ interface DocContext {
   sqid: OpenApiSchema;
 }
 
-/** A string with no U+0000: the engine refuses the character anywhere in a payload (src/api/nul.ts). */
+/**
+ * A string with no U+0000: the engine refuses the character anywhere in a payload
+ * (src/api/request/nul.ts).
+ */
 export const NO_NUL = '^[^\\u0000]*$';
 
 function columnSchema(ctx: DocContext, resource: CompiledResource, name: string): OpenApiSchema {
@@ -136,7 +144,7 @@ function refuseNul(schema: OpenApiSchema): OpenApiSchema {
 }
 
 /**
- * The column's own type check (src/api/column-types.ts), which the engine applies whatever the
+ * The column's own type check (src/api/resource/column-types.ts), which the engine applies whatever the
  * validator says: added beside a property when it says more than the validator's schema.
  */
 function columnConstraint(resource: CompiledResource, name: string, property: OpenApiSchema) {
@@ -212,7 +220,7 @@ function inputSchema(
       if (key) {
         key.description = `${typeof key.description === 'string' ? `${key.description} ` : ''}Required unless \`${parent.name}\` is given; never both.`;
       }
-      // The engine (src/api/write.ts prepareItem): both → 422; neither → 422 when the key is required.
+      // The engine (src/api/write/write.ts prepareItem): both → 422; neither → 422 when the key is required.
       rules.push(
         required.has(parent.foreignKey)
           ? {
@@ -242,7 +250,7 @@ function inputSchema(
   return schema;
 }
 
-/** A relation array of PUT/PATCH (src/api/update.ts): items that create, update or delete children. */
+/** A relation array of PUT/PATCH (src/api/write/update.ts): items that create, update or delete children. */
 function childChanges(
   ctx: DocContext,
   relation: CompiledRelation,
@@ -284,7 +292,7 @@ function childChanges(
 }
 
 /**
- * The belongsTo objects a POST item may carry (src/api/write.ts prepareParent): `{<key>}` refers
+ * The belongsTo objects a POST item may carry (src/api/write/write.ts prepareParent): `{<key>}` refers
  * to an existing parent the caller can see, any other object is a new parent created first.
  */
 function parentInputs(ctx: DocContext, resource: CompiledResource, depth: number, fixedKey: string | null) {
@@ -336,7 +344,7 @@ function json(schema: OpenApiSchema, description: string, headers?: Record<strin
   return { description, ...(headers ? { headers } : {}), content: { [JSON_TYPE]: { schema } } };
 }
 
-/** Concurrency and idempotency headers (contract section 11, src/api/etag.ts and idempotency.ts). */
+/** Concurrency and idempotency headers (contract section 11, src/api/write/etag.ts and idempotency.ts). */
 const ETAG_HEADER = {
   ETag: {
     description: 'The strong entity tag of the record, for `If-Match` and `If-None-Match`.',

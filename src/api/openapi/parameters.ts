@@ -1,15 +1,20 @@
-import type { CompiledResource, RelationTarget } from '../compile.ts';
-import { COUNT_MODES } from '../count.ts';
-import { selectableFields } from '../fields.ts';
-import { MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH, MAX_FILTER_LIST, operatorsFor } from '../filters.ts';
-import { MAX_EMBEDDED_ROWS, maxDeriveDepth } from '../derive-limits.ts';
+import type { CompiledResource, RelationTarget } from '../resource/compile.ts';
+import { COUNT_MODES } from '../read/count.ts';
+import { selectableFields } from '../request/fields.ts';
+import {
+  MAX_FILTER_CONDITIONS,
+  MAX_FILTER_DEPTH,
+  MAX_FILTER_LIST,
+  operatorsFor,
+} from '../request/filters.ts';
+import { MAX_EMBEDDED_ROWS, maxDeriveDepth } from '../request/derive-limits.ts';
 import type { OpenApiSchema } from './json-schema.ts';
 import { typeSchema } from './column-schema.ts';
 
 /**
  * The query parameters of list and single reads, from the compiled resource the engine checks
- * queries against (src/api/query.ts, src/api/filters.ts): each accepted value is described, and
- * the schemas' patterns accept exactly what the parsers accept.
+ * queries against (src/api/request/query.ts, src/api/request/filters.ts): each accepted value is
+ * described, and the schemas' patterns accept exactly what the parsers accept.
  */
 
 const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

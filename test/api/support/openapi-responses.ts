@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument, type DocumentOptions } from '../../../src/api/openapi/document.ts';
 import type { OpenApiVersion } from '../../../src/core/openapi.ts';
 import { jsonSchemaDocument } from './openapi-json-schema.ts';
-import type { ApiConfig } from '../../../src/api/types.ts';
+import type { ApiConfig } from '../../../src/api/resource/types.ts';
 
 // ajv-formats is CommonJS: its default export arrives under `default` in ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??

@@ -1,0 +1,170 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NotFoundError } from '../../core/errors.ts';
+import { cacheByCaller } from '../../http/cache-control.ts';
+import { authorize } from '../request/authorize.ts';
+import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
+import type { RequestScope } from '../request/context.ts';
+import { formatRecord } from '../read/format.ts';
+import { problemErrorHandler, problemNotFound } from './problem.ts';
+import { refuseNulCharacters } from '../request/nul.ts';
+import { limitPayloadShape } from '../request/request-limits.ts';
+import { parseItemQuery, parseListQuery, type QueryInput } from '../request/query.ts';
+import { findRecord, listRecords } from '../read/read.ts';
+import { deploymentCodecs, type IdCodecs } from '../resource/sqids.ts';
+import type { ApiConfig, ApiRecord, Verb } from '../resource/types.ts';
+import { createRecords, deleteRecord } from '../write/write.ts';
+import { updateRecord } from '../write/update.ts';
+import { etagOf, notModified } from '../write/etag.ts';
+import { claimKey, completeKey, idempotencyKey, releaseKey, replay } from '../write/idempotency.ts';
+
+function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): number | string {
+  if (resource.pkObfuscated) {
+    const id = codecs.of(resource.idSpaces.get(resource.primaryKey)!).decode(raw);
+    if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
+    return id;
+  }
+  if (resource.columnTypes.get(resource.primaryKey) === 'integer') {
+    if (!/^(0|[1-9][0-9]{0,14})$/.test(raw))
+      throw new NotFoundError(`No ${resource.name} record has this id.`);
+    return Number(raw);
+  }
+  return raw;
+}
+
+function registerResource(
+  scope: FastifyInstance,
+  resource: CompiledResource,
+  version: string,
+  codecs: IdCodecs,
+): void {
+  const collection = `/${version}/${resource.name}`;
+  const item = `${collection}/:id`;
+  // Only served verbs get a route: any other method on these paths is the not-found handler's
+  // 405, whose Allow header lists exactly the routes there are.
+  const available = (verb: Verb) => resource.served.has(verb);
+
+  const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
+    const { user, token } = authorize(resource, verb, request);
+    return { version, verb, request, user, token, codecs, db: request.server.db };
+  };
+  const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
+
+  if (available('get'))
+    scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
+      const context = begin('get', request);
+      const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
+      const { records, pagination } = await listRecords(context, resource, plan);
+      return reply.send({
+        status: 'success',
+        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs, plan.fields)),
+        pagination,
+      });
+    });
+
+  if (available('get'))
+    scope.get(item, async (request, reply) => {
+      const context = begin('get', request);
+      const { derive, fields } = parseItemQuery(
+        resource,
+        request.query as QueryInput,
+        request.server.dialect,
+      );
+      let etag: string | null = null;
+      // A sparse read does not hold the whole record: no ETag for it.
+      const onRow = fields
+        ? undefined
+        : (row: ApiRecord) => (etag = etagOf(request.server.secrets, resource, row));
+      const record = await findRecord(context, resource, idOf(request), derive, undefined, fields, onRow);
+      if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+      if (etag !== null) {
+        reply.header('etag', etag);
+        if (notModified(request, etag)) return reply.code(304).send();
+      }
+      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs, fields) });
+    });
+
+  if (available('post'))
+    scope.post(collection, async (request, reply) => {
+      const context = begin('post', request);
+      const key = idempotencyKey(request);
+      const db = request.server.db;
+      const outcome =
+        key === null ? null : await claimKey(db, request, context.user?.id ?? null, key, request.body);
+      if (outcome && 'replay' in outcome) return replay(reply, outcome.replay);
+      const claim = outcome?.claim ?? null;
+      const etags: string[] = [];
+      let data: unknown;
+      try {
+        data = await createRecords(context, resource, resource.validators.post!, request.body, etags);
+      } catch (error) {
+        if (claim) await releaseKey(db, claim);
+        throw error;
+      }
+      const body = JSON.stringify({ status: 'success', data });
+      const etag = Array.isArray(data) ? null : (etags[0] ?? null);
+      if (claim) await completeKey(db, claim, 201, body, etag);
+      if (etag) reply.header('etag', etag);
+      return reply.code(201).type('application/json; charset=utf-8').send(body);
+    });
+
+  for (const verb of ['put', 'patch'] as const) {
+    if (!available(verb)) continue;
+    scope.route({
+      method: verb.toUpperCase() as 'PUT' | 'PATCH',
+      url: item,
+      handler: async (request, reply) => {
+        const context = begin(verb, request);
+        const id = idOf(request);
+        const { record, etag } = await updateRecord(
+          context,
+          resource,
+          resource.validators[verb]!,
+          id,
+          request.body,
+        );
+        return reply.header('etag', etag).send({ status: 'success', data: record });
+      },
+    });
+  }
+
+  if (available('delete'))
+    scope.delete(item, async (request, reply) => {
+      const context = begin('delete', request);
+      const id = idOf(request);
+      await deleteRecord(context, resource, id);
+      return reply.send({
+        status: 'success',
+        data: {
+          id: resource.pkObfuscated ? codecs.of(resource.idSpaces.get(resource.primaryKey)!).encode(id) : id,
+        },
+      });
+    });
+}
+
+/**
+ * The resource API: every published version's resource routes under `apiBaseUrl`, in an
+ * encapsulated scope whose errors and 404s are problem details (the auth routes keep their envelope).
+ */
+export async function resourceApi(app: FastifyInstance, options: { api: ApiConfig }): Promise<void> {
+  const { api } = options;
+  const compiled = compileApi(api, app.dialect);
+  const { config, secrets } = app;
+  const codecs = deploymentCodecs(secrets, config);
+
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler(problemErrorHandler);
+      scope.setNotFoundHandler(problemNotFound);
+      scope.addHook('onSend', cacheByCaller);
+      scope.addHook('preValidation', limitPayloadShape);
+      scope.addHook('preValidation', refuseNulCharacters);
+      for (const publication of api.publications) {
+        for (const resource of compiled.values()) {
+          if (publishedIn(resource.config, publication.version))
+            registerResource(scope, resource, publication.version, codecs);
+        }
+      }
+    },
+    { prefix: api.apiBaseUrl },
+  );
+}

@@ -1,0 +1,101 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
+import type { InvalidParam } from '../resource/validation.ts';
+import { outageAs503 } from '../../http/outage.ts';
+import { knownPathAnswer } from '../../http/allow.ts';
+import { isMultipartPrototypeViolation } from '../../http/request-keys.ts';
+import { ForbiddenKeyError } from '../../core/request-keys.ts';
+
+export const PROBLEM_TYPE = 'application/problem+json';
+
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  invalid_params?: InvalidParam[];
+}
+
+// RFC 9110 renamed these; Node's STATUS_CODES still has the RFC 7231 names.
+const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
+
+/** The `title` of a problem with this status (RFC 9110 reason phrases). */
+export function problemTitle(status: number): string {
+  return RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
+}
+
+/** The request path without its query string (which may carry search text). */
+function instanceOf(request: FastifyRequest): string {
+  const url = request.url;
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  invalidParams?: InvalidParam[],
+) {
+  const body: ProblemDetails = {
+    type: 'about:blank',
+    title: problemTitle(status),
+    status,
+    detail,
+    instance: instanceOf(request),
+  };
+  if (invalidParams?.length) body.invalid_params = invalidParams;
+  return reply.code(status).type(PROBLEM_TYPE).send(JSON.stringify(body));
+}
+
+/**
+ * RFC 9457 problem details for every error under the API prefix. HttpErrors keep their status and
+ * message; Fastify's client errors (bad JSON, body too large, unsupported type) keep their status
+ * with a fixed message; anything else is a generic 500, the details only in the log.
+ */
+export async function problemErrorHandler(
+  thrown: FastifyError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const error = isMultipartPrototypeViolation(thrown)
+    ? new ForbiddenKeyError('body')
+    : outageAs503(thrown, request);
+  if (error instanceof HttpError) {
+    if (error.options.headers) reply.headers(error.options.headers);
+    // RFC 9110 §15.5.2: every 401 names a scheme; a bad token's own error says which.
+    if (error.statusCode === 401 && !reply.hasHeader('www-authenticate'))
+      reply.header('www-authenticate', 'Bearer');
+    const invalid =
+      error.options.invalidParams ??
+      (error.options.errors
+        ? Object.entries(error.options.errors).map(([name, reason]) => ({ name, reason }))
+        : undefined);
+    return sendProblem(request, reply, error.statusCode, error.message, invalid);
+  }
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const detail =
+      status === 413
+        ? 'The request body is too large.'
+        : status === 415
+          ? 'The request body must be JSON.'
+          : status === 400
+            ? 'The request could not be read (is the body valid JSON?).'
+            : `${problemTitle(status)}.`;
+    return sendProblem(request, reply, status, detail);
+  }
+  request.log.error({ err: error }, 'unhandled resource API error');
+  return sendProblem(request, reply, 500, UNEXPECTED_ERROR_MESSAGE);
+}
+
+export async function problemNotFound(request: FastifyRequest, reply: FastifyReply) {
+  // A known path with another method: OPTIONS 204 or 405, both with Allow (RFC 9110).
+  const known = knownPathAnswer(request, reply);
+  if (known instanceof HttpError) return problemErrorHandler(known, request, reply);
+  if (known) return known;
+  return sendProblem(request, reply, 404, 'No resource or operation exists at this path.');
+}

@@ -1,0 +1,151 @@
+import { sql } from 'kysely';
+import type { Dialect } from '../../db/url.ts';
+import { ftsTableName, trigramIndexName } from '../../db/search-index.ts';
+import { compileApi, type CompiledResource } from '../resource/compile.ts';
+import type { ApiConfig } from '../resource/types.ts';
+import type { AnyDb } from '../request/context.ts';
+import { searchIndexOf } from './search-plan.ts';
+
+/** Why a column needs an index: what the resource declares about it. */
+export type IndexUse = 'sortable' | 'filterable' | 'searchable' | 'relation key';
+
+export interface MissingIndex {
+  resource: string;
+  use: IndexUse;
+  table: string;
+  column: string;
+  /** What would add it (SQL, or the migration helper for search). */
+  statement: string;
+}
+
+export interface IndexReport {
+  missing: MissingIndex[];
+  /** Facts that are not defects, for example that MariaDB has no substring index. */
+  notes: string[];
+}
+
+/** Columns that lead an index (or are the primary key) of a table: a lookup or sort on them is indexed. */
+async function leadingColumns(db: AnyDb, dialect: Dialect, table: string): Promise<Set<string>> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ name: string }>`
+      select ii.name from pragma_index_list(${table}) il, pragma_index_info(il.name) ii where ii.seqno = 0
+      union select name from pragma_table_info(${table}) where pk = 1`.execute(db);
+    return new Set(rows.map((row) => row.name));
+  }
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ name: string }>`
+      select a.attname as name from pg_index i
+      join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
+      where i.indrelid = to_regclass(${table})`.execute(db);
+    return new Set(rows.map((row) => row.name));
+  }
+  const { rows } = await sql<{ name: string }>`
+    select column_name as name from information_schema.statistics
+    where table_schema = database() and table_name = ${table} and seq_in_index = 1`.execute(db);
+  return new Set(rows.map((row) => String(row.name)));
+}
+
+function createIndex(table: string, column: string): string {
+  return `CREATE INDEX ${table}_${column} ON ${table} (${column});`;
+}
+
+function searchStatement(dialect: Dialect, resource: CompiledResource): string {
+  const columns = resource.searchable.map((c) => `'${c}'`).join(', ');
+  const helper = `createSearchIndex(db, dialect, { table: '${resource.table}', columns: [${columns}] }) in a migration`;
+  if (dialect === 'postgres') {
+    const sqlText = resource.searchable
+      .map(
+        (c) =>
+          `CREATE INDEX ${trigramIndexName(resource.table, c)} ON ${resource.table} USING gin (lower(${c}) gin_trgm_ops);`,
+      )
+      .join(' ');
+    return `${helper} (CREATE EXTENSION IF NOT EXISTS pg_trgm; ${sqlText})`;
+  }
+  return `${helper} (an FTS5 table ${ftsTableName(resource.table)} with the trigram tokenizer and sync triggers)`;
+}
+
+/**
+ * Every declared sortable, filterable and searchable field and every relation key of the resources
+ * that no index serves on this database, with the statement that would add one.
+ */
+export async function checkIndexes(
+  db: AnyDb,
+  dialect: Dialect,
+  resources: Iterable<CompiledResource>,
+): Promise<IndexReport> {
+  const leading = new Map<string, Promise<Set<string>>>();
+  const indexed = (table: string, column: string) => {
+    if (!leading.has(table)) leading.set(table, leadingColumns(db, dialect, table));
+    return leading.get(table)!.then((columns) => columns.has(column));
+  };
+  const missing: MissingIndex[] = [];
+  const notes: string[] = [];
+  const need = async (resource: CompiledResource, use: IndexUse, table: string, column: string) => {
+    if (!(await indexed(table, column)))
+      missing.push({ resource: resource.name, use, table, column, statement: createIndex(table, column) });
+  };
+
+  for (const resource of resources) {
+    const seen = new Set<string>();
+    for (const [use, columns] of [
+      ['sortable', resource.sortable],
+      ['filterable', resource.filterable],
+    ] as const) {
+      for (const column of columns) {
+        if (seen.has(column)) continue; // one index serves both uses
+        seen.add(column);
+        await need(resource, use, resource.table, column);
+      }
+    }
+    for (const relation of resource.relations.values()) {
+      // The loader reads `WHERE <their key> IN (…)` on the related table.
+      const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;
+      await need(resource, 'relation key', relation.target.table, theirKey);
+    }
+    if (resource.searchable.length > 0) {
+      if (dialect === 'mysql') {
+        notes.push(
+          `${resource.name}: search (${resource.searchable.join(', ')}) scans the table on MySQL/MariaDB, bounded by max_statement_time`,
+        );
+      } else if ((await searchIndexOf(db, resource)) === 'none') {
+        missing.push({
+          resource: resource.name,
+          use: 'searchable',
+          table: resource.table,
+          column: resource.searchable.join(', '),
+          statement: searchStatement(dialect, resource),
+        });
+      }
+    }
+  }
+  return { missing, notes };
+}
+
+/** The report as lines of text, one per missing index. */
+export function formatIndexReport(report: IndexReport): string[] {
+  return [
+    ...report.missing.map(
+      (m) =>
+        `${m.resource}: ${m.use} ${m.table}.${m.column} has no usable index; add it with: ${m.statement}`,
+    ),
+    ...report.notes.map((note) => `note: ${note}`),
+  ];
+}
+
+/**
+ * Development start-up: one warning per missing index, so a declared sort or filter that would
+ * scan the table is seen before it reaches production. Never stops the start.
+ */
+export async function warnAboutMissingIndexes(
+  api: ApiConfig,
+  db: AnyDb,
+  dialect: Dialect,
+  log: { warn(message: string): void },
+): Promise<void> {
+  try {
+    const report = await checkIndexes(db, dialect, compileApi(api, dialect).values());
+    for (const missing of report.missing) log.warn(formatIndexReport({ missing: [missing], notes: [] })[0]!);
+  } catch (error) {
+    log.warn(`index check skipped: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,301 @@
+import {
+  createQueryId,
+  sql,
+  type CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type KyselyPlugin,
+  type SqlBool,
+} from 'kysely';
+import type { CompiledResource, Selection } from '../resource/compile.ts';
+import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from '../request/context.ts';
+import type { DeriveNode, ListPlan } from '../request/query.ts';
+import { caseInsensitiveLike, likePattern } from './search-sql.ts';
+import type { FilterNode } from '../request/filters.ts';
+import type { Dialect } from '../../db/url.ts';
+import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
+import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
+import type { ApiRecord, ResourceQuery } from '../resource/types.ts';
+import { checkEmbeddedRows } from '../request/derive-limits.ts';
+import { countRows, pageAndCount, pagination, type Count, type QueryRunner } from './count.ts';
+import { afterCursor, decodeCursor, encodeCursor } from '../request/cursor.ts';
+import type { FieldSet } from '../request/fields.ts';
+
+/**
+ * The select list for a query: unqualified when it reads one table without joins (nothing can be
+ * ambiguous, and PostgreSQL parses the shorter statement measurably faster), else `table.column`,
+ * so that a hook's join cannot make a column ambiguous.
+ */
+function selectList(query: ResourceQuery, columns: { select: Selection; plainSelect: Selection }): Selection {
+  const node = query.toOperationNode();
+  return node.joins === undefined && node.from?.froms.length === 1 ? columns.plainSelect : columns.select;
+}
+
+/** The scoped base query of a resource: `FROM table`, then the resource's beforeQuery. */
+export function scopedQuery(scope: RequestScope, resource: CompiledResource, db: AnyDb = scope.db) {
+  return beforeQuery(scope, resource, db.selectFrom(resource.table) as ResourceQuery, db);
+}
+
+function withSearch(
+  scope: RequestScope,
+  query: ResourceQuery,
+  resource: CompiledResource,
+  pattern: string | null,
+): ResourceQuery {
+  if (pattern === null) return query;
+  const dialect = scope.request.server.dialect;
+  return query.where((eb) =>
+    eb.or(
+      resource.searchable.map((column) =>
+        caseInsensitiveLike(dialect, sql.ref(`${resource.table}.${column}`), pattern),
+      ),
+    ),
+  );
+}
+
+const COMPARISONS = {
+  eq: '=',
+  ne: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+  in: 'in',
+  nin: 'not in',
+} as const;
+
+/** A checked filter tree as SQL: every value a bound parameter, every column a configured one. */
+function filterExpression(
+  eb: ExpressionBuilder<any, any>, // eslint-disable-line @typescript-eslint/no-explicit-any -- application tables
+  resource: CompiledResource,
+  node: FilterNode,
+  dialect: Dialect,
+): Expression<SqlBool> {
+  if (node.kind !== 'condition') {
+    const parts = node.children.map((child) => filterExpression(eb, resource, child, dialect));
+    return node.kind === 'and' ? eb.and(parts) : eb.or(parts);
+  }
+  const column = `${resource.table}.${node.column}`;
+  switch (node.op) {
+    case 'null':
+      return eb(column, node.value ? 'is' : 'is not', null);
+    case 'contains':
+    case 'starts':
+      return caseInsensitiveLike(dialect, sql.ref(column), likePattern(node.value as string, node.op));
+    default:
+      return eb(column, COMPARISONS[node.op], node.value);
+  }
+}
+
+/** One page of a resource plus the total, with the derived relations embedded. */
+export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
+  const dialect = scope.request.server.dialect;
+  const filter = plan.filter;
+  const { secrets } = scope.request.server;
+  const bound = { sort: plan.sort, filter, pattern: plan.pattern, fields: plan.fieldsKey };
+  const position = plan.cursor === null ? null : decodeCursor(secrets, resource, bound, plan.cursor);
+  const page = position?.page ?? plan.page;
+  // The request's search and filters, on the scoped query or on each row-rule alternative.
+  const narrow = async (query: ResourceQuery) => {
+    let narrowed = withSearch(scope, query, resource, plan.pattern);
+    if (filter) narrowed = narrowed.where((eb) => filterExpression(eb, resource, filter, dialect));
+    return narrowBySearchIndex(scope.db, resource, plan.pattern, narrowed);
+  };
+  const execute: QueryRunner = (query) => executeSearchBounded(scope.db, query, plan.pattern !== null);
+  // The page's rows of one query: its columns, after the cursor if there is one, in the sort order.
+  const sorted = (query: ResourceQuery, qualified = false) => {
+    const columns = plan.fields ?? resource;
+    let rows = query.select(qualified ? columns.select : selectList(query, columns));
+    if (position) rows = rows.where((eb) => afterCursor(eb, resource, plan.sort, position.values, dialect));
+    for (const term of plan.sort)
+      rows = rows.orderBy(`${resource.table}.${term.column}`, term.desc ? 'desc' : 'asc');
+    return rows;
+  };
+  // One row past the page says whether there is a next one, whatever the count mode.
+  const window = {
+    offset: position ? 0 : (plan.page - 1) * plan.limit,
+    take: plan.limit + 1,
+    afterCursor: position !== null,
+  };
+  // A search counted exactly reads its page first: a page that is not full gives the total.
+  const pageFirst = plan.pattern !== null && plan.count === 'exact';
+  let count: Count;
+  let read: ApiRecord[];
+  const alternatives = await rowAlternativesFor(scope, resource);
+  if (alternatives) {
+    ({ rows: read, count } = await listByAlternatives(scope, resource, plan, alternatives, {
+      narrow,
+      execute,
+      sorted: (query) => sorted(query, true),
+      window,
+      pageFirst,
+    }));
+  } else {
+    const base = await narrow(await scopedQuery(scope, resource));
+    let rowsQuery = sorted(base).limit(window.take);
+    if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
+    ({ rows: read, count } = await pageAndCount(
+      () => execute(rowsQuery) as Promise<ApiRecord[]>,
+      () => countRows(scope.db, dialect, base, plan.count, execute),
+      window,
+      pageFirst,
+    ));
+  }
+  const hasMore = read.length > plan.limit;
+  const rows = hasMore ? read.slice(0, plan.limit) : read;
+  // Made before the hooks run: afterQuery may change the rows the cursor is made of.
+  const nextCursor = hasMore ? encodeCursor(secrets, resource, bound, rows.at(-1)!, page + 1) : null;
+  const records = await loadRelations(scope, resource, rows, plan.derive);
+  return {
+    records: await afterQuery(scope, resource, records),
+    pagination: pagination(page, plan.limit, count, hasMore, nextCursor, plan.count),
+  };
+}
+
+/**
+ * Stands for the id while a single read is compiled: the compiled statement is then executed with
+ * the real id as its only parameter.
+ */
+const ID_SLOT = Object.freeze({ idSlot: true });
+
+interface ItemStatement {
+  adapter: unknown;
+  plugins: readonly KyselyPlugin[];
+  compiled: CompiledQuery | null;
+}
+
+const itemStatements = new WeakMap<CompiledResource, ItemStatement>();
+
+/**
+ * The single read of a resource without a beforeQuery hook, built and compiled once: nothing but
+ * the id changes between requests. Null when a hook may change the query per request (then the
+ * query is built each time), or when the compiled form does not have the id as its only parameter.
+ */
+export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQuery | null {
+  if (resource.hooks.beforeQuery) return null;
+  const executor = db.getExecutor();
+  const cached = itemStatements.get(resource);
+  // Transactions share the adapter and plugins of their database; another database recompiles.
+  if (cached && cached.adapter === executor.adapter && cached.plugins === executor.plugins)
+    return cached.compiled;
+  const compiled = db
+    .selectFrom(resource.table)
+    .select(resource.plainSelect)
+    .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
+    .compile();
+  const usable = compiled.parameters.length === 1 && compiled.parameters[0] === ID_SLOT;
+  const statement = {
+    adapter: executor.adapter,
+    plugins: executor.plugins,
+    compiled: usable ? compiled : null,
+  };
+  itemStatements.set(resource, statement);
+  return statement.compiled;
+}
+
+async function selectOne(
+  scope: RequestScope,
+  resource: CompiledResource,
+  id: number | string,
+  db: AnyDb,
+  fields: FieldSet | null,
+): Promise<ApiRecord | undefined> {
+  const statement = fields ? null : itemStatement(resource, db);
+  if (statement) {
+    // A fresh query id per execution: plugins key their per-query state by it.
+    const result = await db.executeQuery<ApiRecord>({
+      ...statement,
+      parameters: [id],
+      queryId: createQueryId(),
+    });
+    return result.rows[0];
+  }
+  const scoped = await scopedQuery(scope, resource, db);
+  const query = scoped
+    .select(selectList(scoped, fields ?? resource))
+    .where(`${resource.table}.${resource.primaryKey}`, '=', id);
+  return (await query.executeTakeFirst()) as ApiRecord | undefined;
+}
+
+/** One record visible to this caller (through beforeQuery), or null. */
+export async function findRecord(
+  scope: RequestScope,
+  resource: CompiledResource,
+  id: number | string,
+  derive: readonly DeriveNode[],
+  db: AnyDb = scope.db,
+  fields: FieldSet | null = null,
+  /** Sees the stored row before the hooks (the ETag is made from it). */
+  onRow?: (row: ApiRecord) => void,
+): Promise<ApiRecord | null> {
+  const row = await selectOne(scope, resource, id, db, fields);
+  if (!row) return null;
+  onRow?.(row);
+  const [record] = await afterQuery(
+    scope,
+    resource,
+    await loadRelations(scope, resource, [row], derive, db),
+    db,
+  );
+  return record ?? null;
+}
+
+function distinctKeys(rows: readonly ApiRecord[], column: string): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const row of rows) {
+    const value = row[column];
+    if (value !== null && value !== undefined) seen.set(String(value), value);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Embed the requested relations: one query per relation and level (`WHERE key IN (...)`), whatever
+ * the number of rows. Related resources keep their own scope (beforeQuery) and afterQuery.
+ */
+export async function loadRelations(
+  scope: RequestScope,
+  resource: CompiledResource,
+  rows: ApiRecord[],
+  derive: readonly DeriveNode[],
+  db: AnyDb = scope.db,
+): Promise<ApiRecord[]> {
+  if (derive.length === 0 || rows.length === 0) return rows;
+  for (const node of derive) {
+    const relation = node.relation;
+    const target = relation.target;
+    const ownKey = relation.type === 'hasMany' ? resource.primaryKey : relation.foreignKey;
+    const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;
+    const keys = distinctKeys(rows, ownKey);
+    let related: ApiRecord[] = [];
+    if (keys.length > 0) {
+      let query = db.selectFrom(target.table) as ResourceQuery;
+      if (target.resource) query = await beforeQuery(scope, target.resource, query, db);
+      const primaryKey = target.resource?.primaryKey ?? relation.targetKey;
+      query = query
+        .select(selectList(query, node.fields ?? target))
+        .where(`${target.table}.${theirKey}`, 'in', keys)
+        .orderBy(`${target.table}.${primaryKey}`, 'asc');
+      related = (await query.execute()) as ApiRecord[];
+      if (target.resource) {
+        related = await loadRelations(scope, target.resource, related, node.children, db);
+        related = await afterQuery(scope, target.resource, related, db);
+      }
+    }
+    if (relation.type === 'hasMany') {
+      const groups = new Map<string, ApiRecord[]>();
+      for (const child of related) {
+        const key = String(child[theirKey]);
+        const group = groups.get(key);
+        if (group) group.push(child);
+        else groups.set(key, [child]);
+      }
+      for (const row of rows) row[relation.name] = groups.get(String(row[ownKey])) ?? [];
+    } else {
+      const byKey = new Map(related.map((parent) => [String(parent[theirKey]), parent]));
+      for (const row of rows) row[relation.name] = byKey.get(String(row[ownKey])) ?? null;
+    }
+  }
+  checkEmbeddedRows(rows, derive);
+  return rows;
+}

@@ -1,0 +1,82 @@
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { PublicUser } from '../../auth/core/users.ts';
+import type { TokenRecord } from '../../auth/tokens/service.ts';
+import type { CompiledResource } from '../resource/compile.ts';
+import type { IdCodecs } from '../resource/sqids.ts';
+import type { ApiRecord, HookContext, ResourceQuery, Verb } from '../resource/types.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables are not in the core's typed schema
+export type AnyDb = Kysely<any>;
+
+/** What one API request carries through the engine. */
+export interface RequestScope {
+  version: string;
+  verb: Verb;
+  request: FastifyRequest;
+  user: PublicUser | null;
+  token: TokenRecord | null;
+  /** Sqids codecs, one per id space (`resource.idSpaces`). */
+  codecs: IdCodecs;
+  /** The database, or the open transaction on writes. */
+  db: AnyDb;
+}
+
+export function hookContext(
+  scope: RequestScope,
+  resource: CompiledResource,
+  db: AnyDb = scope.db,
+): HookContext {
+  return {
+    version: scope.version,
+    resource: resource.name,
+    verb: scope.verb,
+    user: scope.user,
+    token: scope.token,
+    request: scope.request,
+    db: db as HookContext['db'],
+  };
+}
+
+// A hook that returns nothing (the spec's hook table says beforeQuery returns nothing) keeps the
+// value it was given, including any in-place changes to records.
+
+export async function beforeQuery(
+  scope: RequestScope,
+  resource: CompiledResource,
+  query: ResourceQuery,
+  db?: AnyDb,
+) {
+  const hook = resource.hooks.beforeQuery;
+  return hook ? ((await hook(query, hookContext(scope, resource, db))) ?? query) : query;
+}
+
+export async function afterQuery(
+  scope: RequestScope,
+  resource: CompiledResource,
+  rows: ApiRecord[],
+  db?: AnyDb,
+) {
+  const hook = resource.hooks.afterQuery;
+  return hook ? ((await hook(rows, hookContext(scope, resource, db))) ?? rows) : rows;
+}
+
+export async function beforeSave(
+  resource: CompiledResource,
+  data: ApiRecord,
+  ctx: HookContext,
+): Promise<ApiRecord> {
+  const hook = resource.hooks.beforeSave;
+  if (!hook) return data;
+  const copy = { ...data };
+  return (await hook(copy, ctx)) ?? copy;
+}
+
+export async function afterSave(
+  resource: CompiledResource,
+  record: ApiRecord,
+  ctx: HookContext,
+): Promise<ApiRecord> {
+  const hook = resource.hooks.afterSave;
+  return hook ? ((await hook(record, ctx)) ?? record) : record;
+}
