@@ -24,7 +24,7 @@ export function errorPage(ctx: PageContext) {
       'This sign-in link no longer works',
       html`<p>Sign-in links work once and only for a short time.</p>
         <p><a class="button" href="/magic-link">Email me a new link</a></p>
-        <p><a href="/login">Sign in with a password instead</a></p>`,
+        ${ctx.serves('/login') ? html`<p><a href="/login">Sign in with a password instead</a></p>` : ''}`,
     );
-  return layout(ctx, title, html`<p><a href="/">Back to the start page</a></p>`);
+  return layout(ctx, title, ctx.serves('/') ? html`<p><a href="/">Back to the start page</a></p>` : html``);
 }

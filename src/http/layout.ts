@@ -71,6 +71,15 @@ export function servedLinks(
   return html`${shown.map(([path, label], index) => html`${index > 0 ? separator : ''}<a href="${path}">${label}</a>`)}`;
 }
 
+/**
+ * A link to where a visitor signs in: the password form, else the sign-in link form, else (neither
+ * plugin on) the text alone.
+ */
+export function signInLink(ctx: PageContext, label: string): SafeHtml {
+  const path = ['/login', '/magic-link'].find((candidate) => ctx.serves(candidate));
+  return path ? html`<a href="${path}">${label}</a>` : html`${label}`;
+}
+
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
   const links = ctx.user
@@ -90,7 +99,9 @@ function header(ctx: PageContext): SafeHtml {
         ['/register', 'Create an account'],
       ]);
   return html`<header class="site-header">
-    <nav class="bar" aria-label="Main"><a class="brand" href="/">${ctx.appName}</a>${links}</nav>
+    <nav class="bar" aria-label="Main">
+      ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${links}
+    </nav>
   </header>`;
 }
 

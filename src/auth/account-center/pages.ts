@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, field, form, layout, servedLinks, when } from '../../http/layout.ts';
+import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import type { SecurityEventView, EventPage } from './events.ts';
 import type { SessionView } from './sessions.ts';
@@ -37,7 +37,7 @@ export interface AccountPageProps {
 export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
   const user = ctx.props.user;
   if (!user)
-    return layout(ctx, 'Your account', html`<p><a href="/login">Sign in</a> to see your account.</p>`);
+    return layout(ctx, 'Your account', html`<p>${signInLink(ctx, 'Sign in')} to see your account.</p>`);
   const needsSudo = ctx.props.needsSudo;
   const usernameCtx =
     ctx.input.username !== undefined || ctx.errors.username ? ctx : { ...ctx, input: {}, errors: {} };
@@ -159,7 +159,7 @@ export function emailVerifyPage(ctx: PageContext): SafeHtml {
     'Confirm your email address',
     html`<p>
       Ask for a new link from <a href="/account">your account page</a> (you may need to
-      <a href="/login">sign in</a> first).
+      ${signInLink(ctx, 'sign in')} first).
     </p>`,
   );
 }

@@ -16,7 +16,7 @@ export function magicLinkPage(ctx: PageContext) {
         field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true }),
         'Email me a link',
       )}
-      <p><a href="/login">Sign in with a password instead</a></p>`,
+      ${ctx.serves('/login') ? html`<p><a href="/login">Sign in with a password instead</a></p>` : ''}`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, form, layout } from '../../http/layout.ts';
+import { csrfField, form, layout, signInLink } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 
 /** The current step of a pending sign-in, as its page shows it; null when none is waiting. */
@@ -17,7 +17,7 @@ export function pipelinePage(ctx: PageContext<PipelinePageProps>) {
     return layout(
       ctx,
       'Sign in',
-      html`<p>There is no sign-in step waiting. <a href="/login">Sign in</a></p>`,
+      html`<p>There is no sign-in step waiting. ${signInLink(ctx, 'Sign in')}</p>`,
     );
   }
   const errors = Object.entries(ctx.errors);
