@@ -1,5 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
-import { factorsRoutes } from './routes.ts';
+import { twoFactorEndpoints } from './routes.ts';
+import { passkeyLoginEndpoints } from './passkey-login.ts';
+import { passkeyAssets } from './assets.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
 import { builtInFactors } from './registry.ts';
@@ -9,7 +11,9 @@ import { factorFacts } from './registry.ts';
 export const factorsPlugin = definePlugin({
   name: 'factors',
   migrations: [factorsMigration],
-  routes: factorsRoutes,
+  endpoints: [...passkeyLoginEndpoints, ...twoFactorEndpoints],
+  // The passkey pages' browser scripts (JavaScript files, not auth endpoints).
+  routes: passkeyAssets,
   actions: [twoFactorAction],
   factors: builtInFactors,
   signInFacts: factorFacts,
