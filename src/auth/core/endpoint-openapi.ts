@@ -90,7 +90,8 @@ function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
   }
   // Every endpoint refuses reserved key names in its query (422), whatever it declares.
   const failures = new Set<string>(['422']);
-  if (endpoint.body) failures.add('400').add('415');
+  // A JSON-only endpoint refuses any other body, and a bodyless post from a form client, with 415.
+  if (endpoint.body || endpoint.jsonOnly) failures.add('400').add('415');
   if (endpoint.auth === 'session' || endpoint.auth === 'sudo') failures.add('401');
   if (endpoint.auth === 'sudo' || endpoint.ability) failures.add('403');
   if (endpoint.rateLimit) failures.add('429');
@@ -99,6 +100,7 @@ function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
   const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
   const notes = [
     endpoint.description,
+    endpoint.jsonOnly ? 'Reads JSON only (`Content-Type: application/json`).' : undefined,
     endpoint.auth === 'sudo' ? 'Needs sudo (a recent step-up) for a browser session.' : undefined,
     endpoint.ability ? `A bearer token needs the ability \`${endpoint.ability}\`.` : undefined,
     limits.length > 0 ? `Rate limited (${limits.map((rule) => rule.name).join(', ')}).` : undefined,
@@ -117,7 +119,9 @@ function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
     const schema = plainSchema(endpoint.body);
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
+      content: endpoint.jsonOnly
+        ? { 'application/json': { schema } }
+        : { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } },
     };
   }
   return operation;

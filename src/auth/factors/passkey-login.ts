@@ -1,8 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { respond } from '../../http/respond.ts';
 import { HttpError } from '../../core/errors.ts';
-import { FieldReader } from '../../http/fields.ts';
 import { isoAfter } from '../../core/clock.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
@@ -10,7 +8,10 @@ import { respondToSignIn } from '../pipeline/sign-in-response.ts';
 import { claimOnce } from '../pipeline/claims.ts';
 import { assertMaySignIn } from '../accounts/login.ts';
 import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { ANSWERED, defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
+import { webAuthnJson } from './schemas.ts';
 
 /** The sign-in challenge: in the session, 5 minutes, single use (contract section 10). */
 const CHALLENGE_KEY = 'passkey_login_challenge';
@@ -33,80 +34,117 @@ export class PasskeyRejectedError extends HttpError {
 /**
  * Passkeys as a sign-in method: discoverable credentials, no username typed. A passkey verified
  * with user verification (PIN, biometrics) is two factors at once, so it satisfies `two_factor`;
- * every other sign-in action still runs.
+ * every other sign-in action still runs. Both ceremonies read JSON only (their client is the page
+ * script): any other body is 415.
  */
-export async function passkeyLoginRoutes(app: FastifyInstance): Promise<void> {
-  app.post(
-    '/passkey/login/options',
-    { config: { action: 'passkey.options', jsonOnly: true } },
-    async (request, reply) => {
-      const services = request.server;
-      const options = await generateAuthenticationOptions({
-        rpID: relyingParty(services).rpID,
-        userVerification: 'required',
-      });
-      const state: LoginChallenge = {
-        challenge: options.challenge,
-        expiresAt: isoAfter(services.clock, CHALLENGE_TTL_SECONDS),
-      };
-      request.session.set(CHALLENGE_KEY, state);
-      return respond(request, reply, { action: 'passkey.options', status: 'info', data: { options } });
-    },
-  );
 
-  app.post(
-    '/passkey/login',
-    { config: { action: 'passkey.login', jsonOnly: true } },
-    async (request, reply) => {
-      const services = request.server;
-      const fields = new FieldReader(request.body);
-      const response = parseJsonProof<AuthenticationResponseJSON>(fields.raw('response'));
-      const remember = fields.boolean('remember');
-      // Taken out of the session whatever happens next: one challenge, one attempt.
-      const pending = request.session.get<LoginChallenge>(CHALLENGE_KEY);
-      request.session.delete(CHALLENGE_KEY);
-      const now = services.clock.now().toISOString();
-      if (!response || !pending || typeof pending.challenge !== 'string' || pending.expiresAt <= now)
-        throw new PasskeyRejectedError();
-      // Two requests carrying the same session (and so the same challenge) at once: only one may use it.
-      if (!(await claimOnce(services, `passkey-login:${pending.challenge}`, CHALLENGE_TTL_SECONDS)))
-        throw new PasskeyRejectedError();
-      const stored = await services.db
-        .selectFrom('passkeys')
-        .selectAll()
-        .where('credential_id', '=', response.id)
-        .executeTakeFirst();
-      if (!stored) throw new PasskeyRejectedError();
-      if (!(await verifyAssertion(request, stored, response, pending.challenge, true))) {
-        await recordSecurityEvent(services.db, services.clock, {
-          userId: stored.user_id,
-          type: 'sign_in_failed',
-          ...originOf(request),
-          detail: { method: 'passkey' },
-        });
-        throw new PasskeyRejectedError();
-      }
-      const user = await services.users.findById(stored.user_id);
-      if (!user) throw new PasskeyRejectedError();
-      assertMaySignIn(services, user);
-      const result = await beginSignIn(request, reply, user, {
-        purpose: 'login',
-        remember,
-        satisfied: ['two_factor'],
-      });
-      return respondToSignIn(
-        request,
-        reply,
-        result,
+const loginOptions = defineEndpoint({
+  method: 'POST',
+  path: '/passkey/login/options',
+  action: 'passkey.options',
+  auth: 'anonymous',
+  jsonOnly: true,
+  summary: 'Request options for signing in with a passkey (the challenge stays in the session)',
+  responses: {
+    200: Envelope({
+      data: Type.Object({
+        options: webAuthnJson(
+          'The WebAuthn request options (PublicKeyCredentialRequestOptionsJSON): no allowCredentials, user verification required.',
+        ),
+      }),
+    }),
+  },
+  async handler({ services, http }) {
+    const options = await generateAuthenticationOptions({
+      rpID: relyingParty(services).rpID,
+      userVerification: 'required',
+    });
+    const state: LoginChallenge = {
+      challenge: options.challenge,
+      expiresAt: isoAfter(services.clock, CHALLENGE_TTL_SECONDS),
+    };
+    http.request.session.set(CHALLENGE_KEY, state);
+    return { status: 'info', data: { options } };
+  },
+});
+
+const login = defineEndpoint({
+  method: 'POST',
+  path: '/passkey/login',
+  action: 'passkey.login',
+  auth: 'anonymous',
+  jsonOnly: true,
+  summary: 'Sign in with a passkey (then signed in, or one more step: `passkey.action_required`)',
+  description:
+    'Unknown credential, missing user verification, bad signature, wrong origin, a missing, expired ' +
+    'or reused challenge: 401 with `errors.passkey`.',
+  body: Type.Object({
+    // Checked by the ceremony, not here: a response that is no assertion is refused like a bad one (401).
+    response: Type.Optional(
+      Type.Union(
+        [
+          webAuthnJson("The browser's assertion (AuthenticationResponseJSON)."),
+          Type.String({ description: 'The same, as JSON text.' }),
+        ],
         {
-          action: 'passkey.login',
-          status: 'success',
-          message: 'You are signed in.',
-          user: publicUser(user),
-          redirectTo: '/',
+          description: "The browser's assertion (AuthenticationResponseJSON), as an object or as JSON text.",
         },
-        'passkey.action_required',
-      );
-    },
-  );
-}
+      ),
+    ),
+    remember: Type.Optional(Type.Boolean({ description: 'Keep this browser signed in (30 days).' })),
+  }),
+  responses: { 200: Envelope({ user: 'optional' }) },
+  async handler({ body, services, http }) {
+    const { request, reply } = http;
+    const response = parseJsonProof<AuthenticationResponseJSON>(body.response);
+    // Taken out of the session whatever happens next: one challenge, one attempt.
+    const pending = request.session.get<LoginChallenge>(CHALLENGE_KEY);
+    request.session.delete(CHALLENGE_KEY);
+    const now = services.clock.now().toISOString();
+    if (!response || !pending || typeof pending.challenge !== 'string' || pending.expiresAt <= now)
+      throw new PasskeyRejectedError();
+    // Two requests carrying the same session (and so the same challenge) at once: only one may use it.
+    if (!(await claimOnce(services, `passkey-login:${pending.challenge}`, CHALLENGE_TTL_SECONDS)))
+      throw new PasskeyRejectedError();
+    const stored = await services.db
+      .selectFrom('passkeys')
+      .selectAll()
+      .where('credential_id', '=', response.id)
+      .executeTakeFirst();
+    if (!stored) throw new PasskeyRejectedError();
+    if (!(await verifyAssertion(request, stored, response, pending.challenge, true))) {
+      await recordSecurityEvent(services.db, services.clock, {
+        userId: stored.user_id,
+        type: 'sign_in_failed',
+        ...originOf(request),
+        detail: { method: 'passkey' },
+      });
+      throw new PasskeyRejectedError();
+    }
+    const user = await services.users.findById(stored.user_id);
+    if (!user) throw new PasskeyRejectedError();
+    assertMaySignIn(services, user);
+    const result = await beginSignIn(request, reply, user, {
+      purpose: 'login',
+      remember: body.remember === true,
+      satisfied: ['two_factor'],
+    });
+    await respondToSignIn(
+      request,
+      reply,
+      result,
+      {
+        action: 'passkey.login',
+        status: 'success',
+        message: 'You are signed in.',
+        user: publicUser(user),
+        redirectTo: '/',
+      },
+      'passkey.action_required',
+    );
+    return ANSWERED;
+  },
+});
+
+/** Signing in with a passkey: its options, then the assertion. */
+export const passkeyLoginEndpoints: readonly AnyEndpoint[] = [loginOptions, login];

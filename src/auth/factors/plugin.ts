@@ -1,5 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
-import { factorsRoutes } from './routes.ts';
+import { twoFactorEndpoints } from './routes.ts';
+import { passkeyLoginEndpoints } from './passkey-login.ts';
+import { passkeyAssets } from './assets.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
 import { builtInFactors } from './registry.ts';
@@ -11,7 +13,9 @@ export const factorsPlugin = definePlugin({
   // Its `two_factor` step runs in the pipeline; enrolling and removing a factor need sudo.
   dependencies: ['pipeline', 'sudo'],
   migrations: [factorsMigration],
-  routes: factorsRoutes,
+  endpoints: [...passkeyLoginEndpoints, ...twoFactorEndpoints],
+  // The passkey pages' browser scripts (JavaScript files, not auth endpoints).
+  routes: passkeyAssets,
   actions: [twoFactorAction],
   factors: builtInFactors,
   signInFacts: factorFacts,

@@ -1,31 +1,27 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { renderPage, respond } from '../../http/respond.ts';
 import { outcomeForError } from '../../http/error-handler.ts';
-import { requireSessionUser } from '../core/caller.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { FieldReader } from '../../http/fields.ts';
-import { requireSudo } from '../sudo/guard.ts';
+import { ANSWERED, defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
 import type { UserRecord } from '../core/users.ts';
 import { changeWithEvent, originOf } from '../account-center/events.ts';
 import { notify } from '../account-center/notify.ts';
 import { describeDevice } from '../account-center/device.ts';
-import { passkeyLoginRoutes } from './passkey-login.ts';
 import { isSudoActive } from '../sudo/guard.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
-import { passkeyAssets } from './assets.ts';
 import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
 import { accountSettings } from '../account-center/settings.ts';
+import { webAuthnJson } from './schemas.ts';
 import type { EnrollableFactor } from './types.ts';
 
-function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body;
-  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
+/** Two-factor settings: enrollment, removal and recovery codes (all for a browser session). */
 
 type FactorChange = 'factor_enrolled' | 'factor_removed';
 
@@ -44,203 +40,330 @@ function notifyFactorChange(request: FastifyRequest, user: UserRecord, type: Fac
   });
 }
 
-function readFactor(request: FastifyRequest): EnrollableFactor {
-  const fields = new FieldReader(request.body);
-  const id = fields.string('factor', { required: true, max: 32 });
-  fields.throwIfInvalid();
-  const factor = enrollableFactors.find((f) => f.id === id);
-  if (!factor) throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
-  return factor;
+/** The factor a request names (the schema admits only the enrollable ones). */
+function factorNamed(id: string): EnrollableFactor {
+  return enrollableFactors.find((f) => f.id === id)!;
 }
 
-/** Two-factor settings: enrollment, removal, recovery codes, and the `two_factor` sign-in step. */
-export async function factorsRoutes(app: FastifyInstance): Promise<void> {
-  await passkeyAssets(app);
-  const page = twoFactorPage;
-  await passkeyLoginRoutes(app);
-  const pageProps = async (request: FastifyRequest): Promise<TwoFactorPageProps> => {
-    const user = request.caller?.user;
-    return {
-      settings: user ? await settingsData(request, user) : {},
-      pendingTotp: user ? await pendingTotpEnrollment(request, user) : undefined,
-      sudoActive: await isSudoActive(request),
-    };
+/** `factor`: the enrollable factor a request is about. */
+const FACTOR = Type.Union(
+  enrollableFactors.map((f) => Type.Literal(f.id)),
+  { 'x-message': 'Choose "totp" or "passkey".', description: 'The factor: `totp` or `passkey`.' },
+);
+
+/** A passkey's name (given at enroll/start or enroll/confirm); cut to 100 characters. */
+const PASSKEY_NAME = Type.Optional(
+  Type.String({ description: 'Passkeys: a name for the new key (cut to 100 characters).' }),
+);
+
+/** What GET /two-factor shows, and every change answers with (`settingsData`). */
+const SETTINGS = {
+  enrolled_factors: Type.Array(Type.String(), { description: 'A subset of `["totp", "passkey"]`.' }),
+  available_factors: Type.Array(Type.Object({ id: Type.String(), label: Type.String() })),
+  recovery_codes_remaining: Type.Integer(),
+  passkeys: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'The credential id (for `credential_id` of unenroll).' }),
+      name: Type.String(),
+      created_at: Type.String(),
+      last_used_at: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+};
+
+const RECOVERY_CODES = Type.Array(Type.String(), {
+  description: 'Single-use recovery codes, shown once (stored hashed).',
+});
+
+async function pageProps({ caller, http }: EndpointInput): Promise<TwoFactorPageProps> {
+  const { request } = http;
+  const user = caller?.via === 'session' ? caller.user : undefined;
+  return {
+    settings: user ? await settingsData(request, user) : {},
+    pendingTotp: user ? await pendingTotpEnrollment(request, user) : undefined,
+    sudoActive: await isSudoActive(request),
   };
+}
 
-  app.get(
-    '/two-factor',
-    { config: { action: 'two_factor.index', page, pageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
-      const setup = (request.query as Record<string, unknown>).setup;
-      if (
-        setup === 'totp' &&
-        clientKind(request) === 'form' &&
-        (await isSudoActive(request)) &&
-        !(await enrolledFactorIds(request.server, user.id)).includes('totp')
-      ) {
-        return respond(request, reply, {
-          action: 'two_factor.enroll.start',
-          status: 'success',
-          data: await totpFactor.enrollStart(request, user, {}),
-          render: true,
-        });
-      }
-      return respond(request, reply, {
-        action: 'two_factor.index',
-        status: 'success',
-        data: await settingsData(request, user),
-        render: true,
-      });
-    },
-  );
-
-  app.post(
-    '/two-factor/enroll/start',
-    { config: { action: 'two_factor.enroll.start', page, pageProps }, preHandler: requireSudo },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const factor = readFactor(request);
-      const data = await factor.enrollStart(request, user, bodyOf(request));
-      return respond(request, reply, {
+const index = defineEndpoint({
+  method: 'GET',
+  path: '/two-factor',
+  action: 'two_factor.index',
+  auth: 'session',
+  bearer: false,
+  summary: 'Two-factor settings: enrolled factors, passkeys, recovery codes left',
+  query: Type.Object({
+    setup: Type.Optional(
+      Type.String({
+        description:
+          'HTML only: `totp` starts the authenticator app setup at once (back from the sudo detour).',
+      }),
+    ),
+  }),
+  responses: { 200: Envelope({ data: Type.Object(SETTINGS) }) },
+  page: twoFactorPage,
+  pageProps,
+  async handler({ query, caller, services, http }) {
+    const { request, reply } = http;
+    const user = caller!.user;
+    // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
+    if (
+      query.setup === 'totp' &&
+      clientKind(request) === 'form' &&
+      (await isSudoActive(request)) &&
+      !(await enrolledFactorIds(services, user.id)).includes('totp')
+    ) {
+      await respond(request, reply, {
         action: 'two_factor.enroll.start',
         status: 'success',
-        message:
-          factor.id === 'totp'
-            ? 'Scan the QR code, then enter a code from the app.'
-            : 'Follow your browser to create a passkey.',
-        data,
+        data: await totpFactor.enrollStart(request, user, {}),
         render: true,
       });
-    },
-  );
+      return ANSWERED;
+    }
+    return { status: 'success', data: await settingsData(request, user), render: true };
+  },
+});
 
-  app.post(
-    '/two-factor/enroll/confirm',
-    { config: { action: 'two_factor.enroll.confirm', page, pageProps }, preHandler: requireSudo },
-    async (request, reply) => {
-      const services = request.server;
-      const user = requireSessionUser(request);
-      const factor = readFactor(request);
-      const body = bodyOf(request);
-      const proof = body.proof ?? body.code;
-      if (proof === undefined || proof === null || proof === '')
-        throw new ValidationError({ proof: 'Proof is required.' });
-      // Wrong proofs at enrollment count like sudo failures: a guessing limit per user.
-      const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
-      const limitKey = `enroll-confirm:${user.id}`;
-      // Counted before the check (parallel guesses cannot slip past a read-only check together).
-      await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
-      const first = (await enrolledFactorIds(services, user.id)).length === 0;
-      let codes: string[] | undefined;
-      // The factor, its event and (with the first factor) the recovery codes commit together.
-      const stored = await factor.enrollConfirm(request, user, proof, body, (write) =>
-        changeWithEvent(services, factorEvent(request, user, 'factor_enrolled', factor.id), async (db) => {
-          const written = await write(db);
-          if (first) codes = await issueRecoveryCodes(services, user.id, db);
-          return written;
-        }),
-      );
-      if (!stored) {
-        throw new ValidationError(
-          { proof: 'That proof was not accepted. Please try again.' },
-          'Validation failed.',
-          {
-            data: { factor: factor.id },
-          },
-        );
-      }
-      await services.rateLimiter.reset(limitKey);
-      notifyFactorChange(request, user, 'factor_enrolled', factor.label);
-      const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
-      if (codes) data.recovery_codes = codes;
-      return respond(request, reply, {
-        action: 'two_factor.enroll.confirm',
-        status: 'success',
-        message: factor.id === 'totp' ? 'Authenticator app enabled.' : 'Passkey added.',
-        data,
-        redirectTo: '/two-factor',
-        // Recovery codes are shown once: a form client sees them on this response's page.
-        render: codes !== undefined,
-      });
-    },
-  );
+const enrollStart = defineEndpoint({
+  method: 'POST',
+  path: '/two-factor/enroll/start',
+  action: 'two_factor.enroll.start',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Start adding a factor: a TOTP secret and QR code, or passkey creation options',
+  body: Type.Object({ factor: FACTOR, name: PASSKEY_NAME }),
+  responses: {
+    200: Envelope({
+      data: Type.Object({
+        factor: Type.String(),
+        secret: Type.Optional(Type.String({ description: 'TOTP: the Base32 secret (160 bits).' })),
+        qr_uri: Type.Optional(Type.String({ description: 'TOTP: the otpauth:// URI.' })),
+        qr_image: Type.Optional(Type.String({ description: 'TOTP: the QR code as an SVG data URI.' })),
+        options: Type.Optional(
+          webAuthnJson('Passkey: the WebAuthn creation options (PublicKeyCredentialCreationOptionsJSON).'),
+        ),
+      }),
+    }),
+  },
+  page: twoFactorPage,
+  pageProps,
+  async handler({ body, caller, http }) {
+    const factor = factorNamed(body.factor);
+    const data = await factor.enrollStart(http.request, caller!.user, body);
+    return {
+      status: 'success',
+      message:
+        factor.id === 'totp'
+          ? 'Scan the QR code, then enter a code from the app.'
+          : 'Follow your browser to create a passkey.',
+      data,
+      render: true,
+    };
+  },
+});
 
-  app.post(
-    '/two-factor/unenroll',
-    { config: { action: 'two_factor.unenroll', page, pageProps }, preHandler: requireSudo },
-    async (request, reply) => {
-      const services = request.server;
-      const user = requireSessionUser(request);
-      const factor = readFactor(request);
-      const event = factorEvent(request, user, 'factor_removed', factor.id);
-      const required = accountSettings(services.config).requireTwoFactor;
-      let removed: boolean;
-      try {
-        removed = await factor.unenroll(request, user, bodyOf(request), (write) =>
-          changeWithEvent(
-            services,
-            event,
-            async (db) => {
-              // REQUIRE_TWO_FACTOR: removals of one user's factors take turns (see last-factor.ts).
-              if (required) await lockUserForFactorChange(db, services.dialect, user.id);
-              const result = await write(db);
-              // Without any factor left, two-factor is off and the recovery codes go with it,
-              // unless it is required: then the removal is undone (409 two_factor.required).
-              if (result === true && (await enrolledFactorIds(services, user.id, db)).length === 0) {
-                if (required) throw new TwoFactorRequiredError(factor.id);
-                await deleteRecoveryCodes(services, user.id, db);
-              }
-              return result;
-            },
-            (result) => result === true,
-          ),
-        );
-      } catch (error) {
-        // A browser sees its settings page again, with the reason, rather than an error page.
-        if (error instanceof TwoFactorRequiredError && clientKind(request) === 'form')
-          return renderPage(request, reply, page, outcomeForError(request, error));
-        throw error;
-      }
-      if (!removed) throw new NotFoundError(`${factor.label} is not enrolled.`);
-      notifyFactorChange(request, user, 'factor_removed', factor.label);
-      return respond(request, reply, {
-        action: 'two_factor.unenroll',
-        status: 'success',
-        message: factor.id === 'totp' ? 'Authenticator app removed.' : 'Passkey removed.',
-        data: { factor: factor.id, ...(await settingsData(request, user)) },
-        redirectTo: '/two-factor',
-      });
-    },
-  );
+/** Wrong proofs at enrollment count like sudo failures: a guessing limit per user. */
+const ENROLL_CONFIRM_LIMIT = 'enroll-confirm';
 
-  app.post(
-    '/two-factor/recovery-codes',
-    { config: { action: 'two_factor.recovery_codes', page, pageProps }, preHandler: requireSudo },
-    async (request, reply) => {
-      const services = request.server;
-      const user = requireSessionUser(request);
-      if ((await enrolledFactorIds(services, user.id)).length === 0)
-        throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
-      const codes = await changeWithEvent(
-        services,
+const enrollConfirm = defineEndpoint({
+  method: 'POST',
+  path: '/two-factor/enroll/confirm',
+  action: 'two_factor.enroll.confirm',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Finish adding a factor with its proof; the first factor also gives recovery codes',
+  body: Type.Object({
+    factor: FACTOR,
+    proof: Type.Optional(
+      Type.Union(
+        [
+          Type.String(),
+          Type.Number(),
+          webAuthnJson("Passkey: the browser's registration response (RegistrationResponseJSON)."),
+        ],
         {
-          userId: user.id,
-          type: 'recovery_codes_regenerated',
-          ...originOf(request),
-          detail: { count: RECOVERY_CODE_COUNT },
+          description:
+            "TOTP: the 6-digit code. Passkey: the browser's registration response, as an object or as JSON text.",
         },
-        (db) => issueRecoveryCodes(services, user.id, db),
+      ),
+    ),
+    code: Type.Optional(
+      Type.Union([Type.String(), Type.Number()], { description: 'TOTP: the code, instead of `proof`.' }),
+    ),
+    name: PASSKEY_NAME,
+  }),
+  refine: (body) =>
+    body.proof === undefined && body.code === undefined ? { proof: 'Proof is required.' } : undefined,
+  // Counted before the check (parallel guesses cannot slip past a read-only check together); a
+  // request refused as invalid is not a guess.
+  rateLimit: {
+    name: ENROLL_CONFIRM_LIMIT,
+    max: ({ config }) => config.limits.sudoMaxFailures,
+    windowSeconds: ({ config }) => config.limits.sudoFailureWindow,
+    per: ({ errors, caller }) =>
+      Object.keys(errors).length === 0 && caller ? String(caller.user.id) : undefined,
+  },
+  responses: {
+    200: Envelope({
+      data: Type.Object({
+        factor: Type.String(),
+        ...SETTINGS,
+        recovery_codes: Type.Optional(RECOVERY_CODES),
+      }),
+    }),
+  },
+  page: twoFactorPage,
+  pageProps,
+  async handler({ body, caller, services, http }) {
+    const { request } = http;
+    const user = caller!.user;
+    const factor = factorNamed(body.factor);
+    const proof = body.proof ?? body.code;
+    const first = (await enrolledFactorIds(services, user.id)).length === 0;
+    let codes: string[] | undefined;
+    // The factor, its event and (with the first factor) the recovery codes commit together.
+    const stored = await factor.enrollConfirm(request, user, proof, body, (write) =>
+      changeWithEvent(services, factorEvent(request, user, 'factor_enrolled', factor.id), async (db) => {
+        const written = await write(db);
+        if (first) codes = await issueRecoveryCodes(services, user.id, db);
+        return written;
+      }),
+    );
+    if (!stored) {
+      throw new ValidationError(
+        { proof: 'That proof was not accepted. Please try again.' },
+        'Validation failed.',
+        { data: { factor: factor.id } },
       );
-      return respond(request, reply, {
-        action: 'two_factor.recovery_codes',
-        status: 'success',
-        message: 'New recovery codes were created; the old ones no longer work.',
-        data: { ...(await settingsData(request, user)), recovery_codes: codes },
-        redirectTo: '/two-factor',
-        render: true,
-      });
-    },
-  );
-}
+    }
+    await services.rateLimiter.reset(`${ENROLL_CONFIRM_LIMIT}:${user.id}`);
+    notifyFactorChange(request, user, 'factor_enrolled', factor.label);
+    const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
+    if (codes) data.recovery_codes = codes;
+    return {
+      status: 'success',
+      message: factor.id === 'totp' ? 'Authenticator app enabled.' : 'Passkey added.',
+      data,
+      redirect_to: '/two-factor',
+      // Recovery codes are shown once: a form client sees them on this response's page.
+      render: codes !== undefined,
+    };
+  },
+});
+
+const unenroll = defineEndpoint({
+  method: 'POST',
+  path: '/two-factor/unenroll',
+  action: 'two_factor.unenroll',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Remove a factor (one passkey by credential_id, or every passkey)',
+  description:
+    'Nothing to remove: 404. With REQUIRE_TWO_FACTOR=1, removing the last factor is refused: ' +
+    '409 with `action: "two_factor.required"` and `data.factor`.',
+  body: Type.Object({
+    factor: FACTOR,
+    // Exactly as sent: an id with stray spaces names no key (trimmed to nothing, it would name all).
+    credential_id: Type.Optional(
+      Type.String({
+        'x-raw': true,
+        title: 'Credential id',
+        description: 'Passkey: the one key to remove (`passkeys[].id`); without it, every passkey.',
+      }),
+    ),
+  }),
+  responses: { 200: Envelope({ data: Type.Object({ factor: Type.String(), ...SETTINGS }) }) },
+  page: twoFactorPage,
+  pageProps,
+  async handler({ body, caller, services, http }) {
+    const { request, reply } = http;
+    const user = caller!.user;
+    const factor = factorNamed(body.factor);
+    const event = factorEvent(request, user, 'factor_removed', factor.id);
+    const required = accountSettings(services.config).requireTwoFactor;
+    let removed: boolean;
+    try {
+      removed = await factor.unenroll(request, user, body, (write) =>
+        changeWithEvent(
+          services,
+          event,
+          async (db) => {
+            // REQUIRE_TWO_FACTOR: removals of one user's factors take turns (see last-factor.ts).
+            if (required) await lockUserForFactorChange(db, services.dialect, user.id);
+            const result = await write(db);
+            // Without any factor left, two-factor is off and the recovery codes go with it,
+            // unless it is required: then the removal is undone (409 two_factor.required).
+            if (result === true && (await enrolledFactorIds(services, user.id, db)).length === 0) {
+              if (required) throw new TwoFactorRequiredError(factor.id);
+              await deleteRecoveryCodes(services, user.id, db);
+            }
+            return result;
+          },
+          (result) => result === true,
+        ),
+      );
+    } catch (error) {
+      // A browser sees its settings page again, with the reason, rather than an error page.
+      if (error instanceof TwoFactorRequiredError && clientKind(request) === 'form') {
+        await renderPage(request, reply, twoFactorPage, outcomeForError(request, error));
+        return ANSWERED;
+      }
+      throw error;
+    }
+    if (!removed) throw new NotFoundError(`${factor.label} is not enrolled.`);
+    notifyFactorChange(request, user, 'factor_removed', factor.label);
+    return {
+      status: 'success',
+      message: factor.id === 'totp' ? 'Authenticator app removed.' : 'Passkey removed.',
+      data: { factor: factor.id, ...(await settingsData(request, user)) },
+      redirect_to: '/two-factor',
+    };
+  },
+});
+
+const recoveryCodes = defineEndpoint({
+  method: 'POST',
+  path: '/two-factor/recovery-codes',
+  action: 'two_factor.recovery_codes',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Replace the recovery codes with a new set (shown once)',
+  description: 'No factor enrolled: 404.',
+  responses: {
+    200: Envelope({ data: Type.Object({ ...SETTINGS, recovery_codes: RECOVERY_CODES }) }),
+  },
+  page: twoFactorPage,
+  pageProps,
+  async handler({ caller, services, http }) {
+    const user = caller!.user;
+    if ((await enrolledFactorIds(services, user.id)).length === 0)
+      throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
+    const codes = await changeWithEvent(
+      services,
+      {
+        userId: user.id,
+        type: 'recovery_codes_regenerated',
+        ...originOf(http.request),
+        detail: { count: RECOVERY_CODE_COUNT },
+      },
+      (db) => issueRecoveryCodes(services, user.id, db),
+    );
+    return {
+      status: 'success',
+      message: 'New recovery codes were created; the old ones no longer work.',
+      data: { ...(await settingsData(http.request, user)), recovery_codes: codes },
+      redirect_to: '/two-factor',
+      render: true,
+    };
+  },
+});
+
+/** Two-factor settings: enrollment, removal, recovery codes. */
+export const twoFactorEndpoints: readonly AnyEndpoint[] = [
+  index,
+  enrollStart,
+  enrollConfirm,
+  unenroll,
+  recoveryCodes,
+];
