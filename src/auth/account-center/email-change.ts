@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { EndpointRateLimit, RateLimitInput } from '../core/endpoint.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeEmail } from '../core/users.ts';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
@@ -60,24 +60,34 @@ export async function voidPendingEmailChanges(
 }
 
 /**
- * 5 requests per account and 5 per target address an hour, counted before anything else (each hit
- * one atomic statement, so parallel requests cannot slip past) and before the address is looked
- * up, so a 429 says nothing about who owns it.
+ * 5 requests per account and 5 per target address an hour, as the endpoint's declared rate limits:
+ * counted before the address is looked up (each hit one atomic statement, so parallel requests
+ * cannot slip past), so a 429 says nothing about who owns it. A request refused as invalid (no
+ * valid address, or the account's own address) counts for neither.
  */
-export async function limitEmailChangeRequests(
-  rateLimiter: RateLimiter,
-  userId: number,
-  email: string,
-): Promise<void> {
-  await rateLimiter.consume(
-    `email-change:account:${userId}`,
-    EMAIL_CHANGE_REQUESTS_PER_WINDOW,
-    EMAIL_CHANGE_WINDOW_SECONDS,
-  );
-  await rateLimiter.consume(
-    `email-change:address:${normalizeEmail(email)}`,
-    EMAIL_CHANGE_REQUESTS_PER_WINDOW,
-    EMAIL_CHANGE_WINDOW_SECONDS,
+export const EMAIL_CHANGE_LIMITS: readonly EndpointRateLimit[] = [
+  {
+    name: 'email-change:account',
+    max: EMAIL_CHANGE_REQUESTS_PER_WINDOW,
+    windowSeconds: EMAIL_CHANGE_WINDOW_SECONDS,
+    per: (input) => (countsAsEmailChange(input) ? String(input.caller!.user.id) : undefined),
+  },
+  {
+    name: 'email-change:address',
+    max: EMAIL_CHANGE_REQUESTS_PER_WINDOW,
+    windowSeconds: EMAIL_CHANGE_WINDOW_SECONDS,
+    per: (input) => (countsAsEmailChange(input) ? normalizeEmail(input.body.email as string) : undefined),
+  },
+];
+
+/** A valid request for another address than the account's own (what the handler goes on with). */
+function countsAsEmailChange(input: RateLimitInput): boolean {
+  const email = input.body.email;
+  return (
+    Object.keys(input.errors).length === 0 &&
+    input.caller !== null &&
+    typeof email === 'string' &&
+    email.toLowerCase() !== input.caller.user.email
   );
 }
 

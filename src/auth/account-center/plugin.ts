@@ -1,5 +1,5 @@
 import { definePlugin } from '../../plugin.ts';
-import { accountCenterRoutes } from './routes.ts';
+import { accountCenterEndpoints, accountCenterRoutes } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
 import { securityEventsUserForeignKeyMigration } from './events-user-fk-migration.ts';
@@ -23,6 +23,8 @@ export const accountCenterPlugin = definePlugin({
     dropSessionEventInsertMigration,
     securityEventsUserForeignKeyMigration,
   ],
+  endpoints: accountCenterEndpoints,
+  // The retention sweep and the pages' script: not endpoints.
   routes: accountCenterRoutes,
   actions: [twoFactorEnrollAction, recoveryCodesAction],
   events: { signedIn: recordSignIn, request: touchSession },

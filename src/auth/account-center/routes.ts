@@ -1,20 +1,26 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FieldReader } from '../../http/fields.ts';
-import { respond } from '../../http/respond.ts';
-import { requireAbility, requireSessionUser } from '../core/caller.ts';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { clientKind } from '../../http/negotiation.ts';
+import type { Caller } from '../../http/caller.ts';
 import { publicUser } from '../core/users.ts';
+import {
+  defineEndpoint,
+  type AnyEndpoint,
+  type EndpointInput,
+  type EndpointResult,
+} from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
 import { USERNAME } from '../accounts/username-rule.ts';
-import { isSudoActive, requireSudo } from '../sudo/guard.ts';
+import { isSudoActive } from '../sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
-import { listSecurityEvents, originOf, recordSecurityEvent, sweepSecurityEvents } from './events.ts';
+import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from './events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import {
   confirmEmailChange,
+  EMAIL_CHANGE_LIMITS,
   findPendingEmailChange,
-  limitEmailChangeRequests,
   OtherAccountError,
   requestEmailChange,
   voidPendingEmailChanges,
@@ -37,25 +43,32 @@ import {
   sessionsPage,
 } from './pages.ts';
 
+/** Account page, username and email change, account deletion, sessions and security events. */
+
 const SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 const MAX_EVENTS_PER_PAGE = 100;
 const DEFAULT_EVENTS_PER_PAGE = 20;
+/** Session handles are random and short: a longer id is unknown without a lookup. */
+const MAX_SESSION_HANDLE = 64;
+const INVALID_LINK = 'This link is invalid, was already used or has expired.';
 
-function positiveInteger(query: Record<string, unknown>, name: string, fallback: number, max?: number) {
-  const value = query[name];
-  if (value === undefined || value === '') return fallback;
-  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value) || Number(value) < 1)
-    throw new ValidationError({ [name]: `${name} must be a whole number of at least 1.` });
-  return max === undefined ? Number(value) : Math.min(Number(value), max);
+/** A whole number of at least 1 in the query (`page`, `limit`); 9 digits at most. */
+function positiveInteger(name: string, description: string) {
+  return Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 999_999_999,
+      description,
+      'x-message': `${name} must be a whole number of at least 1.`,
+    }),
+  );
 }
 
-/** Account page, username and email change, account deletion, sessions and security events. */
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
-async function accountPageProps(request: FastifyRequest): Promise<AccountPageProps> {
-  const retentionDays = accountSettings(request.server.config).eventRetentionDays;
-  const caller = request.caller;
+async function accountPageProps({ caller, services, http }: EndpointInput): Promise<AccountPageProps> {
+  const retentionDays = accountSettings(services.config).eventRetentionDays;
   if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
-  const user = await request.server.users.findById(caller.user.id);
+  const user = await services.users.findById(caller.user.id);
   return {
     user: user && {
       username: user.username,
@@ -63,11 +76,374 @@ async function accountPageProps(request: FastifyRequest): Promise<AccountPagePro
       created_at: user.created_at,
       has_password: user.password_hash !== null,
     },
-    needsSudo: !(await isSudoActive(request)),
+    needsSudo: !(await isSudoActive(http.request)),
     retentionDays,
   };
 }
 
+/** Form clients see the link's page with the error; others get a 404. */
+function invalidLink({ http }: EndpointInput): EndpointResult {
+  if (clientKind(http.request) === 'form')
+    return { status: 'error', statusCode: 404, message: INVALID_LINK, render: true };
+  throw new NotFoundError(INVALID_LINK);
+}
+
+/** The link's owner must be signed in: anyone else is sent to sign in (401) or refused (403). */
+function requireLinkOwner(caller: Caller | null, ownerId: number) {
+  if (caller?.via !== 'session')
+    throw new AuthenticationRequiredError(
+      'Sign in to the account that asked for this change, then open the link again to confirm it.',
+    );
+  if (caller.user.id !== ownerId) throw new OtherAccountError();
+  return caller.user;
+}
+
+const SessionSchema = Type.Object({
+  id: Type.String({ description: 'An opaque handle, never the cookie value' }),
+  current: Type.Boolean(),
+  created_at: Type.String(),
+  last_seen_at: Type.String(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+  user_agent: Type.Union([Type.String(), Type.Null()]),
+  device: Type.String(),
+  remembered: Type.Boolean(),
+});
+
+const SecurityEventSchema = Type.Object({
+  id: Type.Integer(),
+  type: Type.String(),
+  created_at: Type.String(),
+  ip: Type.Union([Type.String(), Type.Null()]),
+  user_agent: Type.Union([Type.String(), Type.Null()]),
+  detail: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+});
+
+const PaginationSchema = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextPage: Type.Union([Type.Integer(), Type.Null()]),
+  prevPage: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const EMAIL_VERIFY_TOKEN = Type.String({ 'x-raw': true, description: 'The token of the emailed link' });
+
+const showAccount = defineEndpoint({
+  method: 'GET',
+  path: '/account',
+  action: 'account.index',
+  auth: 'session',
+  bearer: false,
+  summary: 'The signed-in account; page: the account home',
+  responses: {
+    200: Envelope({
+      user: 'required',
+      data: Type.Object({ has_password: Type.Boolean(), created_at: Type.String() }),
+    }),
+  },
+  page: accountPage,
+  pageProps: accountPageProps,
+  async handler({ caller }) {
+    const user = caller!.user;
+    return {
+      status: 'success',
+      user: publicUser(user),
+      data: { has_password: user.password_hash !== null, created_at: user.created_at },
+      render: true,
+    };
+  },
+});
+
+const changeUsernameEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/account/username',
+  action: 'account.username',
+  auth: 'session',
+  bearer: false,
+  summary: 'Change the username (the rules of registration; unique in any case)',
+  body: Type.Object({
+    username: Type.String({
+      minLength: 3,
+      maxLength: 30,
+      pattern: USERNAME.source,
+      'x-pattern-message': 'Username may contain only letters, digits and spaces.',
+    }),
+  }),
+  responses: { 200: Envelope({ user: 'required' }) },
+  page: accountPage,
+  pageProps: accountPageProps,
+  async handler({ body, caller, services, ip, userAgent, http }) {
+    const updated = await changeUsername(services, caller!.user, body.username, { ip, userAgent });
+    http.request.caller = { via: 'session', user: updated, token: null };
+    return {
+      status: 'success',
+      message: 'Your username was changed.',
+      user: publicUser(updated),
+      redirect_to: '/account',
+    };
+  },
+});
+
+const requestEmailChangeEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/account/email',
+  action: 'account.email.pending',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Ask to change the email address: a link goes to the new one, a notice to the old one',
+  body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191, title: 'New email' }) }),
+  // Counted before the address is looked up, so a 429 says nothing about who owns it.
+  rateLimit: EMAIL_CHANGE_LIMITS,
+  responses: { 200: Envelope() },
+  page: accountPage,
+  pageProps: accountPageProps,
+  async handler({ body, caller, services, ip, userAgent }) {
+    const user = caller!.user;
+    if (body.email.toLowerCase() === user.email)
+      throw new ValidationError({ email: 'This is already your email address.' });
+    await requestEmailChange(
+      services,
+      user,
+      body.email,
+      { ip, userAgent },
+      { hideExisting: services.config.registerHideExisting },
+    );
+    return {
+      status: 'info',
+      message: `We sent a link to ${body.email.toLowerCase()}. Open it and confirm, signed in to this account, to change your address.`,
+      redirect_to: '/account',
+    };
+  },
+});
+
+// The link opens a confirmation page; GET and HEAD change nothing (a mail scanner cannot confirm).
+const showEmailVerify = defineEndpoint({
+  method: 'GET',
+  path: '/account/email/verify/:token',
+  action: 'account.email.verify.show',
+  auth: 'optional',
+  summary: "The emailed link's confirmation page (changes nothing), for the account that asked",
+  description:
+    'Signed out: 401 (sign in, then open the link again); another account: 403; an invalid, used or expired link: 404.',
+  params: Type.Object({ token: EMAIL_VERIFY_TOKEN }),
+  secrets: ['token'],
+  responses: { 200: Envelope({ data: Type.Object({ new_email: Type.String() }) }) },
+  page: emailVerifyPage,
+  async handler(input) {
+    const { params, caller, services, http } = input;
+    const pending = await findPendingEmailChange(services, params.token);
+    if (!pending) return invalidLink(input);
+    requireLinkOwner(caller, pending.userId);
+    return {
+      status: 'info',
+      message: `Confirm to change your email address to ${pending.newEmail}.`,
+      data: { new_email: pending.newEmail },
+      // The page's form posts the token back; JSON clients already hold it.
+      fields: clientKind(http.request) === 'form' ? { token: params.token } : undefined,
+      render: true,
+    };
+  },
+});
+
+const confirmEmailVerify = defineEndpoint({
+  method: 'POST',
+  path: '/account/email/verify',
+  action: 'account.email.changed',
+  auth: 'optional',
+  summary: "Confirm an email change with its link's token, in a session of the account that asked",
+  description:
+    'Signed out or a bearer token: 401, another account: 403 (the link stays valid in both cases); the address taken meanwhile: 409; an invalid, used or expired link: 404.',
+  body: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: 256 }) }),
+  secrets: ['token'],
+  responses: { 200: Envelope({ user: 'required' }) },
+  page: emailVerifyPage,
+  async handler(input) {
+    const { body, caller, services, ip, userAgent, http } = input;
+    const pending = await findPendingEmailChange(services, body.token);
+    if (!pending) return invalidLink(input);
+    requireLinkOwner(caller, pending.userId);
+    const user = await confirmEmailChange(services, body.token, pending.userId, { ip, userAgent });
+    if (!user) return invalidLink(input);
+    http.request.caller = { via: 'session', user, token: null };
+    return {
+      status: 'success',
+      message: `Your email address is now ${user.email}.`,
+      user: publicUser(user),
+      redirect_to: '/account',
+    };
+  },
+});
+
+const showDeleteAccount = defineEndpoint({
+  method: 'GET',
+  path: '/account/delete',
+  action: 'account.delete.show',
+  auth: 'session',
+  bearer: false,
+  summary: 'The account deletion page',
+  responses: { 200: Envelope() },
+  page: deleteAccountPage,
+  pageProps: accountPageProps,
+  async handler() {
+    return { status: 'info', render: true };
+  },
+});
+
+const deleteAccountEndpoint = defineEndpoint({
+  method: 'POST',
+  path: '/account/delete',
+  action: 'account.deleted',
+  auth: 'sudo',
+  bearer: false,
+  summary: 'Delete the account and everything in it',
+  responses: { 200: Envelope() },
+  page: deleteAccountPage,
+  pageProps: accountPageProps,
+  async handler({ caller, services, ip, userAgent, http }) {
+    await deleteAccount(services, caller!.user, { ip, userAgent });
+    await endSession(http.request, http.reply);
+    return {
+      status: 'success',
+      message: 'Your account and everything in it were deleted.',
+      redirect_to: '/',
+    };
+  },
+});
+
+const listSessionsEndpoint = defineEndpoint({
+  method: 'GET',
+  path: '/sessions',
+  action: 'sessions.index',
+  auth: 'session',
+  ability: 'sessions:read',
+  summary: "The user's live sessions, newest first, the current one marked",
+  responses: { 200: Envelope({ data: Type.Object({ sessions: Type.Array(SessionSchema) }) }) },
+  page: sessionsPage,
+  pageProps: accountPageProps,
+  async handler({ caller, services, http }) {
+    const current = caller!.via === 'session' ? currentMeta(http.request) : null;
+    return {
+      status: 'success',
+      data: { sessions: await listSessions(services, caller!.user.id, current) },
+      render: true,
+    };
+  },
+});
+
+const revokeSession = defineEndpoint({
+  method: 'DELETE',
+  path: '/sessions/:id',
+  aliases: [{ method: 'POST', path: '/sessions/revoke/:id' }],
+  action: 'sessions.revoke',
+  auth: 'session',
+  ability: 'sessions:delete',
+  summary: 'Sign out one session (and its remember-me token); unknown or someone else’s: 404',
+  params: Type.Object({ id: Type.String({ 'x-raw': true, description: 'A session handle' }) }),
+  responses: { 200: Envelope() },
+  async handler({ params, caller, services, ip, userAgent, http }) {
+    const user = caller!.user;
+    const handle = params.id;
+    // Unknown and someone else's look the same: only the caller's own sessions are searched.
+    const ended =
+      handle.length <= MAX_SESSION_HANDLE ? await revokeSessionByHandle(services, user.id, handle) : null;
+    if (!ended) throw new NotFoundError('Session not found.');
+    await recordSecurityEvent(services.db, services.clock, {
+      userId: user.id,
+      type: 'session_revoked',
+      ip,
+      userAgent,
+      detail: { device: describeDevice(ended.meta.user_agent), count: 1 },
+    });
+    const own = caller!.via === 'session' && handle === currentHandle(http.request);
+    // Another session signed out: whatever email change it may have asked for ends with it.
+    if (!own) await voidPendingEmailChanges(services.db, user.id, services.clock.now());
+    if (own) await endSession(http.request, http.reply);
+    return {
+      status: 'success',
+      message: own ? 'You were signed out of this browser.' : 'That session was signed out.',
+      redirect_to: own ? '/login' : '/sessions',
+    };
+  },
+});
+
+const revokeOthers = defineEndpoint({
+  method: 'POST',
+  path: '/sessions/revoke-others',
+  action: 'sessions.revoke_others',
+  auth: 'session',
+  ability: 'sessions:delete',
+  summary: 'Sign out every other session and remember-me token of the user',
+  responses: { 200: Envelope({ data: Type.Object({ revoked: Type.Integer() }) }) },
+  async handler({ caller, services, ip, userAgent, http }) {
+    const user = caller!.user;
+    const handle = caller!.via === 'session' ? currentHandle(http.request) : null;
+    const revoked = await revokeOtherSessions(services, user.id, handle);
+    // Whoever held another session may have asked for an email change: it ends too.
+    await voidPendingEmailChanges(services.db, user.id, services.clock.now());
+    await recordSecurityEvent(services.db, services.clock, {
+      userId: user.id,
+      type: 'session_revoked',
+      ip,
+      userAgent,
+      detail: { count: revoked, others: true },
+    });
+    return {
+      status: 'success',
+      message:
+        revoked === 1 ? 'One other session was signed out.' : `${revoked} other sessions were signed out.`,
+      data: { revoked },
+      redirect_to: '/sessions',
+    };
+  },
+});
+
+const listEvents = defineEndpoint({
+  method: 'GET',
+  path: '/account/events',
+  action: 'events.index',
+  auth: 'session',
+  ability: 'events:read',
+  summary: "The user's security events, newest first",
+  query: Type.Object({
+    page: positiveInteger('page', 'Default 1'),
+    limit: positiveInteger('limit', `Default ${DEFAULT_EVENTS_PER_PAGE}, at most ${MAX_EVENTS_PER_PAGE}`),
+  }),
+  responses: {
+    200: Envelope({
+      data: Type.Object({ events: Type.Array(SecurityEventSchema), pagination: PaginationSchema }),
+    }),
+  },
+  page: eventsPage,
+  pageProps: accountPageProps,
+  async handler({ query, caller, services }) {
+    const page = query.page ?? 1;
+    const limit = Math.min(query.limit ?? DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
+    const result = await listSecurityEvents(services.db, caller!.user.id, page, limit);
+    return {
+      status: 'success',
+      data: { events: result.events, pagination: result.pagination },
+      render: true,
+    };
+  },
+});
+
+export const accountCenterEndpoints: readonly AnyEndpoint[] = [
+  showAccount,
+  changeUsernameEndpoint,
+  requestEmailChangeEndpoint,
+  showEmailVerify,
+  confirmEmailVerify,
+  showDeleteAccount,
+  deleteAccountEndpoint,
+  listSessionsEndpoint,
+  revokeSession,
+  revokeOthers,
+  listEvents,
+];
+
+/** What is not an endpoint: the retention sweep of old events and the pages' shared script. */
 export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
   const services = app;
   // Bad NOTIFY_EVENTS / EVENT_RETENTION_DAYS stop start-up here, with one line.
@@ -93,248 +469,5 @@ export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
       .send(uiScript),
-  );
-
-  app.get(
-    '/account',
-    { config: { action: 'account.index', page: accountPage, pageProps: accountPageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      return respond(request, reply, {
-        action: 'account.index',
-        status: 'success',
-        user: publicUser(user),
-        data: { has_password: user.password_hash !== null, created_at: user.created_at },
-        render: true,
-      });
-    },
-  );
-
-  app.post(
-    '/account/username',
-    { config: { action: 'account.username', page: accountPage, pageProps: accountPageProps } },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const fields = new FieldReader(request.body);
-      const username = fields.string('username', {
-        required: true,
-        min: 3,
-        max: 30,
-        pattern: USERNAME,
-        patternMessage: 'Username may contain only letters, digits and spaces.',
-      });
-      fields.throwIfInvalid();
-      const updated = await changeUsername(request.server, user, username!, originOf(request));
-      request.caller = { via: 'session', user: updated, token: null };
-      return respond(request, reply, {
-        action: 'account.username',
-        status: 'success',
-        message: 'Your username was changed.',
-        user: publicUser(updated),
-        redirectTo: '/account',
-      });
-    },
-  );
-
-  app.post(
-    '/account/email',
-    {
-      config: { action: 'account.email.pending', page: accountPage, pageProps: accountPageProps },
-      preHandler: requireSudo,
-    },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      const fields = new FieldReader(request.body);
-      const email = fields.email('email', { required: true, label: 'New email' });
-      if (email !== undefined && !fields.errors.email && email.toLowerCase() === user.email)
-        fields.fail('email', 'This is already your email address.');
-      fields.throwIfInvalid();
-      await limitEmailChangeRequests(request.server.rateLimiter, user.id, email!);
-      await requestEmailChange(request.server, user, email!, originOf(request), {
-        hideExisting: request.server.config.registerHideExisting,
-      });
-      return respond(request, reply, {
-        action: 'account.email.pending',
-        status: 'info',
-        message: `We sent a link to ${email!.toLowerCase()}. Open it and confirm, signed in to this account, to change your address.`,
-        redirectTo: '/account',
-      });
-    },
-  );
-
-  const invalidLink = (request: FastifyRequest, reply: FastifyReply, action: string) => {
-    const message = 'This link is invalid, was already used or has expired.';
-    if (clientKind(request) === 'form')
-      return respond(request, reply, { action, status: 'error', statusCode: 404, message, render: true });
-    throw new NotFoundError(message);
-  };
-  /** The link's owner must be signed in: anyone else is sent to sign in (401) or refused (403). */
-  const requireLinkOwner = (request: FastifyRequest, ownerId: number) => {
-    const caller = request.caller;
-    if (caller?.via !== 'session')
-      throw new AuthenticationRequiredError(
-        'Sign in to the account that asked for this change, then open the link again to confirm it.',
-      );
-    if (caller.user.id !== ownerId) throw new OtherAccountError();
-    return caller.user;
-  };
-
-  // The link opens a confirmation page; GET and HEAD change nothing (a mail scanner cannot confirm).
-  app.get(
-    '/account/email/verify/:token',
-    { config: { action: 'account.email.verify.show', page: emailVerifyPage, secrets: ['token'] } },
-    async (request, reply) => {
-      const token = (request.params as { token?: string }).token ?? '';
-      const pending = await findPendingEmailChange(request.server, token);
-      if (!pending) return invalidLink(request, reply, 'account.email.verify.show');
-      requireLinkOwner(request, pending.userId);
-      return respond(request, reply, {
-        action: 'account.email.verify.show',
-        status: 'info',
-        message: `Confirm to change your email address to ${pending.newEmail}.`,
-        data: { new_email: pending.newEmail },
-        fields: clientKind(request) === 'form' ? { token } : undefined,
-        render: true,
-      });
-    },
-  );
-
-  app.post(
-    '/account/email/verify',
-    { config: { action: 'account.email.changed', page: emailVerifyPage } },
-    async (request, reply) => {
-      const fields = new FieldReader(request.body);
-      const token = fields.string('token', { required: true, raw: true, max: 256 });
-      fields.throwIfInvalid();
-      const services = request.server;
-      const pending = await findPendingEmailChange(services, token!);
-      if (!pending) return invalidLink(request, reply, 'account.email.changed');
-      requireLinkOwner(request, pending.userId);
-      const user = await confirmEmailChange(services, token!, pending.userId, originOf(request));
-      if (!user) return invalidLink(request, reply, 'account.email.changed');
-      request.caller = { via: 'session', user, token: null };
-      return respond(request, reply, {
-        action: 'account.email.changed',
-        status: 'success',
-        message: `Your email address is now ${user.email}.`,
-        user: publicUser(user),
-        redirectTo: '/account',
-      });
-    },
-  );
-
-  app.get(
-    '/account/delete',
-    { config: { action: 'account.delete.show', page: deleteAccountPage, pageProps: accountPageProps } },
-    async (request, reply) => {
-      requireSessionUser(request);
-      return respond(request, reply, { action: 'account.delete.show', status: 'info', render: true });
-    },
-  );
-
-  app.post(
-    '/account/delete',
-    {
-      config: { action: 'account.deleted', page: deleteAccountPage, pageProps: accountPageProps },
-      preHandler: requireSudo,
-    },
-    async (request, reply) => {
-      const user = requireSessionUser(request);
-      await deleteAccount(request.server, user, originOf(request));
-      await endSession(request, reply);
-      return respond(request, reply, {
-        action: 'account.deleted',
-        status: 'success',
-        message: 'Your account and everything in it were deleted.',
-        redirectTo: '/',
-      });
-    },
-  );
-
-  app.get(
-    '/sessions',
-    { config: { action: 'sessions.index', page: sessionsPage, pageProps: accountPageProps } },
-    async (request, reply) => {
-      const caller = requireAbility(request, 'sessions:read');
-      const current = caller.via === 'session' ? currentMeta(request) : null;
-      return respond(request, reply, {
-        action: 'sessions.index',
-        status: 'success',
-        data: { sessions: await listSessions(request.server, caller.user.id, current) },
-        render: true,
-      });
-    },
-  );
-
-  const revoke = async (request: FastifyRequest, reply: FastifyReply) => {
-    const caller = requireAbility(request, 'sessions:delete');
-    const handle = (request.params as { id?: string }).id ?? '';
-    const services = request.server;
-    // Unknown and someone else's look the same: only the caller's own sessions are searched.
-    const ended = handle.length <= 64 ? await revokeSessionByHandle(services, caller.user.id, handle) : null;
-    if (!ended) throw new NotFoundError('Session not found.');
-    await recordSecurityEvent(services.db, services.clock, {
-      userId: caller.user.id,
-      type: 'session_revoked',
-      ...originOf(request),
-      detail: { device: describeDevice(ended.meta.user_agent), count: 1 },
-    });
-    const own = caller.via === 'session' && handle === currentHandle(request);
-    // Another session signed out: whatever email change it may have asked for ends with it.
-    if (!own) await voidPendingEmailChanges(services.db, caller.user.id, services.clock.now());
-    if (own) await endSession(request, reply);
-    return respond(request, reply, {
-      action: 'sessions.revoke',
-      status: 'success',
-      message: own ? 'You were signed out of this browser.' : 'That session was signed out.',
-      redirectTo: own ? '/login' : '/sessions',
-    });
-  };
-  app.delete('/sessions/:id', { config: { action: 'sessions.revoke' } }, revoke);
-  app.post('/sessions/revoke/:id', { config: { action: 'sessions.revoke' } }, revoke);
-
-  app.post(
-    '/sessions/revoke-others',
-    { config: { action: 'sessions.revoke_others' } },
-    async (request, reply) => {
-      const caller = requireAbility(request, 'sessions:delete');
-      const services = request.server;
-      const handle = caller.via === 'session' ? currentHandle(request) : null;
-      const revoked = await revokeOtherSessions(services, caller.user.id, handle);
-      // Whoever held another session may have asked for an email change: it ends too.
-      await voidPendingEmailChanges(services.db, caller.user.id, services.clock.now());
-      await recordSecurityEvent(services.db, services.clock, {
-        userId: caller.user.id,
-        type: 'session_revoked',
-        ...originOf(request),
-        detail: { count: revoked, others: true },
-      });
-      return respond(request, reply, {
-        action: 'sessions.revoke_others',
-        status: 'success',
-        message:
-          revoked === 1 ? 'One other session was signed out.' : `${revoked} other sessions were signed out.`,
-        data: { revoked },
-        redirectTo: '/sessions',
-      });
-    },
-  );
-
-  app.get(
-    '/account/events',
-    { config: { action: 'events.index', page: eventsPage, pageProps: accountPageProps } },
-    async (request, reply) => {
-      const caller = requireAbility(request, 'events:read');
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const page = positiveInteger(query, 'page', 1);
-      const limit = positiveInteger(query, 'limit', DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
-      const result = await listSecurityEvents(request.server.db, caller.user.id, page, limit);
-      return respond(request, reply, {
-        action: 'events.index',
-        status: 'success',
-        data: { events: result.events, pagination: result.pagination },
-        render: true,
-      });
-    },
   );
 }
