@@ -31,7 +31,9 @@ describe('migrations', () => {
     expect(await tables(db)).toEqual(
       expect.arrayContaining(['users', 'sessions', 'remember_tokens', 'rate_limits']),
     );
-    expect((await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins()))).applied).toEqual([]);
+    expect((await migrateToLatest(db.db, db.dialect, citadelMigrations(defaultPlugins()))).applied).toEqual(
+      [],
+    );
   });
 
   const good: CitadelMigration = {

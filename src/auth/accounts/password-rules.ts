@@ -1,39 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { FieldReader } from '../../http/fields.ts';
 import type { Limits } from '../../config/types.ts';
 import { isCommonPassword } from '../core/passwords.ts';
 
 /**
- * The password rules of registration, reset and set-password: length limits, not a common
- * password, and `password_confirm` equal to `password`. Returns the password when it passes.
- */
-export function readNewPassword(fields: FieldReader, limits: Limits): string | undefined {
-  const password = fields.string('password', {
-    required: true,
-    raw: true,
-    min: limits.passwordMinLength,
-    max: limits.passwordMaxLength,
-  });
-  const confirm = fields.string('password_confirm', {
-    required: true,
-    raw: true,
-    label: 'Password confirmation',
-  });
-  // The mismatch is reported even when the password has its own problem: every error at once.
-  if (password !== undefined && confirm !== undefined && confirm !== password)
-    fields.fail('password_confirm', 'Password confirmation does not match.');
-  if (password === undefined || fields.errors.password) return undefined;
-  if (isCommonPassword(password)) {
-    fields.fail('password', 'This password is too common. Please choose another one.');
-    return undefined;
-  }
-  if (fields.errors.password_confirm) return undefined;
-  return confirm === undefined ? undefined : password;
-}
-
-/**
- * The same rules for a declared body (`password`, `password_confirm`), as per-field messages:
- * an endpoint's `refine`, so they are reported together with the schema's own problems.
+ * The password rules of registration, reset and set-password (`password`, `password_confirm`):
+ * length limits from the settings, not a common password, the confirmation equal to the password.
+ * An endpoint's `refine`, so they are reported together with the schema's own problems.
  */
 export function newPasswordProblems(
   body: { password?: unknown; password_confirm?: unknown },
