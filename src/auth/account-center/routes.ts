@@ -12,6 +12,7 @@ import {
   type EndpointResult,
 } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
+import { pageEndpoint } from '../core/page-endpoint.ts';
 import { USERNAME } from '../accounts/username-rule.ts';
 import { isSudoActive } from '../sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
@@ -276,19 +277,14 @@ const confirmEmailVerify = defineEndpoint({
   },
 });
 
-const showDeleteAccount = defineEndpoint({
-  method: 'GET',
+const showDeleteAccount = pageEndpoint({
   path: '/account/delete',
   action: 'account.delete.show',
   auth: 'session',
   bearer: false,
   summary: 'The account deletion page',
-  responses: { 200: Envelope() },
   page: deleteAccountPage,
   pageProps: accountPageProps,
-  async handler() {
-    return { status: 'info', render: true };
-  },
 });
 
 const deleteAccountEndpoint = defineEndpoint({

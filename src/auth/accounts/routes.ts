@@ -14,6 +14,7 @@ import {
   type EndpointInput,
 } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
+import { pageEndpoint } from '../core/page-endpoint.ts';
 import { verifyPasswordLogin } from './login.ts';
 import { NEW_PASSWORD_FIELDS, newPasswordProblems } from './password-rules.ts';
 import {
@@ -77,27 +78,6 @@ const me = defineEndpoint({
     return { status: 'success', user: publicUser(caller!.user), render: true };
   },
 });
-
-function formPage(
-  path: string,
-  action: string,
-  page: typeof loginPage,
-  pageProps?: Parameters<typeof defineEndpoint>[0]['pageProps'],
-) {
-  return defineEndpoint({
-    method: 'GET',
-    path,
-    action,
-    auth: 'optional',
-    summary: `The ${path.slice(1).replace('-', ' ')} form (HTML); JSON clients get an info envelope`,
-    responses: { 200: INFO },
-    page,
-    pageProps,
-    async handler() {
-      return { status: 'info', render: true };
-    },
-  });
-}
 
 const login = defineEndpoint({
   method: 'POST',
@@ -351,12 +331,29 @@ const resetPassword = defineEndpoint({
 export const accountEndpoints: readonly AnyEndpoint[] = [
   home,
   me,
-  formPage('/login', 'login.show', loginPage, signInPageProps),
+  pageEndpoint({
+    path: '/login',
+    action: 'login.show',
+    summary: 'The sign-in form',
+    page: loginPage,
+    pageProps: signInPageProps,
+  }),
   login,
   logout,
-  formPage('/register', 'register.show', registerPage, signInPageProps),
+  pageEndpoint({
+    path: '/register',
+    action: 'register.show',
+    summary: 'The registration form',
+    page: registerPage,
+    pageProps: signInPageProps,
+  }),
   register,
-  formPage('/forgot-password', 'forgot_password.show', forgotPasswordPage),
+  pageEndpoint({
+    path: '/forgot-password',
+    action: 'forgot_password.show',
+    summary: 'The forgotten-password form',
+    page: forgotPasswordPage,
+  }),
   forgotPassword,
   showResetPassword,
   resetPassword,

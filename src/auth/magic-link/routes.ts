@@ -3,6 +3,7 @@ import { clientKind } from '../../http/negotiation.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
+import { pageEndpoint } from '../core/page-endpoint.ts';
 import { publicUser } from '../core/users.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
 import { beginSignIn } from '../pipeline/runner.ts';
@@ -16,33 +17,23 @@ const INVALID_LINK = 'This sign-in link is invalid, was already used or has expi
 /** The link's token, exactly as emailed (its length is checked where it is claimed). */
 const TokenText = Type.String({ 'x-raw': true, description: 'The emailed sign-in token' });
 
-const showMagicLink = defineEndpoint({
-  method: 'GET',
+const showMagicLink = pageEndpoint({
   path: '/magic-link',
   action: 'magic_link.show',
   auth: 'anonymous',
   summary: 'The sign-in-by-email form',
-  responses: { 200: Envelope() },
   page: magicLinkPage,
-  async handler() {
-    return { status: 'info', render: true };
-  },
 });
 
-const magicLinkSent = defineEndpoint({
-  method: 'GET',
+const magicLinkSent = pageEndpoint({
   path: '/magic-link/sent',
   action: 'magic_link.sent',
   auth: 'anonymous',
   summary: 'The "check your email" page',
-  responses: { 200: Envelope() },
   page: magicLinkSentPage,
   pageProps: ({ services }): MagicLinkSentPageProps => ({
     linkMinutes: Math.round(services.config.limits.magicLinkTtl / 60),
   }),
-  async handler() {
-    return { status: 'info', render: true };
-  },
 });
 
 const sendLink = defineEndpoint({

@@ -1,0 +1,28 @@
+import type { PageRenderer } from '../../http/respond.ts';
+import { defineEndpoint, type EndpointAuth, type EndpointInput } from './endpoint.ts';
+import { Envelope } from './envelope-schema.ts';
+
+/**
+ * A page and nothing else (a form's GET, a "check your email" page): HTML for browsers, an info
+ * envelope `{ action, status: 'info' }` for JSON clients.
+ */
+export function pageEndpoint(options: {
+  path: string;
+  action: string;
+  summary: string;
+  page: PageRenderer;
+  pageProps?: (input: EndpointInput) => unknown;
+  auth?: EndpointAuth;
+  bearer?: false;
+}) {
+  const { auth = 'optional', ...rest } = options;
+  return defineEndpoint({
+    method: 'GET',
+    auth,
+    ...rest,
+    responses: { 200: Envelope() },
+    async handler() {
+      return { status: 'info', render: true };
+    },
+  });
+}
