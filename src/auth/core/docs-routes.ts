@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { serveDocs } from '../../http/docs-ui/routes.ts';
 import { SESSION_COOKIE } from '../../http/sessions/plugin.ts';
-import type { AnyEndpoint } from './endpoint.ts';
-import { buildAuthOpenApiDocument } from './endpoint-openapi.ts';
+import { buildAuthOpenApiDocument, type EndpointGroup } from './endpoint-openapi.ts';
 
 /** `GET /docs`: the auth endpoints' OpenAPI document; `GET /docs/ui`: its interactive page. */
-export function serveAuthDocs(app: FastifyInstance, endpoints: readonly AnyEndpoint[]): void {
+export function serveAuthDocs(app: FastifyInstance, groups: readonly EndpointGroup[]): void {
   const { config } = app;
-  const document = buildAuthOpenApiDocument(endpoints, {
+  const document = buildAuthOpenApiDocument(groups, {
     title: config.appName,
     // Relative: the document works wherever the page that loads it is served.
     serverUrl: config.basePath || '/',

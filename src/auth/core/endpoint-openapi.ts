@@ -80,7 +80,7 @@ function securityOf(endpoint: AnyEndpoint): Json[] {
   return endpoint.bearer === false ? [{ session: [] }] : both;
 }
 
-function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
+function operationOf(endpoint: AnyEndpoint, operationId: string, tag: string): Json {
   const responses: Json = {};
   for (const [status, schema] of Object.entries(endpoint.responses)) {
     responses[status] = {
@@ -107,7 +107,7 @@ function operationOf(endpoint: AnyEndpoint, operationId: string): Json {
   ].filter(Boolean);
   const operation: Json = {
     operationId,
-    tags: [endpoint.action.split('.')[0]!.replace(/_/g, ' ')],
+    tags: [tag],
     summary: endpoint.summary ?? endpoint.action,
     ...(notes.length > 0 ? { description: notes.join(' ') } : {}),
     'x-action': endpoint.action,
@@ -146,16 +146,28 @@ export interface AuthDocumentOptions {
   openapi?: OpenApiVersion;
 }
 
+/** The endpoints of one plugin: they share a tag (a section of the interactive page). */
+export interface EndpointGroup {
+  name: string;
+  endpoints: readonly AnyEndpoint[];
+}
+
 export function buildAuthOpenApiDocument(
-  endpoints: readonly AnyEndpoint[],
+  groups: readonly EndpointGroup[],
   options: AuthDocumentOptions,
 ): Json {
   const paths: Record<string, Json> = {};
   const taken = new Set<string>();
-  for (const endpoint of endpoints) {
-    const path = openApiPath(endpoint.path);
-    paths[path] ??= {};
-    paths[path]![endpoint.method.toLowerCase()] = operationOf(endpoint, operationIdOf(endpoint, taken));
+  for (const { name, endpoints } of groups) {
+    for (const endpoint of endpoints) {
+      const path = openApiPath(endpoint.path);
+      paths[path] ??= {};
+      paths[path]![endpoint.method.toLowerCase()] = operationOf(
+        endpoint,
+        operationIdOf(endpoint, taken),
+        name,
+      );
+    }
   }
   const document: Json = {
     openapi: '3.1.0',

@@ -90,5 +90,8 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   }
   const endpoints = plugins.flatMap((plugin) => plugin.endpoints ?? []);
   app.decorate('authEndpoints', endpoints);
-  serveAuthDocs(app, endpoints);
+  serveAuthDocs(
+    app,
+    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+  );
 });
