@@ -22,6 +22,7 @@ const BUILT_INS = {
   accountCenter: accountCenterPlugin,
 } as const satisfies Record<string, CitadelPlugin>;
 
+/** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */
 export type BuiltInPluginKey = keyof typeof BUILT_INS;
 
 /** `false` leaves a built-in out: `defaultPlugins({ magicLink: false })`. */

@@ -92,6 +92,7 @@ export interface EndpointResult {
 export const ANSWERED: unique symbol = Symbol('answered');
 export type Answered = typeof ANSWERED;
 
+/** One endpoint's declaration: see `defineEndpoint` and contract section 15. */
 export interface Endpoint<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,
