@@ -11,13 +11,49 @@ export type EmailPropsInput<K extends EmailKind> = Omit<EmailKinds[K], 'appName'
  * each missing part from the default, then through the mailer (APP_NAME branding, transport).
  */
 export class EmailSender {
+  /** Sends not yet accepted by the transport (nor failed), and `afterResponse` work not yet done. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(
     private readonly mailer: Mailer,
     private readonly templates: EmailTemplates,
     private readonly appName: string,
   ) {}
 
-  async send<K extends EmailKind>(
+  send<K extends EmailKind>(
+    kind: K,
+    input: EmailPropsInput<K>,
+    defaults: (props: EmailKinds[K]) => MailContent,
+  ): Promise<void> {
+    return this.track(this.compose(kind, input, defaults));
+  }
+
+  /**
+   * Work that may send a message after the response is on its way (a password-reset link: the
+   * answer must not wait for the lookup and the send). Not awaited by its caller, so it must handle
+   * its own errors; `settled()` waits for it like for a send.
+   */
+  afterResponse(work: Promise<void>): void {
+    this.track(work);
+  }
+
+  /**
+   * Resolves once every message started so far (by a request, a notice or `afterResponse` work)
+   * has been accepted by the transport (SMTP server, `mail.send()`) or has failed. For tests ("no
+   * mail was sent" without a fixed wait) and for a shutdown that wants the last notices out.
+   */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    const done = () => void this.inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  private async compose<K extends EmailKind>(
     kind: K,
     input: EmailPropsInput<K>,
     defaults: (props: EmailKinds[K]) => MailContent,

@@ -147,7 +147,7 @@ describe('security events on every path', () => {
     t.clock.advance(91 * 24 * 60 * 60);
     await signIn(FIREFOX_LINUX);
     expect((await t.mail.waitFor(user.email, { count: 2 })).text).toContain('Firefox on Linux');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(2);
   });
 });
@@ -267,7 +267,7 @@ describe('NOTIFY_EVENTS turns notifications off', () => {
     await elevate(client);
     await client.post('/tokens', { name: 'quiet' });
     await client.post('/set-password', { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(0);
     expect(await eventTypes(t, user.id)).toEqual(
       expect.arrayContaining(['token_created', 'password_changed']),

@@ -28,12 +28,11 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
   }
 
   /**
-   * Exactly `count` new-device notices reached `email`: the expected ones are awaited (a notice is
-   * sent after the sign-in commits, never awaited by it), then a pause lets any extra one arrive.
+   * Exactly `count` new-device notices reached `email`: a notice is sent after the sign-in commits,
+   * never awaited by it, so every send started so far is awaited first.
    */
   async function expectNotices(email: string, count: number, what = email) {
-    if (count > 0) await t.mail.waitFor(email, { match: isNotice, count, timeoutMs: 15_000 });
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await t.mail.settled();
     expect(t.mail.to(email).filter(isNotice).length, what).toBe(count);
   }
 

@@ -90,6 +90,8 @@ describe('mail: { send } and emails: { <kind>: ... }', () => {
     await requestEmailChange(t.services, user, other.email, origin, { hideExisting: true });
     for (const id of NOTIFICATION_IDS)
       await notify(t.services, user, id, { device: HOSTILE_DEVICE, ip: '192.0.2.1', subject: 'TOTP' });
+    // The reset and magic links are sent after their answers.
+    await t.mail.settled();
 
     const kinds = new Set(sent.map((m) => m.kind));
     for (const kind of EMAIL_KINDS) expect(kinds.has(kind), kind).toBe(true);

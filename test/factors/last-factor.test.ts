@@ -76,7 +76,7 @@ describe('REQUIRE_TWO_FACTOR=1: the last factor stays', () => {
     }
     expect(await factorRows(user.id)).toEqual({ totp: 1, passkeys: 0, codes: 10 });
     expect(await eventTypes(required, user.id)).not.toContain('factor_removed');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await required.mail.settled();
     expect(required.mail.to(user.email).map((m) => m.subject)).not.toContain(
       'A two-factor method was removed',
     );

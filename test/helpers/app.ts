@@ -66,6 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   await routes?.(server.app);
   await server.app.ready();
+  const untrackMail = mail.trackSender(server.services.emails);
 
   const testApp: TestApp = {
     server,
@@ -98,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return client;
     },
     async close() {
+      untrackMail();
       await server.close();
       if (!sharedMail) await mail.stop();
       if (!sharedDatabase) await database.drop();

@@ -83,6 +83,8 @@ export function parseMail(raw: string): Omit<CapturedMail, 'raw' | 'to'> {
 export class MailCapture {
   readonly messages: CapturedMail[] = [];
   private waiters: (() => void)[] = [];
+  /** The apps sending here: each one's `emails.settled()` (see `settled()`). */
+  private readonly senders = new Set<{ settled(): Promise<void> }>();
   private server: SMTPServer;
   port = 0;
 
@@ -146,6 +148,21 @@ export class MailCapture {
       });
     }
     return matching()[count - 1]!;
+  }
+
+  /** Count `sender`'s messages in `settled()` (test apps do it for their `services.emails`). */
+  trackSender(sender: { settled(): Promise<void> }): () => void {
+    this.senders.add(sender);
+    return () => void this.senders.delete(sender);
+  }
+
+  /**
+   * Every message the apps sending here have started (in a request, or after its response: a
+   * reset link, a notice) has been accepted by this server or has failed. What has not arrived by
+   * then was never sent: "no mail" is asserted after this, with no fixed wait.
+   */
+  async settled(): Promise<void> {
+    await Promise.all([...this.senders].map((sender) => sender.settled()));
   }
 
   async stop(): Promise<void> {

@@ -75,9 +75,11 @@ describe('SIGTERM', () => {
     try {
       const port = await freePort();
       const address = await t.app.listen({ port, host: '127.0.0.1' });
+      // In flight once the server has its headers (Fastify waits for the rest of the body).
+      const received = new Promise<void>((done) => t.app.server.once('request', () => done()));
       const slow = startSlowLogin(address);
       await until(() => slow.socket.writableLength === 0, 'the partial request to be sent');
-      await new Promise((r) => setTimeout(r, 100));
+      await received;
       const { forced } = await drainAndClose(t.server, 300);
       expect(forced).toBe(true);
       await slow.closed;

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { POSTGRES_ADMIN_URL, testDialect } from '../helpers/databases.ts';
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
+
 /**
  * A PostgreSQL server that ends the pool's idle connections (a restart, a failover, an
  * administrator) must not take the process down: the pool drops them and opens new ones.
@@ -10,9 +12,21 @@ import { POSTGRES_ADMIN_URL, testDialect } from '../helpers/databases.ts';
 describe.skipIf(testDialect() !== 'postgres')('PostgreSQL connections cut under an idle server', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ metricsToken: METRICS_TOKEN });
   });
   afterAll(async () => t?.close());
+
+  /** The pool's open connections, as GET /metrics reports them. */
+  async function poolTotal(): Promise<number> {
+    const metrics = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const total = /^citadel_db_pool_connections\{state="total"\} (\d+)$/m.exec(metrics.body)?.[1];
+    if (total === undefined) throw new Error(`no pool gauge in /metrics: ${metrics.statusCode}`);
+    return Number(total);
+  }
 
   it('keeps serving after its idle connections are terminated', async () => {
     const user = await t.createUser();
@@ -28,7 +42,12 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL connections cut under 
     );
     await admin.end();
     expect(rows[0].n).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The pool has noticed: every terminated connection is dropped (polled, no fixed wait).
+    const deadline = Date.now() + 10_000;
+    while ((await poolTotal()) > 0) {
+      expect(Date.now(), 'the pool kept a terminated connection').toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
 
     const me = await client.get('/me');
     expect(me.status).toBe(200);

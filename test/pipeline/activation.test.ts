@@ -92,7 +92,7 @@ describe('inactive accounts without activation configured', () => {
     const user = await t.createUser({ active: false });
     const login = await t.client().post('/login', { email: user.email, password: TEST_PASSWORD });
     expect(login.status).toBe(403);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(0);
   });
 

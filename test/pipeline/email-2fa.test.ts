@@ -161,7 +161,7 @@ describe('email_2fa after password sign-in', () => {
     expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(tooSoon.headers['retry-after'])).toBeLessThanOrEqual(30);
     // No third mail went out.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(2);
 
     if (fresh !== code) expect((await client.post('/action/handle', { code })).status).toBe(404);
@@ -253,8 +253,7 @@ describe('email_2fa after password sign-in', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => client.post('/action/challenge')));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 429)).toHaveLength(4);
-    await t.mail.waitFor(user.email, { count: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(2);
   });
 

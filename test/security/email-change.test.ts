@@ -207,8 +207,7 @@ describe('email change: requests are limited', () => {
   afterAll(async () => t?.close());
 
   async function linkMails(addresses: string[]) {
-    // Mails are sent before the answer; give the SMTP capture a moment to store the last ones.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.mail.settled();
     return addresses.flatMap((a) => t.mail.to(a)).filter((m) => m.text.includes(LINK_PREFIX));
   }
 

@@ -60,7 +60,7 @@ describe('email addresses are single mailboxes', () => {
     }
     const users = await t.services.db.selectFrom('users').select('email').execute();
     expect(users.filter((u) => u.email.includes('victim'))).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mail.settled();
     expect(t.mail.to('victim@corp.example')).toHaveLength(0);
   });
 
@@ -80,7 +80,7 @@ describe('email addresses are single mailboxes', () => {
     const sent = mailer.send({ to: 'victim@corp.example,x.y', subject: 's', text: 't', html: '<p>t</p>' });
     await sent.catch(() => undefined);
     mailer.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Settled: had the capture accepted a message, it would be stored before the send resolved.
     expect(t.mail.to('victim@corp.example')).toHaveLength(0);
   });
 });

@@ -52,8 +52,7 @@ describe('rate-limit store under parallel hits', () => {
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
-    await t.mail.waitFor(user.email, { count: 5 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.mail.settled();
     expect(t.mail.to(user.email)).toHaveLength(5);
   });
 

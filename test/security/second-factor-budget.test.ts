@@ -57,7 +57,7 @@ describe('second-factor failures per account', () => {
     expect(notice.subject).toMatch(/locked/i);
     // Another refusal sends no second mail.
     expect((await client.post('/action/handle', { code: right })).status).toBe(429);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await t.mail.settled();
     expect(t.mail.to(user.email).filter(isLockNotice)).toHaveLength(mailsBefore + 1);
 
     // The next window gives the account its budget back.

@@ -249,8 +249,10 @@ const forgotPassword = defineEndpoint({
   async handler({ body, services, http }) {
     const { request } = http;
     // Sent after the response is on its way: the answer and its timing are the same for any address.
-    void sendPasswordReset(services, body.email).catch((error: unknown) =>
-      request.log.error({ err: error }, 'could not send the password reset email'),
+    services.emails.afterResponse(
+      sendPasswordReset(services, body.email).catch((error: unknown) =>
+        request.log.error({ err: error }, 'could not send the password reset email'),
+      ),
     );
     return {
       status: 'success',

@@ -49,8 +49,10 @@ const sendLink = defineEndpoint({
   page: magicLinkPage,
   async handler({ body, services, http }) {
     // Sent after the response is on its way: the answer and its timing are the same for any address.
-    void sendMagicLink(services, body.email).catch((error: unknown) =>
-      http.request.log.error({ err: error }, 'could not send the magic link email'),
+    services.emails.afterResponse(
+      sendMagicLink(services, body.email).catch((error: unknown) =>
+        http.request.log.error({ err: error }, 'could not send the magic link email'),
+      ),
     );
     return {
       status: 'success',
