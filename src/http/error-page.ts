@@ -13,18 +13,39 @@ const TITLES: Record<number, string> = {
   429: 'Too many attempts',
 };
 
+/**
+ * What the error's message adds to the page title, if anything: "Not found." under "Not found"
+ * says nothing new, and "Something went wrong. Please try again later." under "Something went
+ * wrong" adds only its second sentence.
+ */
+function beyondTitle(message: string | undefined, title: string): string {
+  if (!message) return '';
+  const lower = message.toLowerCase();
+  const heading = title.toLowerCase();
+  if (lower === heading || lower === `${heading}.`) return '';
+  return lower.startsWith(`${heading}. `) ? message.slice(title.length + 2) : message;
+}
+
 export function errorPage(ctx: PageContext) {
   const status = ctx.outcome?.statusCode ?? 500;
   const title = TITLES[status] ?? 'Something went wrong';
+  // The message is the page's own text here, not a banner above the title that repeats it.
+  const frame = { ...ctx, outcome: undefined };
   // A dead link (used or expired sign-in link) offers the way to a new one instead of a dead end.
   const next = ctx.outcome?.redirectTo;
   if (status === 404 && next === '/magic-link')
     return layout(
-      ctx,
+      frame,
       'This sign-in link no longer works',
       html`<p>Sign-in links work once and only for a short time.</p>
         <p><a class="button" href="/magic-link">Email me a new link</a></p>
         ${ctx.serves('/login') ? html`<p><a href="/login">Sign in with a password instead</a></p>` : ''}`,
     );
-  return layout(ctx, title, ctx.serves('/') ? html`<p><a href="/">Back to the start page</a></p>` : html``);
+  const message = beyondTitle(ctx.outcome?.message, title);
+  return layout(
+    frame,
+    title,
+    html`${message ? html`<p>${message}</p>` : ''}
+    ${ctx.serves('/') ? html`<p><a href="/">Back to the start page</a></p>` : ''}`,
+  );
 }
