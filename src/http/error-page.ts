@@ -11,19 +11,17 @@ const TITLES: Record<number, string> = {
   413: 'Too large',
   422: 'Please check the form',
   429: 'Too many attempts',
+  // Not "Something went wrong": the generic message under it says that already.
+  500: 'Server error',
+  503: 'Temporarily unavailable',
 };
 
-/**
- * What the error's message adds to the page title, if anything: "Not found." under "Not found"
- * says nothing new, and "Something went wrong. Please try again later." under "Something went
- * wrong" adds only its second sentence.
- */
+/** The message, unless it only repeats the page title ("Not found." under "Not found"). */
 function beyondTitle(message: string | undefined, title: string): string {
   if (!message) return '';
   const lower = message.toLowerCase();
   const heading = title.toLowerCase();
-  if (lower === heading || lower === `${heading}.`) return '';
-  return lower.startsWith(`${heading}. `) ? message.slice(title.length + 2) : message;
+  return lower === heading || lower === `${heading}.` ? '' : message;
 }
 
 export function errorPage(ctx: PageContext) {

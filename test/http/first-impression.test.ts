@@ -75,6 +75,24 @@ describe('page details', () => {
     expect(count(main(page.text), 'Not found')).toBe(1);
   });
 
+  it('the 500 page says "Something went wrong" once, under its own title', async () => {
+    const crashing = await startTestApp({
+      routes: (app) => {
+        app.get('/test/crash', { config: { action: 'test.crash' } }, async () => {
+          throw new Error('boom');
+        });
+      },
+    });
+    try {
+      const page = await crashing.client().get('/test/crash', 'form');
+      expect(page.status).toBe(500);
+      expect(main(page.text)).toContain('<h1>Server error</h1>');
+      expect(count(main(page.text), 'Something went wrong')).toBe(1);
+    } finally {
+      await crashing.close();
+    }
+  });
+
   it('an unusable reset link shows the error and a way to a new link, no form', async () => {
     const page = await t.client().get('/reset-password?token=not-a-real-token', 'form');
     expect(page.status).toBe(422);
