@@ -10,6 +10,8 @@ import type { AnyEndpoint } from './auth/core/endpoint.ts';
 export interface SignedInInfo {
   method: 'sign_in' | 'remember';
   rememberSelector?: string;
+  /** The sign-in that ends a sign-up: the account was created just now (registration form or a first social sign-in). */
+  registration?: boolean;
 }
 
 /**

@@ -46,6 +46,17 @@ export function raw(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }
 
+/**
+ * A stylesheet of the code itself for an inline `<style>` element: a constant, never user input.
+ * Its text is kept as written, because the HTML text escaper would turn `"Segoe UI"` into
+ * `&quot;Segoe UI&quot;`, which CSS cannot read (and the whole rule is dropped). It may not contain
+ * `</`, so it cannot end its element.
+ */
+export function trustedCss(css: string): SafeHtml {
+  if (css.includes('</')) throw new Error('trustedCss: a stylesheet may not contain "</"');
+  return new SafeHtml(css);
+}
+
 /** JSON for an inline <script type="application/json">: `<` escaped so it cannot close the tag. */
 export function jsonForScript(value: unknown): SafeHtml {
   return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));

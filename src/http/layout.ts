@@ -1,14 +1,16 @@
-import { html, type HtmlValue, type SafeHtml } from './html.ts';
+import { html, trustedCss, type HtmlValue, type SafeHtml } from './html.ts';
 import type { PageContext } from './respond.ts';
 
-const STYLE = `
+/** The pages' built-in styles, kept as written (not through the text escaper: see trustedCss). */
+const STYLE = trustedCss(`
 :root{--ink:#1d2330;--muted:#5b6577;--line:#d8dde6;--soft:#f4f6f9;--brand:#2347b8;--brand-ink:#fff;--danger:#b42318;--ok:#e6f4ea;--info:#e8effc;--bad:#fdecec;--radius:8px}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:1rem;line-height:1.55;color:var(--ink);background:#fff;margin:0}
 .site-header{border-bottom:1px solid var(--line);background:var(--soft)}
-.site-header .bar{max-width:46rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
+.site-header .bar{max-width:46rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.35rem 1rem;align-items:center}
 .site-header .brand{font-weight:700;margin-right:auto;text-decoration:none;color:var(--ink);font-size:1.1rem}
+.site-header .links{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .site-header a{color:var(--ink)}
 .site-header form{margin:0}
 main{max-width:46rem;margin:0 auto;padding:1.25rem 1rem 3rem}
@@ -20,14 +22,15 @@ label{display:block;margin:.9rem 0 .3rem;font-weight:600}
 label.check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 input[type=text],input[type=email],input[type=password],input[type=date],input[type=datetime-local],select{width:100%;max-width:28rem;padding:.55rem .6rem;font:inherit;border:1px solid #8d96a6;border-radius:6px;background:#fff}
 input:focus-visible,button:focus-visible,a:focus-visible,select:focus-visible{outline:3px solid #7aa2ff;outline-offset:2px}
+[tabindex="-1"]:focus{outline:none}
 input[aria-invalid=true]{border-color:var(--danger)}
 button,.button{display:inline-block;margin-top:1rem;padding:.55rem 1rem;font:inherit;font-weight:600;border:1px solid var(--brand);border-radius:6px;background:var(--brand);color:var(--brand-ink);cursor:pointer;text-decoration:none;line-height:1.3}
 button.secondary,.button.secondary{background:#fff;color:var(--ink);border-color:#8d96a6}
 button.danger,.button.danger{background:#fff;color:var(--danger);border-color:var(--danger)}
 button.danger:hover,.button.danger:hover{background:var(--danger);color:#fff}
 button.link{background:none;border:0;color:var(--ink);padding:0;margin:0;font-weight:400;text-decoration:underline}
-.actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
-.actions form,.actions button,.actions .button{margin-top:.5rem}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem 1rem;align-items:center;margin:1rem 0}
+.actions form,.actions button,.actions .button{margin:0}
 .flash{padding:.75rem 1rem;border-radius:var(--radius);margin:0 0 1rem;border:1px solid transparent}
 .flash.success{background:var(--ok);border-color:#b7dfc1}.flash.info{background:var(--info);border-color:#c3d3f5}.flash.error{background:var(--bad);border-color:#f3c1bd}
 .field-error{color:var(--danger);font-size:.95em;margin:.25rem 0}
@@ -45,7 +48,7 @@ code.ability{white-space:nowrap}
 ul.plain,ol.plain{list-style:none;padding:0;margin:0}
 .badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-left:.4rem}
 .badge.muted{background:var(--soft)}
-.event{padding:.6rem 0;border-bottom:1px solid var(--line)}
+.event{padding:.6rem 0;border-bottom:1px solid var(--line)}.event time{white-space:nowrap}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}
 .table-wrap{overflow-x:auto}
 table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
@@ -54,9 +57,11 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
 .qr{display:block;background:#fff;border:1px solid var(--line);border-radius:var(--radius);padding:.5rem;max-width:100%;height:auto}
 .codes{columns:2;padding-left:1.2rem}
 .divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
-@media (max-width:30rem){.facts{grid-template-columns:1fr}.facts dt{margin-top:.4rem}.codes{columns:1}
+@media (max-width:30rem){.site-header .bar{padding:.5rem 1rem;column-gap:.85rem}
+  .site-header .bar.signed-in .links{order:3;flex-basis:100%;gap:.25rem .85rem}
+  .facts{grid-template-columns:1fr}.facts dt{margin-top:.4rem}.codes{columns:1}
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}}
-`;
+`);
 
 /**
  * Links to the pages this server has, in order, each `<a>` separated by `separator`: a page of a
@@ -82,24 +87,29 @@ export function signInLink(ctx: PageContext, label: string): SafeHtml {
 
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
+  // Signed in, a narrow screen shows two tidy rows: the name and "Sign out", then the page links.
   const links = ctx.user
-    ? html`${servedLinks(ctx, [
-          ['/account', 'Account'],
-          ['/sessions', 'Sessions'],
-          ['/two-factor', 'Two-factor'],
-          ['/tokens', 'Tokens'],
-        ])}
+    ? html`<span class="links"
+          >${servedLinks(ctx, [
+            ['/account', 'Account'],
+            ['/sessions', 'Sessions'],
+            ['/two-factor', 'Two-factor'],
+            ['/tokens', 'Tokens'],
+          ])}</span
+        >
         <form class="inline" method="post" action="/logout">
           <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="link" type="submit">
             Sign out
           </button>
         </form>`
-    : servedLinks(ctx, [
-        ['/login', 'Sign in'],
-        ['/register', 'Create an account'],
-      ]);
+    : html`<span class="links"
+        >${servedLinks(ctx, [
+          ['/login', 'Sign in'],
+          ['/register', 'Create an account'],
+        ])}</span
+      >`;
   return html`<header class="site-header">
-    <nav class="bar" aria-label="Main">
+    <nav class="bar${ctx.user ? ' signed-in' : ''}" aria-label="Main">
       ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${links}
     </nav>
   </header>`;
@@ -155,6 +165,11 @@ export interface FieldOptions {
   value?: string;
   /** The field's rules, shown under the label and announced with the input. */
   hint?: string;
+  /**
+   * The label is for screen readers only: a heading right above already says it ("Password"
+   * under "Password" reads twice).
+   */
+  hideLabel?: boolean;
 }
 
 /** A labelled input, re-filled from the submitted input and followed by its error, if any. */
@@ -163,7 +178,9 @@ export function field(ctx: PageContext, options: FieldOptions): SafeHtml {
   const error = ctx.errors[options.name];
   const id = `field-${options.name}`;
   const described = [options.hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return html`<label for="${id}">${options.label}</label>
+  return html`<label for="${id}" ${options.hideLabel ? html`class="visually-hidden"` : ''}
+      >${options.label}</label
+    >
     ${options.hint ? html`<div class="hint" id="${id}-hint">${options.hint}</div>` : ''}
     <input
       id="${id}"

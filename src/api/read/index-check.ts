@@ -20,6 +20,11 @@ export interface MissingIndex {
 
 export interface IndexReport {
   missing: MissingIndex[];
+  /**
+   * Declared tables that do not exist on this database (not migrated yet): their indexes are not
+   * checked, since every column of a missing table would count as unindexed, the primary key too.
+   */
+  missingTables: string[];
   /** Facts that are not defects, for example that MariaDB has no substring index. */
   notes: string[];
 }
@@ -43,6 +48,24 @@ async function leadingColumns(db: AnyDb, dialect: Dialect, table: string): Promi
     select column_name as name from information_schema.statistics
     where table_schema = database() and table_name = ${table} and seq_in_index = 1`.execute(db);
   return new Set(rows.map((row) => String(row.name)));
+}
+
+/** Whether `table` exists on this database (a view counts: it is read like a table). */
+async function tableExists(db: AnyDb, dialect: Dialect, table: string): Promise<boolean> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ name: string }>`
+      select name from sqlite_master where type in ('table', 'view') and name = ${table}`.execute(db);
+    return rows.length > 0;
+  }
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ present: boolean }>`
+      select to_regclass(${table}) is not null as present`.execute(db);
+    return rows[0]?.present === true;
+  }
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = database() and table_name = ${table}`.execute(db);
+  return rows.length > 0;
 }
 
 function createIndex(table: string, column: string): string {
@@ -74,6 +97,11 @@ export async function checkIndexes(
   resources: Iterable<CompiledResource>,
 ): Promise<IndexReport> {
   const leading = new Map<string, Promise<Set<string>>>();
+  const existing = new Map<string, Promise<boolean>>();
+  const exists = (table: string) => {
+    if (!existing.has(table)) existing.set(table, tableExists(db, dialect, table));
+    return existing.get(table)!;
+  };
   const indexed = (table: string, column: string) => {
     if (!leading.has(table)) leading.set(table, leadingColumns(db, dialect, table));
     return leading.get(table)!.then((columns) => columns.has(column));
@@ -81,6 +109,7 @@ export async function checkIndexes(
   const missing: MissingIndex[] = [];
   const notes: string[] = [];
   const need = async (resource: CompiledResource, use: IndexUse, table: string, column: string) => {
+    if (!(await exists(table))) return; // reported once below, as a missing table
     if (!(await indexed(table, column)))
       missing.push({ resource: resource.name, use, table, column, statement: createIndex(table, column) });
   };
@@ -102,7 +131,7 @@ export async function checkIndexes(
       const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;
       await need(resource, 'relation key', relation.target.table, theirKey);
     }
-    if (resource.searchable.length > 0) {
+    if (resource.searchable.length > 0 && (await exists(resource.table))) {
       if (dialect === 'mysql') {
         notes.push(
           `${resource.name}: search (${resource.searchable.join(', ')}) scans the table on MySQL/MariaDB, bounded by max_statement_time`,
@@ -118,12 +147,23 @@ export async function checkIndexes(
       }
     }
   }
-  return { missing, notes };
+  const missingTables: string[] = [];
+  for (const [table, present] of existing) if (!(await present)) missingTables.push(table);
+  return { missing, missingTables: missingTables.sort(), notes };
 }
 
-/** The report as lines of text, one per missing index. */
+/** The line that says which declared tables are missing, and what to do about it. */
+export function formatMissingTables(tables: readonly string[]): string {
+  const names = tables.join(', ');
+  return tables.length === 1
+    ? `table ${names} does not exist on this database: run citadel migrate first (its indexes are not checked)`
+    : `tables ${names} do not exist on this database: run citadel migrate first (their indexes are not checked)`;
+}
+
+/** The report as lines of text: the missing tables, if any, then one line per missing index. */
 export function formatIndexReport(report: IndexReport): string[] {
   return [
+    ...(report.missingTables.length > 0 ? [formatMissingTables(report.missingTables)] : []),
     ...report.missing.map(
       (m) =>
         `${m.resource}: ${m.use} ${m.table}.${m.column} has no usable index; add it with: ${m.statement}`,
@@ -144,7 +184,9 @@ export async function warnAboutMissingIndexes(
 ): Promise<void> {
   try {
     const report = await checkIndexes(db, dialect, compileApi(api, dialect).values());
-    for (const missing of report.missing) log.warn(formatIndexReport({ missing: [missing], notes: [] })[0]!);
+    if (report.missingTables.length > 0) log.warn(formatMissingTables(report.missingTables));
+    for (const missing of report.missing)
+      log.warn(formatIndexReport({ missing: [missing], missingTables: [], notes: [] })[0]!);
   } catch (error) {
     log.warn(`index check skipped: ${error instanceof Error ? error.message : String(error)}`);
   }

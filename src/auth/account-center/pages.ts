@@ -234,11 +234,110 @@ const EVENT_LABELS: Record<string, string> = {
   account_deleted: 'Account deleted',
 };
 
+/** A factor id as people say it. */
+const FACTOR_NAMES: Record<string, string> = {
+  password: 'password',
+  totp: 'authenticator app',
+  passkey: 'passkey',
+  recovery_code: 'recovery code',
+};
+
+function factorName(id: unknown): string {
+  return typeof id === 'string' ? (FACTOR_NAMES[id] ?? id.replace(/_/g, ' ')) : 'unknown method';
+}
+
+/** "Password" from "password": the start of a line. */
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What happened, in the page's words: a registration is "Account created", not a sign-in. */
+export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'>): string {
+  const { type, detail } = event;
+  if (type === 'sign_in' && detail.registration === true) return 'Account created';
+  if (type === 'sign_in' && detail.method === 'remember') return 'Signed in again (remembered browser)';
+  if (type === 'password_changed' && detail.first === true) return 'Password set';
+  return EVENT_LABELS[type] ?? capitalized(type.replace(/_/g, ' '));
+}
+
+/** The event's facts as short phrases ("Firefox on Linux", "from Ada to Ada King"), never raw keys. */
+export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>): string[] {
+  const d = event.detail;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  const phrases: (string | null | false)[] = [];
+  switch (event.type) {
+    case 'sign_in':
+      phrases.push(
+        text(d.device),
+        d.registration === true && 'signed in',
+        d.method !== 'remember' && d.remembered === true && 'kept signed in',
+        d.registration !== true && d.new_device === true && 'new device',
+      );
+      break;
+    case 'sign_in_failed':
+      phrases.push(
+        d.method === 'password' ? 'wrong password' : d.method === 'passkey' ? 'passkey not accepted' : null,
+      );
+      break;
+    case 'email_change_requested':
+      phrases.push(text(d.new_email) && `to ${d.new_email}`);
+      break;
+    case 'email_changed':
+    case 'username_changed':
+      phrases.push(text(d.from) && text(d.to) && `from ${d.from} to ${d.to}`);
+      break;
+    case 'factor_enrolled':
+    case 'factor_removed':
+      phrases.push(
+        d.factor !== undefined && capitalized(factorName(d.factor)),
+        d.required === true && 'set up when two-factor became required',
+      );
+      break;
+    case 'recovery_codes_regenerated':
+      phrases.push(typeof d.count === 'number' && `${d.count} new codes, the old ones no longer work`);
+      break;
+    case 'token_created':
+      phrases.push(
+        text(d.name),
+        text(d.abilities) && `may ${String(d.abilities).split(' ').join(', ')}`,
+        d.via === 'token' && 'created with another access token',
+      );
+      break;
+    case 'token_revoked':
+      phrases.push(d.via === 'logout' ? 'signed out with it' : null);
+      break;
+    case 'session_revoked':
+      phrases.push(
+        d.others === true
+          ? typeof d.count === 'number' &&
+              `${d.count === 1 ? 'the other session' : `all ${d.count} other sessions`}`
+          : text(d.device),
+      );
+      break;
+    case 'sudo_elevated':
+      phrases.push(d.factor !== undefined && `with your ${factorName(d.factor)}`);
+      break;
+    case 'second_factor_locked':
+      phrases.push(
+        typeof d.failures === 'number' &&
+          typeof d.window_minutes === 'number' &&
+          `${d.failures} wrong codes within ${d.window_minutes} minutes`,
+      );
+      break;
+    default:
+      // A type this page does not know: its plain facts, with readable names.
+      for (const [key, value] of Object.entries(d))
+        if (value !== null && value !== '') phrases.push(`${key.replace(/_/g, ' ')}: ${String(value)}`);
+  }
+  return phrases.filter((phrase): phrase is string => typeof phrase === 'string' && phrase !== '');
+}
+
+/** One line of facts under an event: its phrases, then the address it came from. */
 function describeDetail(event: SecurityEventView): string {
-  return Object.entries(event.detail)
-    .filter(([, v]) => v !== null && v !== '')
-    .map(([k, v]) => `${k.replace(/_/g, ' ')}: ${String(v)}`)
-    .join(', ');
+  const phrases = eventDetails(event);
+  if (phrases.length > 0) phrases[0] = capitalized(phrases[0]!);
+  if (event.ip) phrases.push(`IP\u00a0${event.ip}`);
+  return phrases.join(' · ');
 }
 
 export function eventsPage(ctx: PageContext<AccountPageProps>): SafeHtml {
@@ -264,8 +363,8 @@ export function eventsPage(ctx: PageContext<AccountPageProps>): SafeHtml {
               ${events.map(
                 (e) =>
                   html`<li class="event" data-event-type="${e.type}">
-                    <div><strong>${EVENT_LABELS[e.type] ?? e.type}</strong> · ${when(e.created_at, '')}</div>
-                    <div class="hint wrap">${describeDetail(e)}${e.ip ? html` · IP ${e.ip}` : ''}</div>
+                    <div><strong>${eventLabel(e)}</strong> · ${when(e.created_at, '')}</div>
+                    <div class="hint wrap">${describeDetail(e)}</div>
                   </li>`,
               )}
             </ol>`

@@ -51,7 +51,13 @@ export async function recordSignIn(
     userId: user.id,
     type: 'sign_in' as const,
     ...origin,
-    detail: { device, method: info.method, remembered: meta.remembered, new_device: !knownDevice },
+    detail: {
+      device,
+      method: info.method,
+      remembered: meta.remembered,
+      new_device: !knownDevice,
+      ...(info.registration ? { registration: true } : {}),
+    },
   };
   request.session.alongWithSave(
     sessionEvent(services.clock, event, () => {

@@ -99,17 +99,24 @@ export interface ResetPasswordPageProps {
 
 export function resetPasswordPage(ctx: PageContext<ResetPasswordPageProps>) {
   const { token } = ctx.props;
+  // A dead link: nothing to fill in, only why and the way to a new link.
+  if (ctx.errors.token)
+    return layout(
+      ctx,
+      'This reset link no longer works',
+      html`<p id="reset-link-error">${ctx.errors.token} Reset links work once and only for a short time.</p>
+        <p><a class="button" href="/forgot-password">Ask for a new link</a></p>`,
+    );
   return layout(
     ctx,
     'Choose a new password',
-    html`${ctx.errors.token ? html`<div class="field-error" role="alert">${ctx.errors.token} <a href="/forgot-password">Ask for a new link</a></div>` : ''}
-    ${form(
+    form(
       ctx,
       '/reset-password',
       html`<input type="hidden" name="token" value="${token}" />
         ${field(ctx, { name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true })}
         ${field(ctx, { name: 'password_confirm', label: 'Confirm new password', type: 'password', autocomplete: 'new-password', required: true })}`,
       'Set new password',
-    )}`,
+    ),
   );
 }

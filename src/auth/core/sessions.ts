@@ -7,6 +7,8 @@ import type { SignedInInfo } from '../../plugin.ts';
 export interface EstablishOptions {
   /** Issue a new remember-me cookie (a sign-in form's "remember me"). */
   remember: boolean;
+  /** The account was created by this sign-up (told to the sign-in listeners). */
+  registration?: boolean;
 }
 
 /** Set the remember-me cookie (or clear it with null). */
@@ -55,6 +57,7 @@ export async function establishSession(
   await startSession(request, reply, user, {
     method: 'sign_in',
     rememberSelector: issued?.value.split(':')[0],
+    ...(options.registration ? { registration: true } : {}),
   });
 }
 

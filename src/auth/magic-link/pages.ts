@@ -28,8 +28,10 @@ export interface MagicLinkSentPageProps {
 /** After the request: the same words for any address. */
 export function magicLinkSentPage(ctx: PageContext<MagicLinkSentPageProps>) {
   const minutes = ctx.props.linkMinutes;
+  // The request's "a sign-in link is on its way" would only repeat what this page says.
+  const frame = ctx.flash?.type === 'success' ? { ...ctx, flash: undefined } : ctx;
   return layout(
-    ctx,
+    frame,
     'Check your email',
     html`<p>
         If that address belongs to an account, we sent it a sign-in link. Open it in this browser: it works

@@ -16,6 +16,8 @@ export interface PendingContext {
   userId: number;
   purpose: PipelinePurpose;
   remember: boolean;
+  /** The sign-in ends a sign-up (absent in contexts stored before it was kept). */
+  registration?: boolean;
   /** The action the user has to pass now ('' before the first one is chosen). */
   current: string;
   /** Actions still to consider after the current one, in order. */

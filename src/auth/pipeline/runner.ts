@@ -16,6 +16,8 @@ export interface BeginSignInOptions {
   remember: boolean;
   /** Actions the sign-in itself already proved (a user-verified passkey is `two_factor`). */
   satisfied?: string[];
+  /** The account was created just now by this sign-in (a first social sign-in). */
+  newAccount?: boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function beginSignIn(
     userId: user.id,
     purpose: options.purpose,
     remember: options.remember,
+    registration: options.purpose === 'register' || options.newAccount === true,
     current: '',
     remaining: plannedActions(services, user, options.purpose).filter(
       (id) => !options.satisfied?.includes(id),
@@ -127,7 +130,10 @@ export async function proceed(
   // skipped actions that were not pending).
   const fresh = options.userReadThisRequest ? user : await services.users.findById(user.id);
   if (!fresh || fresh.active !== 1) throw new ForbiddenError('This account is disabled.');
-  await establishSession(request, reply, fresh, { remember: pending.remember });
+  await establishSession(request, reply, fresh, {
+    remember: pending.remember,
+    registration: pending.registration === true,
+  });
   return { signedIn: true };
 }
 

@@ -108,10 +108,14 @@ const providerCallback = defineEndpoint({
     }
     if (profile.subject.length === 0 || profile.subject.length > 191) throw new BadRequestError(FAILED);
 
-    const { user } = await findOrCreateSocialUser(services, provider.id, profile);
+    const { user, outcome } = await findOrCreateSocialUser(services, provider.id, profile);
     assertMaySignIn(services, user);
 
-    const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
+    const result = await beginSignIn(request, reply, user, {
+      purpose: 'login',
+      remember: false,
+      newAccount: outcome === 'created',
+    });
     await respondToSignIn(request, reply, result, {
       action: 'social.login',
       status: 'success',

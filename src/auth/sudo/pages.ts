@@ -37,7 +37,7 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
           ctx,
           '/sudo/verify',
           html`${hidden('factor', 'password')}${keepNext}
-          ${field(forFactor('password'), { name: 'proof', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}`,
+          ${field(forFactor('password'), { name: 'proof', label: 'Password', hideLabel: true, type: 'password', autocomplete: 'current-password', required: true })}`,
           'Confirm',
         )}
       </section>`,
@@ -73,7 +73,7 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
           ctx,
           '/sudo/verify',
           html`${hidden('factor', 'recovery_code')}${keepNext}
-          ${field(forFactor('recovery_code'), { name: 'proof', label: 'Recovery code', autocomplete: 'off', required: true })}`,
+          ${field(forFactor('recovery_code'), { name: 'proof', label: 'Recovery code', hideLabel: true, autocomplete: 'off', required: true })}`,
           'Confirm',
         )}
       </section>`,
@@ -86,7 +86,7 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
           ctx,
           '/sudo/verify',
           html`${hidden('factor', factor.id)}${keepNext}
-          ${field(forFactor(factor.id), { name: 'proof', label: factor.input.label, autocomplete: factor.input.autocomplete ?? 'off', inputmode: factor.input.inputmode, required: true })}`,
+          ${field(forFactor(factor.id), { name: 'proof', label: factor.input.label, hideLabel: factor.input.label === factor.label, autocomplete: factor.input.autocomplete ?? 'off', inputmode: factor.input.inputmode, required: true })}`,
           'Confirm',
         )}
       </section>`,
