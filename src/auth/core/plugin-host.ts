@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CitadelPlugin, SignedInListener } from '../../plugin.ts';
+import type { CitadelPlugin, PasswordChangedListener, SignedInListener } from '../../plugin.ts';
 import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
@@ -8,8 +8,8 @@ import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import './sign-in-facts.ts';
 import { PersonalAccessTokens } from '../tokens/service.ts';
-import { ActionRegistry } from '../pipeline/registry.ts';
-import { FactorRegistry } from '../factors/registry.ts';
+import { ActionRegistry } from './sign-in/action-registry.ts';
+import { FactorRegistry } from './factors/registry.ts';
 import { pageReplacements } from '../pages.ts';
 import { registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
@@ -29,6 +29,8 @@ declare module 'fastify' {
     authEndpoints: readonly AnyEndpoint[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
+    /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
+    passwordChangedListeners: readonly PasswordChangedListener[];
   }
 }
 
@@ -57,6 +59,10 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   app.decorate(
     'signInListeners',
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
+  );
+  app.decorate(
+    'passwordChangedListeners',
+    plugins.flatMap((plugin) => (plugin.events?.passwordChanged ? [plugin.events.passwordChanged] : [])),
   );
 
   app.decorate(
