@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { selectUserWithFacts } from '../core/sign-in-facts.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
-import { FailureBudget } from '../failure-budget.ts';
+import { FailureBudget } from '../core/failure-budget.ts';
 import { recordSecurityEvent } from '../core/security-events.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 

@@ -18,7 +18,7 @@ import {
 import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf } from '../core/security-events.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';

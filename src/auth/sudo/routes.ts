@@ -9,7 +9,7 @@ import { readProof } from '../core/factors/proof.ts';
 import { activeSudo, endSudo, grantSudo } from '../core/sudo/state.ts';
 import { sudoFactorsFor } from '../core/sudo/eligible.ts';
 import { safeNext } from '../core/sudo/next.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
