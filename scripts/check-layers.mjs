@@ -1,12 +1,19 @@
 #!/usr/bin/env node
 // `npm run check:layers`: dependencies point one way, from the capabilities down to the core.
-// Fails when a file of a core folder imports (even a type) from src/auth or src/api.
+// Rule 1: a file of a core folder imports (even a type) nothing from src/auth or src/api.
+// Rule 2: a file of a capability folder under src/auth imports (even a type) nothing from another
+// capability folder, nor the auth assembly files (src/auth/index.ts, src/auth/pages.ts); src/auth/core
+// imports no capability folder and no assembly file; src/api imports from src/auth only src/auth/core.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const SRC = resolve(import.meta.dirname, '..', 'src');
+const AUTH = join(SRC, 'auth');
 const CORE_FOLDERS = ['core', 'config', 'db', 'http', 'mail'];
 const CAPABILITY_FOLDERS = ['auth', 'api'];
+// src/auth/core is what the capabilities share; the files at the root of src/auth assemble them
+// (the default plugin list, the page registry) and are imported by src/ root files only.
+const AUTH_CORE = 'core';
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|declare module\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function* files(dir) {
@@ -17,22 +24,64 @@ function* files(dir) {
   }
 }
 
-const violations = [];
-for (const folder of CORE_FOLDERS) {
-  for (const file of files(join(SRC, folder))) {
+function* imports(dir) {
+  for (const file of files(dir)) {
     for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-      const target = relative(SRC, resolve(dirname(file), spec)).split('/')[0];
-      if (CAPABILITY_FOLDERS.includes(target)) violations.push(`${relative(SRC, file)} imports ${spec}`);
+      yield { file, spec, target: resolve(dirname(file), spec) };
     }
   }
 }
-if (violations.length > 0) {
+
+let failed = false;
+
+// Rule 1: the core folders of src/.
+const coreViolations = [];
+for (const folder of CORE_FOLDERS) {
+  for (const { file, spec, target } of imports(join(SRC, folder))) {
+    if (CAPABILITY_FOLDERS.includes(relative(SRC, target).split('/')[0]))
+      coreViolations.push(`${relative(SRC, file)} imports ${spec}`);
+  }
+}
+if (coreViolations.length > 0) {
+  failed = true;
   console.error(
     `core folders (${CORE_FOLDERS.join(', ')}) must not import from ${CAPABILITY_FOLDERS.join(' or ')}:`,
   );
-  for (const line of violations) console.error(`  src/${line}`);
-  process.exit(1);
+  for (const line of coreViolations) console.error(`  src/${line}`);
+} else {
+  console.log(
+    `check-layers: src/{${CORE_FOLDERS.join(',')}} import nothing from src/{${CAPABILITY_FOLDERS.join(',')}}`,
+  );
+}
+
+// Rule 2: the folders of src/auth.
+const authFolders = readdirSync(AUTH).filter((name) => statSync(join(AUTH, name)).isDirectory());
+const capabilities = authFolders.filter((name) => name !== AUTH_CORE);
+const crossViolations = [];
+for (const folder of authFolders) {
+  for (const { file, spec, target } of imports(join(AUTH, folder))) {
+    const path = relative(AUTH, target);
+    if (path.startsWith('..')) continue; // outside src/auth: rule 1's business
+    const parts = path.split('/');
+    const assembly = parts.length === 1; // src/auth/index.ts, src/auth/pages.ts
+    const other = parts.length > 1 && parts[0] !== folder && capabilities.includes(parts[0]);
+    if (assembly || other) crossViolations.push(`${relative(SRC, file)} imports ${spec}`);
+  }
+}
+for (const { file, spec, target } of imports(join(SRC, 'api'))) {
+  const path = relative(AUTH, target);
+  if (!path.startsWith('..') && path.split('/')[0] !== AUTH_CORE)
+    crossViolations.push(`${relative(SRC, file)} imports ${spec}`);
 }
 console.log(
-  `check-layers: src/{${CORE_FOLDERS.join(',')}} import nothing from src/{${CAPABILITY_FOLDERS.join(',')}}`,
+  `check-layers: ${crossViolations.length} import(s) from one folder of src/auth (${capabilities.join(', ')}, ${AUTH_CORE}) or src/api into another capability or the auth assembly files`,
 );
+if (crossViolations.length > 0) {
+  failed = true;
+  console.error(
+    `a capability under src/auth imports only src/auth/${AUTH_CORE}, the core folders and the plugin API; src/auth/${AUTH_CORE} and src/api import no capability:`,
+  );
+  for (const line of crossViolations) console.error(`  src/${line}`);
+}
+
+if (failed) process.exit(1);

@@ -73,14 +73,19 @@ export {
 } from './auth/core/endpoint.ts';
 export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
 export { signInFactsFor, type SignInFact, type SignInFacts } from './auth/core/sign-in-facts.ts';
-export type { PipelineAction, ActionContext, PipelinePurpose, SignInResult } from './auth/pipeline/types.ts';
+export type {
+  PipelineAction,
+  ActionContext,
+  PipelinePurpose,
+  SignInResult,
+} from './auth/core/sign-in/types.ts';
 export type {
   Factor,
   EnrollableFactor,
   FactorId,
   BuiltInFactorId,
   ProofScope,
-} from './auth/factors/types.ts';
+} from './auth/core/factors/types.ts';
 export {
   builtInPages,
   type PageProps,
@@ -98,7 +103,7 @@ export {
   type TokensPageProps,
   type TwoFactorPageProps,
 } from './auth/pages.ts';
-export type { PluginFactorView } from './auth/factors/pages.ts';
+export type { PluginFactorView } from './auth/core/factors/types.ts';
 export type {
   ApiConfig,
   ResourceConfig,
@@ -155,5 +160,5 @@ export { ConfigError } from './config/errors.ts';
 // Modules whose declarations add settings to CitadelOptions (declaration merging): re-exported so
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
 export type * from './api/resource/settings.ts';
-export type { AccountCenterSettings, NotificationId } from './auth/account-center/settings.ts';
+export type { AccountCenterSettings, NotificationId } from './auth/core/account-settings.ts';
 export type * from './seed-setting.ts';

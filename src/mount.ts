@@ -18,6 +18,7 @@ import { refuseLongUrls } from './http/request-head.ts';
 import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
+import { pageReplacements } from './auth/pages.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
 import './api/resource/settings.ts';
@@ -141,7 +142,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, { plugins });
+  await app.register(authCore, { plugins, pageReplacements: pageReplacements(plugins, config.pages) });
   if (config.seedDemo && config.seed) await config.seed(app);
 
   if (config.api) {

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
-import type { PipelineAction } from './auth/pipeline/types.ts';
-import type { Factor } from './auth/factors/types.ts';
+import type { PipelineAction } from './auth/core/sign-in/types.ts';
+import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
 
@@ -25,12 +27,21 @@ export type SignedInListener = (
   reply: FastifyReply,
 ) => Promise<void> | void;
 
+/**
+ * Runs when a user's password is set (reset or change), on `db`, the transaction that writes the
+ * new hash, so that what the old password vouched for ends with it (the account center voids
+ * pending email changes).
+ */
+export type PasswordChangedListener = (db: Kysely<Database>, userId: number, now: Date) => Promise<void>;
+
 /** What a plugin wants to hear about. */
 export interface PluginEvents {
   /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
   signedIn?: SignedInListener;
   /** Every request, once its caller is known (for example: note when a session was last seen). */
   request?: (request: FastifyRequest) => Promise<void> | void;
+  /** A user's password was set (reset or change), inside the transaction that sets it. */
+  passwordChanged?: PasswordChangedListener;
 }
 
 /**

@@ -4,7 +4,7 @@ import { fastifyCookie } from '@fastify/cookie';
 import { sha256Hex } from '../core/crypto.ts';
 import { publicUser, type Caller, type PublicUser, type TokenRecord } from '../http/caller.ts';
 import { SESSION_COOKIE } from '../http/sessions/plugin.ts';
-import { SUDO_KEY, type SudoState } from '../auth/sudo/state.ts';
+import { SUDO_KEY, type SudoState } from '../auth/core/sudo/state.ts';
 
 /** What `getCaller()` accepts: a Fastify request, a Node request (Express's too), a Fetch Request or its Headers. */
 export type CallerSource = FastifyRequest | IncomingMessage | Request | Headers;

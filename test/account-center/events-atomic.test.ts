@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { testDialect } from '../helpers/databases.ts';
 import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
-import { SECOND_FACTOR_FAILURES_PER_ACCOUNT } from '../../src/auth/second-factor-budget.ts';
+import { SECOND_FACTOR_FAILURES_PER_ACCOUNT } from '../../src/auth/core/second-factor-budget.ts';
 import { eventTypes, storedEvents } from './helpers.ts';
 
 /**

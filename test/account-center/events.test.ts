@@ -1,11 +1,11 @@
-import { accountSettings } from '../../src/auth/account-center/settings.ts';
+import { accountSettings } from '../../src/auth/core/account-settings.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { ClientKind } from '../helpers/client.ts';
 import { linkIn, type CapturedMail } from '../helpers/mail.ts';
 import { elevate } from '../tokens/sudo-helper.ts';
 import { enrollTotp, totpCode } from '../factors/helpers.ts';
-import { recordSecurityEvent, sweepSecurityEvents } from '../../src/auth/account-center/events.ts';
+import { recordSecurityEvent, sweepSecurityEvents } from '../../src/auth/core/security-events.ts';
 import { eventTypes, FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from './helpers.ts';
 
 const NEW_PASSWORD = 'a completely new passphrase';

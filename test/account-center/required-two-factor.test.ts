@@ -1,4 +1,4 @@
-import { accountSettings } from '../../src/auth/account-center/settings.ts';
+import { accountSettings } from '../../src/auth/core/account-settings.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { totpCode } from '../factors/helpers.ts';

@@ -3,8 +3,8 @@ import { EMAIL_KINDS, type EmailKind, type EmailTemplates, type OutgoingEmail } 
 import { html, type SafeHtml } from '../../src/html.ts';
 import { EmailSender } from '../../src/mail/emails.ts';
 import { requestEmailChange } from '../../src/auth/account-center/email-change.ts';
-import { notify } from '../../src/auth/account-center/notify.ts';
-import { NOTIFICATION_IDS } from '../../src/auth/account-center/settings.ts';
+import { notify } from '../../src/auth/core/notify.ts';
+import { NOTIFICATION_IDS } from '../../src/auth/core/account-settings.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 /*

@@ -11,7 +11,8 @@ import {
 } from '../../src/index.ts';
 import { TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
 import { safeEqual } from '../../src/core/crypto.ts';
-import { FactorRegistry, builtInFactors } from '../../src/auth/factors/registry.ts';
+import { FactorRegistry } from '../../src/auth/core/factors/registry.ts';
+import { builtInFactors } from '../../src/auth/factors/registry.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
 

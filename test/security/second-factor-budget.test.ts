@@ -9,7 +9,7 @@ import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.t
 import {
   SECOND_FACTOR_FAILURES_PER_ACCOUNT,
   SECOND_FACTOR_WINDOW,
-} from '../../src/auth/second-factor-budget.ts';
+} from '../../src/auth/core/second-factor-budget.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 function otherCode(code: string): string {

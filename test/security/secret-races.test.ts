@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
 import type { TestClient, TestResponse } from '../helpers/client.ts';
 import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.ts';
-import { SECOND_FACTOR_WINDOW } from '../../src/auth/second-factor-budget.ts';
+import { SECOND_FACTOR_WINDOW } from '../../src/auth/core/second-factor-budget.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const PARALLEL = 20;

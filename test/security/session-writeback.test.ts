@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
-import { sessionEvent } from '../../src/auth/account-center/events.ts';
+import { sessionEvent } from '../../src/auth/core/security-events.ts';
 
 const redisUp = await redisAvailable();
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { safeNext } from '../../src/auth/sudo/next.ts';
+import { safeNext } from '../../src/auth/core/sudo/next.ts';
 
 describe('sudo next with non-Latin-1 characters', () => {
   let t: TestApp;

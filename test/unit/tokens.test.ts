@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { generateTokenString, isWellFormedToken, TOKEN_PREFIX } from '../../src/auth/tokens/format.ts';
-import { coversAbilities, hasAbility, isValidAbility } from '../../src/auth/tokens/abilities.ts';
+import { generateTokenString, isWellFormedToken, TOKEN_PREFIX } from '../../src/auth/core/token-format.ts';
+import { coversAbilities, hasAbility, isValidAbility } from '../../src/auth/core/abilities.ts';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { publicUser } from '../../auth/core/users.ts';
-import { hasAbility } from '../../auth/tokens/abilities.ts';
+import { hasAbility } from '../../auth/core/abilities.ts';
 import { AuthenticationRequiredError, InsufficientScopeError } from '../../core/errors.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { Verb } from '../resource/types.ts';

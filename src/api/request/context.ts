@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PublicUser } from '../../auth/core/users.ts';
-import type { TokenRecord } from '../../auth/tokens/service.ts';
+import type { TokenRecord } from '../../auth/core/personal-access-tokens.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
 import type { ApiRecord, HookContext, ResourceQuery, Verb } from '../resource/types.ts';

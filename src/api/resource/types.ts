@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import type { PublicUser } from '../../auth/core/users.ts';
-import type { TokenRecord } from '../../auth/tokens/service.ts';
+import type { TokenRecord } from '../../auth/core/personal-access-tokens.ts';
 import type { OpenApiVersion } from '../../core/openapi.ts';
 
 /** Lower-case HTTP verbs of the resource API. */

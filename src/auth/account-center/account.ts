@@ -2,7 +2,7 @@ import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeUsername } from '../core/users.ts';
 import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';
-import { recordSecurityEvent, type EventOrigin } from './events.ts';
+import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
 
 export const USERNAME_TAKEN = 'This username is already taken.';
 

@@ -7,9 +7,9 @@ import { normalizeEmail } from '../core/users.ts';
 import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
 import { ConflictError, ForbiddenError } from '../../core/errors.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
-import { recordSecurityEvent, type EventOrigin } from './events.ts';
-import { notify } from './notify.ts';
-import { describeDevice } from './device.ts';
+import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
 
 /** A link to the new address is valid this long. */
 export const EMAIL_CHANGE_TTL_SECONDS = 60 * 60;

@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../../http/html.ts';
 import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import type { SecurityEventView, EventPage } from './events.ts';
+import type { SecurityEventView, EventPage } from '../core/security-events.ts';
 import type { SessionView } from './sessions.ts';
 
 /** A destructive action: a form with one red button that asks before it submits. */

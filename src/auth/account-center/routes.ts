@@ -13,10 +13,10 @@ import {
 } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
-import { USERNAME } from '../accounts/username-rule.ts';
-import { isSudoActive } from '../sudo/guard.ts';
+import { USERNAME } from '../core/username-rule.ts';
+import { isSudoActive } from '../core/sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
-import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from './events.ts';
+import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import {
   confirmEmailChange,
@@ -33,8 +33,8 @@ import {
   revokeOtherSessions,
   revokeSessionByHandle,
 } from './sessions.ts';
-import { accountSettings } from './settings.ts';
-import { describeDevice } from './device.ts';
+import { accountSettings } from '../core/account-settings.ts';
+import { describeDevice } from '../core/device.ts';
 import {
   type AccountPageProps,
   accountPage,

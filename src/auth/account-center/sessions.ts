@@ -3,7 +3,7 @@ import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { SignedInInfo } from '../../plugin.ts';
 import type { SessionData } from '../../http/sessions/store.ts';
 import { randomToken } from '../../core/crypto.ts';
-import { describeDevice } from './device.ts';
+import { describeDevice } from '../core/device.ts';
 
 /** Where a session keeps what the device list shows. Lives in the session data, so both stores have it. */
 export const SESSION_META_KEY = 'account_session';

@@ -2,10 +2,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SignedInInfo } from '../../plugin.ts';
 import type { UserRecord } from '../core/users.ts';
 import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
-import { originOf, sessionEvent } from './events.ts';
-import { describeDevice } from './device.ts';
+import { originOf, sessionEvent } from '../core/security-events.ts';
+import { describeDevice } from '../core/device.ts';
 import { startSessionMeta } from './sessions.ts';
-import { notify } from './notify.ts';
+import { notify } from '../core/notify.ts';
 import { isKnownDevice, rememberDevice } from './device-cookie.ts';
 
 /** A device unseen for this long counts as new (contract section 10). */

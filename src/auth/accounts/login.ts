@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
 import { selectUserWithFacts } from '../core/sign-in-facts.ts';
 import type { UserRecord } from '../core/users.ts';
-import { HttpError, ForbiddenError, TooManyRequestsError } from '../../core/errors.ts';
-import { FailureBudget } from '../failure-budget.ts';
-import { recordSecurityEvent } from '../account-center/events.ts';
+import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
+import { FailureBudget } from '../core/failure-budget.ts';
+import { recordSecurityEvent } from '../core/security-events.ts';
+import { assertMaySignIn } from '../core/sign-in/activation.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -93,15 +93,4 @@ export async function verifyPasswordLogin(
     return { ...user, password_hash: rehashed };
   }
   return user;
-}
-
-/** A disabled account may sign in only to finish its activation (when activation is configured). */
-export function assertMaySignIn(services: CitadelServices, user: UserRecord): void {
-  if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
-}
-
-/** With email activation configured, an inactive account is one that has not finished activating. */
-export function canBeActivated(services: CitadelServices): boolean {
-  const { registerActions, loginActions } = services.config;
-  return registerActions.includes('email_activation') || loginActions.includes('email_activation');
 }

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { respond } from '../../http/respond.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { publicUser } from '../core/users.ts';
-import { beginSignIn } from '../pipeline/runner.ts';
-import { respondToSignIn } from '../pipeline/sign-in-response.ts';
+import { beginSignIn } from '../core/sign-in/runner.ts';
+import { respondToSignIn } from '../core/sign-in/response.ts';
 import { endSession } from '../core/sessions.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
 import {
@@ -16,7 +16,7 @@ import {
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { verifyPasswordLogin } from './login.ts';
-import { NEW_PASSWORD_FIELDS, newPasswordProblems } from './password-rules.ts';
+import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../core/password-rules.ts';
 import {
   consumePasswordResetToken,
   isPasswordResetTokenUsable,
@@ -33,11 +33,11 @@ import {
 import { homePage } from './home-page.ts';
 import { ACTIVATION_PENDING, mailOwnerOfExistingAddress } from './hidden-registration.ts';
 import type { UserRecord } from '../core/users.ts';
-import { USERNAME } from './username-rule.ts';
-import { changeWithEvent, originOf, sessionEvent } from '../account-center/events.ts';
-import { notify } from '../account-center/notify.ts';
-import { describeDevice } from '../account-center/device.ts';
-import { voidPendingEmailChanges } from '../account-center/email-change.ts';
+import { USERNAME } from '../core/username-rule.ts';
+import { changeWithEvent, originOf, sessionEvent } from '../core/security-events.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
+import { passwordChanged } from '../core/password-changed.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 
@@ -308,7 +308,7 @@ const resetPassword = defineEndpoint({
     // A pending email change (perhaps asked for by whoever knew the old password) ends too.
     await changeWithEvent(services, { userId, type: 'password_reset', ...originOf(request) }, async (db) => {
       await services.users.setPasswordHash(userId, hash, db);
-      await voidPendingEmailChanges(db, userId, services.clock.now());
+      await passwordChanged(services, db, userId);
     });
     // The reset link was read in the account's mailbox.
     await services.users.markEmailVerified(userId);

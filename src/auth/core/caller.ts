@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, UserRecord } from '../../http/caller.ts';
-import { hasAbility } from '../tokens/abilities.ts';
+import { hasAbility } from './abilities.ts';
 import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
 
 export type { Caller } from '../../http/caller.ts';

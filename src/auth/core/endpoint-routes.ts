@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { AuthenticationRequiredError } from '../../core/errors.ts';
 import { respond } from '../../http/respond.ts';
 import { requireAbility, requireCaller } from './caller.ts';
-import { requireSudo } from '../sudo/guard.ts';
+import { requireSudo } from './sudo/guard.ts';
 import {
   ANSWERED,
   type AnyEndpoint,

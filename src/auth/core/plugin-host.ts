@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CitadelPlugin, SignedInListener } from '../../plugin.ts';
+import type { CitadelPlugin, PasswordChangedListener, SignedInListener } from '../../plugin.ts';
 import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import './sign-in-facts.ts';
-import { PersonalAccessTokens } from '../tokens/service.ts';
-import { ActionRegistry } from '../pipeline/registry.ts';
-import { FactorRegistry } from '../factors/registry.ts';
-import { pageReplacements } from '../pages.ts';
+import { PersonalAccessTokens } from './personal-access-tokens.ts';
+import { ActionRegistry } from './sign-in/action-registry.ts';
+import { FactorRegistry } from './factors/registry.ts';
+import type { PageRenderer } from '../../http/respond.ts';
 import { registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
 import type { AnyEndpoint } from './endpoint.ts';
@@ -29,11 +29,18 @@ declare module 'fastify' {
     authEndpoints: readonly AnyEndpoint[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
+    /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
+    passwordChangedListeners: readonly PasswordChangedListener[];
   }
 }
 
 export interface AuthCoreOptions {
   plugins: readonly CitadelPlugin[];
+  /**
+   * Built-in page renderer to its replacement (the page registry, `auth/pages.ts`, resolves the
+   * plugins' and the configuration's `pages`); the core only serves what it is given.
+   */
+  pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
 }
 
 /**
@@ -41,7 +48,10 @@ export interface AuthCoreOptions {
  * who the caller is (remember-me restoration, then the session or the bearer token) on every
  * request, and the plugins' actions, factors, page replacements, listeners and routes.
  */
-export const authCore = fp(async function authCore(app: FastifyInstance, { plugins }: AuthCoreOptions) {
+export const authCore = fp(async function authCore(
+  app: FastifyInstance,
+  { plugins, pageReplacements }: AuthCoreOptions,
+) {
   const { db, clock, config } = app;
   app.decorate('users', new UserService(db, clock));
   app.decorate('passwords', new PasswordHasher());
@@ -53,10 +63,14 @@ export const authCore = fp(async function authCore(app: FastifyInstance, { plugi
   for (const action of config.actions ?? []) actions.register(action);
   app.decorate('actions', actions);
   app.decorate('factorRegistry', new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])));
-  app.decorate('pageReplacements', pageReplacements(plugins, config.pages));
+  app.decorate('pageReplacements', pageReplacements);
   app.decorate(
     'signInListeners',
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
+  );
+  app.decorate(
+    'passwordChangedListeners',
+    plugins.flatMap((plugin) => (plugin.events?.passwordChanged ? [plugin.events.passwordChanged] : [])),
   );
 
   app.decorate(

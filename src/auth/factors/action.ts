@@ -1,18 +1,9 @@
-import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
+import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { twoFactorStepFields } from './pages.ts';
-import { availableFactors, enrolledAtSignIn, findFactor } from './registry.ts';
-
-/** Which factor and proof a submission carries: `factor` + `proof`, or a bare `code` for totp. */
-export function readProof(body: Record<string, unknown>): { factor: string; proof: unknown } {
-  const factor = typeof body.factor === 'string' && body.factor !== '' ? body.factor : undefined;
-  const proof = body.proof ?? body.code;
-  const errors: Record<string, string> = {};
-  if (proof === undefined || proof === null || proof === '') errors.proof = 'Proof is required.';
-  if (factor === undefined && body.code === undefined && !errors.proof) errors.factor = 'Factor is required.';
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return { factor: factor ?? 'totp', proof };
-}
+import { enrolledAtSignIn } from './registry.ts';
+import { availableFactors, findFactor } from '../core/factors/registry.ts';
+import { readProof } from '../core/factors/proof.ts';
 
 async function factorIds(ctx: ActionContext): Promise<string[]> {
   return (await availableFactors(ctx.request, ctx.user, ctx.services.factorRegistry.secondFactors)).map(

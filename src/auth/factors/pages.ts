@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../../http/html.ts';
 import { csrfField, field, form, layout } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
 import type { PasskeySummary } from './passkey.ts';
+import type { PluginFactorView } from '../core/factors/types.ts';
 
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;
@@ -160,13 +161,6 @@ export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
     html`${codes ? recoveryCodesBox(codes) : ''} ${totpSection} ${passkeySection} ${recoverySection}`,
     SCRIPTS,
   );
-}
-
-/** A plugin's factor as the pages show it: a text proof. */
-export interface PluginFactorView {
-  id: string;
-  label: string;
-  input: { label: string; autocomplete?: string; inputmode?: 'numeric' | 'text' };
 }
 
 /**

@@ -3,11 +3,11 @@ import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '
 import { HttpError } from '../../core/errors.ts';
 import { isoAfter } from '../../core/clock.ts';
 import { publicUser } from '../core/users.ts';
-import { beginSignIn } from '../pipeline/runner.ts';
-import { respondToSignIn } from '../pipeline/sign-in-response.ts';
-import { claimOnce } from '../pipeline/claims.ts';
-import { assertMaySignIn } from '../accounts/login.ts';
-import { originOf, recordSecurityEvent } from '../account-center/events.ts';
+import { beginSignIn } from '../core/sign-in/runner.ts';
+import { respondToSignIn } from '../core/sign-in/response.ts';
+import { claimOnce } from '../core/claims.ts';
+import { assertMaySignIn } from '../core/sign-in/activation.ts';
+import { originOf, recordSecurityEvent } from '../core/security-events.ts';
 import { ANSWERED, defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';

@@ -10,7 +10,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import { ValidationError } from '../../core/errors.ts';
-import type { EnrollableFactor, ProofScope } from './types.ts';
+import type { EnrollableFactor, ProofScope } from '../core/factors/types.ts';
 import { putPending, takePending } from './pending.ts';
 
 const ENROLL_KEY = 'enroll:passkey';

@@ -4,6 +4,7 @@ import { passkeyLoginEndpoints } from './passkey-login.ts';
 import { passkeyAssets } from './assets.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
+import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
 import { builtInFactors } from './registry.ts';
 import { factorFacts } from './registry.ts';
 
@@ -16,7 +17,9 @@ export const factorsPlugin = definePlugin({
   endpoints: [...passkeyLoginEndpoints, ...twoFactorEndpoints],
   // The passkey pages' browser scripts (JavaScript files, not auth endpoints).
   routes: passkeyAssets,
-  actions: [twoFactorAction],
+  // The automatic steps, in this order: `two_factor`, then (when two-factor is required)
+  // `two_factor_enroll` and the new recovery codes.
+  actions: [twoFactorAction, twoFactorEnrollAction, recoveryCodesAction],
   factors: builtInFactors,
   signInFacts: factorFacts,
 });

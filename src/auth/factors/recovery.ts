@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { Database } from '../../db/schema.ts';
 import { safeEqual } from '../../core/crypto.ts';
-import type { Factor } from './types.ts';
+import type { Factor } from '../core/factors/types.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: easy to copy by hand. 10 characters of 32 = 50 bits, each code single use. */

@@ -7,19 +7,19 @@ import { ANSWERED, defineEndpoint, type AnyEndpoint, type EndpointInput } from '
 import { Envelope } from '../core/envelope-schema.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
 import type { UserRecord } from '../core/users.ts';
-import { changeWithEvent, originOf } from '../account-center/events.ts';
-import { notify } from '../account-center/notify.ts';
-import { describeDevice } from '../account-center/device.ts';
-import { isSudoActive } from '../sudo/guard.ts';
+import { changeWithEvent, originOf } from '../core/security-events.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
+import { isSudoActive } from '../core/sudo/guard.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
-import { accountSettings } from '../account-center/settings.ts';
+import { accountSettings } from '../core/account-settings.ts';
 import { webAuthnJson } from './schemas.ts';
-import type { EnrollableFactor } from './types.ts';
+import type { EnrollableFactor } from '../core/factors/types.ts';
 
 /** Two-factor settings: enrollment, removal and recovery codes (all for a browser session). */
 

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { ConflictError } from '../../core/errors.ts';
-import type { EnrollableFactor } from './types.ts';
+import type { EnrollableFactor } from '../core/factors/types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
 
 const PERIOD = 30;

@@ -6,9 +6,9 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { publicUser } from '../core/users.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
-import { beginSignIn } from '../pipeline/runner.ts';
-import { assertMaySignIn } from '../accounts/login.ts';
-import { respondToSignIn } from '../pipeline/sign-in-response.ts';
+import { beginSignIn } from '../core/sign-in/runner.ts';
+import { assertMaySignIn } from '../core/sign-in/activation.ts';
+import { respondToSignIn } from '../core/sign-in/response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
 import { magicLinkPage, magicLinkSentPage, type MagicLinkSentPageProps } from './pages.ts';
 

@@ -2,7 +2,7 @@ import { claimSingleUseToken } from '../core/single-use-tokens.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { UserRecord } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { canBeActivated } from '../accounts/login.ts';
+import { canBeActivated } from '../core/sign-in/activation.ts';
 
 /** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
 const MAX_TOKEN_LENGTH = 128;

@@ -2,14 +2,14 @@ import { Type } from '@sinclair/typebox';
 import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { setRememberCookie } from '../core/sessions.ts';
-import { requireSudo } from '../sudo/guard.ts';
-import { sudoFactorsFor } from '../sudo/eligible.ts';
-import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../accounts/password-rules.ts';
+import { requireSudo } from '../core/sudo/guard.ts';
+import { sudoFactorsFor } from '../core/sudo/eligible.ts';
+import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../core/password-rules.ts';
 import { setPasswordPage, type SetPasswordPageProps } from './pages.ts';
-import { changeWithEvent, originOf } from '../account-center/events.ts';
-import { voidPendingEmailChanges } from '../account-center/email-change.ts';
-import { notify } from '../account-center/notify.ts';
-import { describeDevice } from '../account-center/device.ts';
+import { changeWithEvent, originOf } from '../core/security-events.ts';
+import { passwordChanged } from '../core/password-changed.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
 
 const HasPassword = Type.Object({ has_password: Type.Boolean() });
 
@@ -66,7 +66,7 @@ const setPassword = defineEndpoint({
       async (db) => {
         await services.users.setPasswordHash(user.id, hash, db);
         // A pending email change (perhaps asked for by whoever knew the old password) ends too.
-        await voidPendingEmailChanges(db, user.id, services.clock.now());
+        await passwordChanged(services, db, user.id);
       },
     );
     void notify(services, user, 'password_changed', {

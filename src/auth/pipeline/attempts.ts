@@ -1,6 +1,6 @@
 import type { CitadelServices } from '../../http/fastify-types.ts';
-import type { PendingContext } from './context.ts';
-import { claimOnce } from './claims.ts';
+import type { PendingContext } from '../core/sign-in/pending.ts';
+import { claimOnce } from '../core/claims.ts';
 
 /**
  * Proof attempts of one pending context, counted in the shared rate-limit store (database or

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import type { ActionContext, PipelineAction } from './types.ts';
+import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { html } from '../../http/html.ts';
-import { claimOnce } from './claims.ts';
+import { claimOnce } from '../core/claims.ts';
 
 const HMAC_PURPOSE = 'action-code';
 const CODE_FORMAT = /^\d{6}$/;

@@ -1,6 +1,6 @@
 import { definePlugin } from '../../plugin.ts';
 import { pipelineEndpoints } from './routes.ts';
-import { pipelineClaimsMigration } from './claims.ts';
+import { pipelineClaimsMigration } from '../core/claims.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
 
 /** The post-sign-in pipeline: the /action/* endpoints and the built-in emailed-code actions. */

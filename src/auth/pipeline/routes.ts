@@ -8,12 +8,18 @@ import { defineEndpoint, ANSWERED, type AnyEndpoint, type EndpointInput } from '
 import { Envelope } from '../core/envelope-schema.ts';
 import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../core/users.ts';
-import { maskEmail, readPending, savePending, wipePending, type PendingContext } from './context.ts';
-import { actionContext, proceed, requireCurrentStep } from './runner.ts';
+import {
+  maskEmail,
+  readPending,
+  savePending,
+  wipePending,
+  type PendingContext,
+} from '../core/sign-in/pending.ts';
+import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
-import { originOf } from '../account-center/events.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
+import { originOf } from '../core/security-events.ts';
 
 const WRONG_PROOF = 'The code is invalid or has expired.';
 const TOO_MANY = 'Too many invalid attempts. Please sign in again.';

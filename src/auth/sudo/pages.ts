@@ -1,8 +1,8 @@
 import { html, type SafeHtml } from '../../http/html.ts';
 import { field, form, layout, when } from '../../http/layout.ts';
 import type { PageContext } from '../../http/respond.ts';
-import { safeNext } from './next.ts';
-import type { PluginFactorView } from '../factors/pages.ts';
+import { safeNext } from '../core/sudo/next.ts';
+import type { PluginFactorView } from '../core/factors/types.ts';
 
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;

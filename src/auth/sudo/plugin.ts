@@ -1,7 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
 import { sudoEndpoints } from './routes.ts';
-import { hasSudoFactor } from './eligible.ts';
-import { grantSudo } from './state.ts';
+import { hasSudoFactor } from '../core/sudo/eligible.ts';
+import { grantSudo } from '../core/sudo/state.ts';
 
 /** Step-up (sudo) mode for sensitive operations. */
 export const sudoPlugin = definePlugin({

@@ -4,13 +4,13 @@ import { ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
-import { availableFactors, findFactor } from '../factors/registry.ts';
-import { readProof } from '../factors/action.ts';
-import { activeSudo, endSudo, grantSudo } from './state.ts';
-import { sudoFactorsFor } from './eligible.ts';
-import { safeNext } from './next.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../second-factor-budget.ts';
-import { originOf, sessionEvent } from '../account-center/events.ts';
+import { availableFactors, findFactor } from '../core/factors/registry.ts';
+import { readProof } from '../core/factors/proof.ts';
+import { activeSudo, endSudo, grantSudo } from '../core/sudo/state.ts';
+import { sudoFactorsFor } from '../core/sudo/eligible.ts';
+import { safeNext } from '../core/sudo/next.ts';
+import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
+import { originOf, sessionEvent } from '../core/security-events.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';

@@ -1,4 +1,4 @@
-import { isValidAbility } from './abilities.ts';
+import { isValidAbility } from '../core/abilities.ts';
 
 /** A token may carry this many abilities at most: enough for any real scope list, bounded storage. */
 export const MAX_ABILITIES = 50;

@@ -2,13 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
-import { isSudoActive } from '../sudo/guard.ts';
+import { isSudoActive } from '../core/sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
-import { coversAbilities } from './abilities.ts';
+import { coversAbilities } from '../core/abilities.ts';
 import { MAX_ABILITIES, parseAbilities, parseExpiresAt, parseTokenId } from './input.ts';
-import { changeWithEvent, originOf } from '../account-center/events.ts';
-import { notify } from '../account-center/notify.ts';
-import { describeDevice } from '../account-center/device.ts';
+import { changeWithEvent, originOf } from '../core/security-events.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
 
 /** A personal access token as its owner sees it: never the hash, never the token itself. */
 const TokenRecordSchema = Type.Object({

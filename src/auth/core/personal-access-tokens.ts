@@ -6,7 +6,7 @@ import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import { insertReturningId } from '../../db/insert.ts';
 import type { TokenRecord } from '../../http/caller.ts';
-import { generateTokenString, isWellFormedToken } from './format.ts';
+import { generateTokenString, isWellFormedToken } from './token-format.ts';
 
 type TokenRow = Selectable<PersonalAccessTokensTable>;
 

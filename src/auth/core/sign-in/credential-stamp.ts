@@ -1,5 +1,5 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
-import type { UserRecord } from '../core/users.ts';
+import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { UserRecord } from '../users.ts';
 
 /**
  * A keyed fingerprint of the user's password as it was when a sign-in began. A reset or a password

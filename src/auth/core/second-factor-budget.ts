@@ -1,9 +1,9 @@
-import type { CitadelServices } from '../http/fastify-types.ts';
-import type { UserRecord } from './core/users.ts';
-import { recordSecurityEvent, type EventOrigin } from './account-center/events.ts';
-import { notify } from './account-center/notify.ts';
-import { describeDevice } from './account-center/device.ts';
-import { claimOnce } from './pipeline/claims.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { UserRecord } from './users.ts';
+import { recordSecurityEvent, type EventOrigin } from './security-events.ts';
+import { notify } from './notify.ts';
+import { describeDevice } from './device.ts';
+import { claimOnce } from './claims.ts';
 import { FailureBudget } from './failure-budget.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
-import type { UserRecord } from '../core/users.ts';
-import type { SafeHtml } from '../../http/html.ts';
+import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { UserRecord } from '../users.ts';
+import type { SafeHtml } from '../../../http/html.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';
@@ -57,7 +57,7 @@ export interface PipelineAction {
   automatic?: boolean;
 }
 
-declare module '../../config/types.ts' {
+declare module '../../../config/types.ts' {
   interface ExtensionSettings {
     /** The application's own post-sign-in actions, listed by id in AUTH_*_ACTIONS. */
     actions?: PipelineAction[];

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { UserRecord } from '../core/users.ts';
+import type { UserRecord } from '../users.ts';
 import { availableFactors, hasAvailableFactor } from '../factors/registry.ts';
 
 /** The factor ids this user can prove for sudo: password (if set), totp, passkey, recovery_code, plugins'. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Limits } from '../../config/types.ts';
-import { isCommonPassword } from '../core/passwords.ts';
+import { isCommonPassword } from './passwords.ts';
 
 /**
  * The password rules of registration, reset and set-password (`password`, `password_confirm`):

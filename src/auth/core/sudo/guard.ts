@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
-import { clientKind } from '../../http/negotiation.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../../core/errors.ts';
+import { clientKind } from '../../../http/negotiation.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
-import { mountedPath } from '../../http/base-path.ts';
-import { saveInputForPage } from '../../http/respond.ts';
+import { mountedPath } from '../../../http/base-path.ts';
+import { saveInputForPage } from '../../../http/respond.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: FastifyRequest): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { UserRecord } from '../core/users.ts';
-import type { Database } from '../../db/schema.ts';
+import type { UserRecord } from '../users.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /**
  * How a factor stores its change: `write` runs on the database handle it is given, which the
@@ -74,4 +74,11 @@ export interface EnrollableFactor extends Factor {
     body: Record<string, unknown>,
     commit?: CommitWrite,
   ): Promise<boolean>;
+}
+
+/** A plugin's factor as the pages show it: a text proof. */
+export interface PluginFactorView {
+  id: string;
+  label: string;
+  input: { label: string; autocomplete?: string; inputmode?: 'numeric' | 'text' };
 }

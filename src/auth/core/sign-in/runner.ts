@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
-import type { UserRecord } from '../core/users.ts';
+import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { UserRecord } from '../users.ts';
 import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
-import { establishSession } from '../core/sessions.ts';
-import { randomToken } from '../../core/crypto.ts';
-import { sweepClaims } from './claims.ts';
-import { canBeActivated } from '../accounts/login.ts';
-import { AuthenticationRequiredError, ForbiddenError } from '../../core/errors.ts';
+import { establishSession } from '../sessions.ts';
+import { randomToken } from '../../../core/crypto.ts';
+import { sweepClaims } from '../claims.ts';
+import { canBeActivated } from './activation.ts';
+import { AuthenticationRequiredError, ForbiddenError } from '../../../core/errors.ts';
 import { credentialStamp } from './credential-stamp.ts';
-import { safeEqual } from '../../core/crypto.ts';
-import { readPending, savePending, wipePending, type PendingContext } from './context.ts';
+import { safeEqual } from '../../../core/crypto.ts';
+import { readPending, savePending, wipePending, type PendingContext } from './pending.ts';
 
 export interface BeginSignInOptions {
   purpose: PipelinePurpose;

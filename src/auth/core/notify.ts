@@ -1,6 +1,6 @@
 import type { CitadelServices } from '../../http/fastify-types.ts';
 import type { EmailKind, EmailKinds, NoticeEmailProps } from '../../mail/kinds.ts';
-import { accountSettings, type NotificationId } from './settings.ts';
+import { accountSettings, type NotificationId } from './account-settings.ts';
 
 export interface NotificationFacts {
   /** Where it happened: a device description and an address, never a secret. */

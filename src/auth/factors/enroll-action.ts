@@ -1,15 +1,15 @@
-import type { ActionContext, PipelineAction } from '../pipeline/types.ts';
+import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { enrolledAtSignIn } from '../factors/registry.ts';
+import { enrolledAtSignIn } from './registry.ts';
 import { forgetSignInFacts } from '../core/sign-in-facts.ts';
-import { totpFactor } from '../factors/totp.ts';
-import { passkeyFactor } from '../factors/passkey.ts';
-import { issueRecoveryCodes } from '../factors/recovery.ts';
-import { changeWithEvent, originOf } from './events.ts';
-import { notify } from './notify.ts';
-import { describeDevice } from './device.ts';
-import { accountSettings } from './settings.ts';
+import { totpFactor } from './totp.ts';
+import { passkeyFactor } from './passkey.ts';
+import { issueRecoveryCodes } from './recovery.ts';
+import { changeWithEvent, originOf } from '../core/security-events.ts';
+import { notify } from '../core/notify.ts';
+import { describeDevice } from '../core/device.ts';
+import { accountSettings } from '../core/account-settings.ts';
 
 const SEAL = 'enroll-display';
 /** Shorter than the factor's own 10-minute enrollment state, so a shown QR code is always usable. */

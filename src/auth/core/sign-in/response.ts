@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { respond, type Outcome } from '../../http/respond.ts';
+import { respond, type Outcome } from '../../../http/respond.ts';
 import type { SignInResult } from './types.ts';
 
 /**

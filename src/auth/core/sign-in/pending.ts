@@ -1,4 +1,4 @@
-import type { Session } from '../../http/sessions/session.ts';
+import type { Session } from '../../../http/sessions/session.ts';
 import type { PipelinePurpose } from './types.ts';
 
 /** The session key the spec names: whose pipeline is pending. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isoAfter } from '../../core/clock.ts';
+import { isoAfter } from '../../../core/clock.ts';
 
 /** The session key holding sudo: bound to one user id and a server-fixed expiry. */
 export const SUDO_KEY = 'sudo';
