@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOG_CONFIG, runCitadel } from '../support/citadel-cli.ts';
 import { sql } from 'kysely';
 import { startBlogApp } from '../api/helpers.ts';
 import { blogMigration, blogPinnedTagsMigration } from '../../examples/blog/migrations.ts';
@@ -16,22 +13,6 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/d
 
 /** `citadel check` (issue 15, item 3): declared fields and relation keys without an index. */
 const dialect = testDialect();
-const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
-const BLOG_CONFIG = resolve(import.meta.dirname, '../../examples/blog/citadel.config.ts');
-
-function citadel(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: mkdtempSync(join(tmpdir(), 'citadel-check-')),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((done) =>
-    child.on('close', (code) => done({ code, stdout, stderr })),
-  );
-}
 
 describe('index check', () => {
   it('the demo indexes everything it declares', async () => {
@@ -100,10 +81,10 @@ describe('index check', () => {
 
     it('exits 0 when every index is there; with --strict, 1 when one is missing', async () => {
       const env = { DATABASE_URL: database.url, SESSION_SECRET: TEST_SECRET };
-      const migrated = await citadel(['migrate', '--config', BLOG_CONFIG], env);
+      const migrated = await runCitadel(['migrate', '--config', BLOG_CONFIG], env);
       expect(migrated.code, migrated.stderr).toBe(0);
 
-      const clean = await citadel(['check', '--strict', '--config', BLOG_CONFIG], env);
+      const clean = await runCitadel(['check', '--strict', '--config', BLOG_CONFIG], env);
       expect(clean.code, clean.stderr).toBe(0);
       expect(clean.stdout).toContain('every declared field and relation key has an index');
 
@@ -113,12 +94,12 @@ describe('index check', () => {
         .execute(open.db);
       await open.close();
 
-      const lenient = await citadel(['check', '--config', BLOG_CONFIG], env);
+      const lenient = await runCitadel(['check', '--config', BLOG_CONFIG], env);
       expect(lenient.code).toBe(0);
       expect(lenient.stdout).toContain(
         'posts: sortable posts.title has no usable index; add it with: CREATE INDEX posts_title ON posts (title);',
       );
-      const strict = await citadel(['check', '--strict', '--config', BLOG_CONFIG], env);
+      const strict = await runCitadel(['check', '--strict', '--config', BLOG_CONFIG], env);
       expect(strict.code).toBe(1);
       expect(strict.stdout).toContain('posts.title');
     }, 180_000); // four runs of the real command line, each loading TypeScript through tsx
