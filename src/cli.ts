@@ -58,7 +58,7 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
   const config = loadConfig(options, [], knownActions(plugins, options));
   const { SESSION_COOKIE } = await import('./http/sessions/plugin.ts');
   const document = buildAuthOpenApiDocument(
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+    plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
     {
       title: config.appName,
       serverUrl: config.basePath || '/',

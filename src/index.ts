@@ -51,15 +51,37 @@ export type {
   ExtensionSettings,
   OAuthProviderConfig,
   Limits,
+  PluginLimits,
   LogLevel,
 } from './config/types.ts';
 export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,
+  accounts,
+  tokens,
+  social,
+  password,
+  pipeline,
+  magicLink,
+  factors,
+  sudo,
+  accountCenter,
   type BuiltInPluginKey,
+  type BuiltInPlugin,
   type DefaultPluginOverrides,
+  type DefaultPlugins,
+  type AccountsOptions,
+  type TokensOptions,
+  type SocialOptions,
+  type PasswordOptions,
+  type PipelineOptions,
+  type MagicLinkOptions,
+  type FactorsOptions,
+  type SudoOptions,
+  type AccountCenterOptions,
 } from './auth/index.ts';
+export { pluginOptions, type PluginOptionsMap } from './auth/core/plugin-options.ts';
 export {
   defineEndpoint,
   ANSWERED,

@@ -18,6 +18,7 @@ import { refuseLongUrls } from './http/request-head.ts';
 import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { authCore } from './auth/core/plugin-host.ts';
+import { resolvePluginOptions } from './auth/core/plugin-options.ts';
 import { pageReplacements } from './auth/pages.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
@@ -53,6 +54,9 @@ export interface MountedCitadel {
  */
 export async function mountCitadel(app: FastifyInstance, options: MountOptions): Promise<MountedCitadel> {
   const { config, plugins, clock, migrate, database: databaseOptions } = options;
+  // Every plugin's options (given, then the environment, then defaults): a bad value stops
+  // start-up with one line before the database is touched.
+  const pluginOptions = resolvePluginOptions(plugins, config);
   const database = await openDatabase(config.databaseUrl, {
     onConnectionError: (error) =>
       app.log.warn({ err: { message: error.message } }, 'database connection lost'),
@@ -142,7 +146,11 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, { plugins, pageReplacements: pageReplacements(plugins, config.pages) });
+  await app.register(authCore, {
+    plugins,
+    pluginOptions,
+    pageReplacements: pageReplacements(plugins, config.pages),
+  });
   if (config.seedDemo && config.seed) await config.seed(app);
 
   if (config.api) {

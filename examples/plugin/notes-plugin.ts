@@ -45,7 +45,7 @@ const createNotes: CitadelMigration = {
 };
 
 export const notesPlugin = definePlugin({
-  name: 'notes',
+  id: 'notes',
   migrations: [createNotes],
 
   // Registered at the auth routes' prefix, behind the global hooks: the session is loaded, the

@@ -15,6 +15,7 @@ import { FactorRegistry } from '../../src/auth/core/factors/registry.ts';
 import { builtInFactors } from '../../src/auth/factors/registry.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 // A real second factor from outside Citadel's files: a security PIN, stored as a keyed hash.
 interface PinFactorsTable {
@@ -95,7 +96,7 @@ const seenRequests: string[] = [];
 const pinChecks: number[] = [];
 
 const pinPlugin = definePlugin({
-  name: 'pin',
+  id: 'pin',
   migrations: [pinMigration],
   routes(app) {
     app.post('/pin', async (request: FastifyRequest) => {
@@ -227,7 +228,7 @@ describe("a plugin's factor under the sudo failure limit", () => {
     await client.post('/login', { email: user.email, password: TEST_PASSWORD });
     expect((await client.post('/action/handle', { factor: 'pin', proof: PIN })).status).toBe(200);
 
-    const max = t.server.config.limits.sudoMaxFailures;
+    const max = sudoOptions(t.services).maxFailures;
     const before = pinChecks.filter((id) => id === user.id).length;
     const guesses = Array.from({ length: max + 4 }, (_, i) => String(100000 + i));
     const answers = await Promise.all(

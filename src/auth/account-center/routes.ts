@@ -5,12 +5,7 @@ import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../
 import { clientKind } from '../../http/negotiation.ts';
 import type { Caller } from '../../http/caller.ts';
 import { publicUser } from '../core/users.ts';
-import {
-  defineEndpoint,
-  type AnyEndpoint,
-  type EndpointInput,
-  type EndpointResult,
-} from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { USERNAME } from '../core/username-rule.ts';
@@ -34,6 +29,7 @@ import {
   revokeSessionByHandle,
 } from './sessions.ts';
 import { accountSettings } from '../core/account-settings.ts';
+import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
 import {
   type AccountPageProps,
@@ -67,7 +63,7 @@ function positiveInteger(name: string, description: string) {
 
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
 async function accountPageProps({ caller, services, http }: EndpointInput): Promise<AccountPageProps> {
-  const retentionDays = accountSettings(services.config).eventRetentionDays;
+  const retentionDays = accountCenterOptions(services).eventRetentionDays;
   if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
   const user = await services.users.findById(caller.user.id);
   return {
@@ -425,7 +421,7 @@ const listEvents = defineEndpoint({
   },
 });
 
-export const accountCenterEndpoints: readonly AnyEndpoint[] = [
+export const accountCenterEndpoints = [
   showAccount,
   changeUsernameEndpoint,
   requestEmailChangeEndpoint,
@@ -437,17 +433,18 @@ export const accountCenterEndpoints: readonly AnyEndpoint[] = [
   revokeSession,
   revokeOthers,
   listEvents,
-];
+] as const;
 
 /** What is not an endpoint: the retention sweep of old events and the pages' shared script. */
 export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
   const services = app;
-  // Bad NOTIFY_EVENTS / EVENT_RETENTION_DAYS stop start-up here, with one line.
-  const settings = accountSettings(app.config);
+  // A bad NOTIFY_EVENTS stops start-up here, with one line (EVENT_RETENTION_DAYS: with the options).
+  accountSettings(app.config);
+  const { eventRetentionDays } = accountCenterOptions(services);
 
   // Retention: old events go at start and every few hours after (each process; the delete is idempotent).
   const sweep = () =>
-    sweepSecurityEvents(services.db, services.clock, settings.eventRetentionDays).catch((error: unknown) =>
+    sweepSecurityEvents(services.db, services.clock, eventRetentionDays).catch((error: unknown) =>
       services.log.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
     );
   let timer: NodeJS.Timeout | undefined;

@@ -5,6 +5,7 @@ import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
 import { FailureBudget } from '../core/failure-budget.ts';
 import { recordSecurityEvent } from '../core/security-events.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
+import { accountsOptions } from './options.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -38,7 +39,7 @@ export async function verifyPasswordLogin(
   input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
   const services = request.server;
-  const { limits } = services.config;
+  const limits = accountsOptions(services);
   // The facts the sign-in asks next (factors, devices) come with the user row: one statement.
   const user = await services.users.findByLogin(input.identifier, (query) =>
     selectUserWithFacts(request, query),
@@ -51,10 +52,10 @@ export async function verifyPasswordLogin(
     services,
     'login:account',
     limits.loginFailuresPerAccount,
-    limits.loginAccountWindow,
+    limits.loginAccountWindowSeconds,
   );
   const [pair, attempt] = await services.rateLimiter.hitMany([
-    { key: keys.pair, windowSeconds: limits.loginFailureWindow },
+    { key: keys.pair, windowSeconds: limits.loginFailureWindowSeconds },
     account.counter(keys.account),
   ]);
   if (pair!.count > limits.loginFailuresPerIdentifierIp) {

@@ -6,13 +6,7 @@ import { beginSignIn } from '../core/sign-in/runner.ts';
 import { respondToSignIn } from '../core/sign-in/response.ts';
 import { endSession } from '../core/sessions.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
-import {
-  ANSWERED,
-  defineEndpoint,
-  type Answered,
-  type AnyEndpoint,
-  type EndpointInput,
-} from '../core/endpoint.ts';
+import { ANSWERED, defineEndpoint, type Answered, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { verifyPasswordLogin } from './login.ts';
@@ -38,6 +32,8 @@ import { changeWithEvent, originOf, sessionEvent } from '../core/security-events
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
 import { passwordChanged } from '../core/password-changed.ts';
+import { pluginOptions } from '../core/plugin-options.ts';
+import type { CitadelServices } from '../../http/fastify-types.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 
@@ -330,7 +326,7 @@ const resetPassword = defineEndpoint({
   },
 });
 
-export const accountEndpoints: readonly AnyEndpoint[] = [
+export const accountEndpoints = [
   home,
   me,
   pageEndpoint({
@@ -359,12 +355,21 @@ export const accountEndpoints: readonly AnyEndpoint[] = [
   forgotPassword,
   showResetPassword,
   resetPassword,
-];
+] as const;
+
+/**
+ * The social plugin's providers, for the sign-in buttons: read from its options by id (capabilities
+ * do not import each other); none when that plugin is left out.
+ */
+function socialProviders(services: CitadelServices): readonly { id: string; label: string }[] | undefined {
+  return pluginOptions<{ providers: readonly { id: string; label: string }[] }>(services, 'social')
+    ?.providers;
+}
 
 function signInPageProps({ services }: EndpointInput): SignInPageProps {
   const { passwordMinLength, passwordMaxLength } = services.config.limits;
   return {
-    providers: services.config.oauthProviders.map(({ id, label }) => ({ id, label })),
+    providers: (socialProviders(services) ?? []).map(({ id, label }) => ({ id, label })),
     passwordLength: { passwordMinLength, passwordMaxLength },
   };
 }

@@ -98,9 +98,11 @@ export interface Endpoint<
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   R extends Record<number, TSchema> = Record<number, TSchema>,
+  M extends EndpointMethod = EndpointMethod,
+  Path extends string = string,
 > {
-  method: EndpointMethod;
-  path: string;
+  method: M;
+  path: Path;
   /** The envelope's `action` of every answer, errors included. */
   action: string;
   auth: EndpointAuth;
@@ -148,10 +150,12 @@ export function defineEndpoint<
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   const R extends Record<number, TSchema> = Record<number, TSchema>,
->(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  const M extends EndpointMethod = EndpointMethod,
+  const Path extends string = string,
+>(endpoint: Endpoint<P, Q, B, R, M, Path>): Endpoint<P, Q, B, R, M, Path> {
   return endpoint;
 }
 
 /** Any endpoint, for lists of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds endpoints of every schema
-export type AnyEndpoint = Endpoint<any, any, any, any>;
+export type AnyEndpoint = Endpoint<any, any, any, any, EndpointMethod, string>;

@@ -14,6 +14,7 @@ import type { PageRenderer } from '../../http/respond.ts';
 import { registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
 import type { AnyEndpoint } from './endpoint.ts';
+import type { PluginOptionsMap } from './plugin-options.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,8 @@ declare module 'fastify' {
 
 export interface AuthCoreOptions {
   plugins: readonly CitadelPlugin[];
+  /** Each plugin's options as resolved at start-up (`resolvePluginOptions`), by plugin id. */
+  pluginOptions: PluginOptionsMap;
   /**
    * Built-in page renderer to its replacement (the page registry, `auth/pages.ts`, resolves the
    * plugins' and the configuration's `pages`); the core only serves what it is given.
@@ -50,9 +53,10 @@ export interface AuthCoreOptions {
  */
 export const authCore = fp(async function authCore(
   app: FastifyInstance,
-  { plugins, pageReplacements }: AuthCoreOptions,
+  { plugins, pluginOptions, pageReplacements }: AuthCoreOptions,
 ) {
   const { db, clock, config } = app;
+  app.decorate('pluginOptions', pluginOptions);
   app.decorate('users', new UserService(db, clock));
   app.decorate('passwords', new PasswordHasher());
   app.decorate('remember', new RememberTokens(db, clock, config.limits.rememberTtl));
@@ -106,6 +110,6 @@ export const authCore = fp(async function authCore(
   app.decorate('authEndpoints', endpoints);
   serveAuthDocs(
     app,
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+    plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
   );
 });

@@ -8,7 +8,7 @@ import { respondToSignIn } from '../core/sign-in/response.ts';
 import { claimOnce } from '../core/claims.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { originOf, recordSecurityEvent } from '../core/security-events.ts';
-import { ANSWERED, defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
+import { ANSWERED, defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 import { webAuthnJson } from './schemas.ts';
@@ -147,4 +147,4 @@ const login = defineEndpoint({
 });
 
 /** Signing in with a passkey: its options, then the assertion. */
-export const passkeyLoginEndpoints: readonly AnyEndpoint[] = [loginOptions, login];
+export const passkeyLoginEndpoints = [loginOptions, login] as const;

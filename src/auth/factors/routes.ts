@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { renderPage, respond } from '../../http/respond.ts';
 import { outcomeForError } from '../../http/error-handler.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { ANSWERED, defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { ANSWERED, defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
 import type { UserRecord } from '../core/users.ts';
@@ -17,7 +17,7 @@ import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
-import { accountSettings } from '../core/account-settings.ts';
+import { factorsOptions } from './options.ts';
 import { webAuthnJson } from './schemas.ts';
 import type { EnrollableFactor } from '../core/factors/types.ts';
 
@@ -199,8 +199,8 @@ const enrollConfirm = defineEndpoint({
   // request refused as invalid is not a guess.
   rateLimit: {
     name: ENROLL_CONFIRM_LIMIT,
-    max: ({ config }) => config.limits.sudoMaxFailures,
-    windowSeconds: ({ config }) => config.limits.sudoFailureWindow,
+    max: (services) => factorsOptions(services).confirmMaxFailures,
+    windowSeconds: (services) => factorsOptions(services).confirmFailureWindowSeconds,
     per: ({ errors, caller }) =>
       Object.keys(errors).length === 0 && caller ? String(caller.user.id) : undefined,
   },
@@ -281,7 +281,7 @@ const unenroll = defineEndpoint({
     const user = caller!.user;
     const factor = factorNamed(body.factor);
     const event = factorEvent(request, user, 'factor_removed', factor.id);
-    const required = accountSettings(services.config).requireTwoFactor;
+    const required = factorsOptions(services).requireTwoFactor;
     let removed: boolean;
     try {
       removed = await factor.unenroll(request, user, body, (write) =>
@@ -360,10 +360,4 @@ const recoveryCodes = defineEndpoint({
 });
 
 /** Two-factor settings: enrollment, removal, recovery codes. */
-export const twoFactorEndpoints: readonly AnyEndpoint[] = [
-  index,
-  enrollStart,
-  enrollConfirm,
-  unenroll,
-  recoveryCodes,
-];
+export const twoFactorEndpoints = [index, enrollStart, enrollConfirm, unenroll, recoveryCodes] as const;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { clientKind } from '../../http/negotiation.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint, ANSWERED } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { publicUser } from '../core/users.ts';
@@ -10,6 +10,7 @@ import { beginSignIn } from '../core/sign-in/runner.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { respondToSignIn } from '../core/sign-in/response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
+import { magicLinkOptions } from './options.ts';
 import { magicLinkPage, magicLinkSentPage, type MagicLinkSentPageProps } from './pages.ts';
 
 const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
@@ -32,7 +33,7 @@ const magicLinkSent = pageEndpoint({
   summary: 'The "check your email" page',
   page: magicLinkSentPage,
   pageProps: ({ services }): MagicLinkSentPageProps => ({
-    linkMinutes: Math.round(services.config.limits.magicLinkTtl / 60),
+    linkMinutes: Math.round(magicLinkOptions(services).ttlSeconds / 60),
   }),
 });
 
@@ -106,9 +107,4 @@ const verifyLink = defineEndpoint({
 });
 
 /** Sign-in by an emailed single-use link. */
-export const magicLinkEndpoints: readonly AnyEndpoint[] = [
-  showMagicLink,
-  magicLinkSent,
-  sendLink,
-  verifyLink,
-];
+export const magicLinkEndpoints = [showMagicLink, magicLinkSent, sendLink, verifyLink] as const;

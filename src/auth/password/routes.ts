@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { setRememberCookie } from '../core/sessions.ts';
 import { requireSudo } from '../core/sudo/guard.ts';
@@ -92,4 +92,4 @@ const setPassword = defineEndpoint({
 });
 
 /** Setting or changing the password of a signed-in account. */
-export const passwordEndpoints: readonly AnyEndpoint[] = [showSetPassword, setPassword];
+export const passwordEndpoints = [showSetPassword, setPassword] as const;

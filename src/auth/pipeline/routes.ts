@@ -4,7 +4,7 @@ import { respond, renderPage } from '../../http/respond.ts';
 import { clientKind } from '../../http/negotiation.ts';
 import { publicPath } from '../../http/base-path.ts';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, ANSWERED, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../core/users.ts';
@@ -18,6 +18,7 @@ import {
 import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
+import { pipelineOptions } from './options.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf } from '../core/security-events.ts';
 
@@ -155,7 +156,7 @@ const handleStep = defineEndpoint({
     if (passed) await proofNotWrong(services, user.id);
     else {
       pending.failures = await attempts.failures();
-      return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
+      return refuse(request, reply, pending, pending.failures >= pipelineOptions(services).maxCodeAttempts);
     }
 
     // A concurrent request already passed this step with the same proof: single use.
@@ -204,7 +205,7 @@ const cancelSignIn = defineEndpoint({
 });
 
 /** The /action/* endpoints of the post-sign-in pipeline. */
-export const pipelineEndpoints: readonly AnyEndpoint[] = [showStep, challengeStep, handleStep, cancelSignIn];
+export const pipelineEndpoints = [showStep, challengeStep, handleStep, cancelSignIn] as const;
 
 /**
  * A wrong proof (or one more than the context has left): 404. Once the wrong proofs reach the

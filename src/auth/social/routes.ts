@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
 import type { CitadelServices } from '../../http/fastify-types.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint, ANSWERED } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../core/sign-in/runner.ts';
@@ -10,17 +10,18 @@ import { respondToSignIn } from '../core/sign-in/response.ts';
 import { SocialProviders, type SocialProvider } from './providers.ts';
 import { findOrCreateSocialUser } from './identities.ts';
 import { startFlow, takeFlow } from './state.ts';
+import { socialOptions } from './options.ts';
 
 const FAILED = 'Signing in with the provider failed. Please try again.';
 
-/** The configured providers, built once per configuration (each one discovers its issuer once). */
+/** The configured providers, built once per server (each one discovers its issuer once). */
 const providersByConfig = new WeakMap<object, SocialProviders>();
 
 function providerFor(services: CitadelServices, id: string): SocialProvider {
   const { config } = services;
   let providers = providersByConfig.get(config);
   if (!providers) {
-    providers = new SocialProviders(config.oauthProviders, config.appUrl);
+    providers = new SocialProviders(socialOptions(services).providers, config.appUrl);
     providersByConfig.set(config, providers);
   }
   const provider = providers.get(id);
@@ -128,4 +129,4 @@ const providerCallback = defineEndpoint({
 });
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export const socialEndpoints: readonly AnyEndpoint[] = [redirectToProvider, providerCallback];
+export const socialEndpoints = [redirectToProvider, providerCallback] as const;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
 import { availableFactors, findFactor } from '../core/factors/registry.ts';
@@ -11,6 +11,7 @@ import { sudoFactorsFor } from '../core/sudo/eligible.ts';
 import { safeNext } from '../core/sudo/next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
+import { sudoOptions } from './options.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -38,7 +39,7 @@ async function sudoPageProps({ caller, services, http }: EndpointInput): Promise
     factors,
     pluginFactors: services.factorRegistry.pluginFactors(factors),
     state: state ? { expiresAt: state.expiresAt } : null,
-    ttlSeconds: services.config.limits.sudoTtl,
+    ttlSeconds: sudoOptions(services).ttlSeconds,
   };
 }
 
@@ -139,19 +140,20 @@ const verifySudo = defineEndpoint({
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
 
-    // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
+    // `maxFailures` (5) failed proofs per `failureWindowSeconds` (15 minutes) per user, whichever
+    // factor: the next attempt is refused.
     // The attempt is counted before the proof is checked, so guesses sent all at once cannot
     // pass a read-only check together; a good proof clears the count.
-    const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
+    const options = sudoOptions(services);
     const limitKey = `sudo:${user.id}`;
-    await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+    await services.rateLimiter.consume(limitKey, options.maxFailures, options.failureWindowSeconds);
     await beginSecondFactorAttempt(services, user, originOf(request));
     if (!(await factor.verify(request, user, proof, 'sudo'))) {
       throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
     }
     await proofNotWrong(services, user.id);
     await services.rateLimiter.reset(limitKey);
-    const state = grantSudo(request, user.id);
+    const state = grantSudo(request, user.id, options.ttlSeconds);
     // Sudo lives in the session: its event commits with the session write (on send), or not at all.
     const event = {
       userId: user.id,
@@ -188,4 +190,4 @@ const exitSudo = defineEndpoint({
 });
 
 /** Step-up (sudo) mode: the page and its proofs. */
-export const sudoEndpoints: readonly AnyEndpoint[] = [showSudo, challengeSudo, verifySudo, exitSudo];
+export const sudoEndpoints = [showSudo, challengeSudo, verifySudo, exitSudo] as const;

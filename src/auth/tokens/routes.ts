@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { isSudoActive } from '../core/sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
@@ -144,4 +144,4 @@ const revokeToken = defineEndpoint({
 });
 
 /** Personal access token management: list, create (shown once), revoke. */
-export const tokenEndpoints: readonly AnyEndpoint[] = [listTokens, createToken, revokeToken];
+export const tokenEndpoints = [listTokens, createToken, revokeToken] as const;

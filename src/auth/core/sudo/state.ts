@@ -20,12 +20,12 @@ export function activeSudo(request: FastifyRequest): SudoState | null {
 }
 
 /**
- * Elevate the session's user for SUDO_TTL (config.limits.sudoTtl, never client-chosen). The
- * session id changes so an id observed before elevation cannot ride on it.
+ * Elevate the session's user for `ttlSeconds` (the sudo plugin's `ttlSeconds`, SUDO_TTL; never
+ * client-chosen). The session id changes so an id observed before elevation cannot ride on it.
  */
-export function grantSudo(request: FastifyRequest, userId: number): SudoState {
+export function grantSudo(request: FastifyRequest, userId: number, ttlSeconds: number): SudoState {
   const services = request.server;
-  const state: SudoState = { userId, expiresAt: isoAfter(services.clock, services.config.limits.sudoTtl) };
+  const state: SudoState = { userId, expiresAt: isoAfter(services.clock, ttlSeconds) };
   request.session.set(SUDO_KEY, state);
   request.session.regenerate();
   return state;
