@@ -55,4 +55,4 @@ const config = defineConfig({
 });
 const asPlugin: CitadelPlugin = sudo();
 const options: Partial<MagicLinkOptions> = {};
-export { all, asPlugin, config, options, ttl };
+export { all, asPlugin, config, options, some, ttl };
