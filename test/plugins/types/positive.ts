@@ -1,8 +1,10 @@
 // A clean program: compiled by tsc in test/plugins/factory-types.test.ts, it must have no error.
 // It pins the literal types a typed client reads from `typeof config`.
-import type { Static } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import {
   defaultPlugins,
+  defineEndpoint,
+  Envelope,
   defineConfig,
   definePlugin,
   magicLink,
@@ -54,5 +56,29 @@ const config = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notes({ maxNotes: 5 }), ...defaultPlugins(overrides)],
 });
 const asPlugin: CitadelPlugin = sudo();
+
+// The factory of docs/architecture.md ("Writing a plugin"), as written there.
+interface GreeterOptions {
+  /** The greeting's first word. */
+  word: string;
+}
+function greeter(options: Partial<GreeterOptions> = {}) {
+  const { word } = { word: 'Hello', ...options } satisfies GreeterOptions;
+  const greet = defineEndpoint({
+    method: 'GET',
+    path: '/greet',
+    action: 'greeter.greet',
+    auth: 'session',
+    responses: { 200: Envelope({ data: Type.Object({ text: Type.String() }) }) },
+    async handler({ caller }) {
+      return { status: 'success', data: { text: `${word}, ${caller!.user.username}` } };
+    },
+  });
+  return definePlugin({ id: 'greeter', options: { word }, endpoints: [greet] as const });
+}
+const greeting = greeter({ word: 'Welcome' });
+assertType<Equal<(typeof greeting.endpoints)[0]['path'], '/greet'>>();
+assertType<Equal<typeof greeting.options.word, string>>();
+const withGreeter = defineConfig({ plugins: [...defaultPlugins({ social: false }), greeting] });
 const options: Partial<MagicLinkOptions> = {};
-export { all, asPlugin, config, options, some, ttl };
+export { all, asPlugin, config, options, some, ttl, withGreeter };
