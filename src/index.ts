@@ -53,7 +53,15 @@ export type {
   Limits,
   LogLevel,
 } from './config/types.ts';
-export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export {
+  definePlugin,
+  type CitadelPlugin,
+  type PluginEvents,
+  type RequestListener,
+  type SignedInEvent,
+  type SignedInInfo,
+  type SignedInListener,
+} from './plugin.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,
@@ -62,7 +70,6 @@ export {
 } from './auth/index.ts';
 export {
   defineEndpoint,
-  ANSWERED,
   type Endpoint,
   type AnyEndpoint,
   type EndpointAuth,
@@ -138,7 +145,8 @@ export type RowAlternative = api.RowAlternative;
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';
-export type { CitadelServices } from './http/fastify-types.ts';
+export type { CitadelServices } from './auth/core/services.ts';
+export type { CookieWrite, RequestContext } from './auth/core/request-context.ts';
 export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
 export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
 export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';

@@ -9,7 +9,7 @@ export const sudoPlugin = definePlugin({
   endpoints: sudoEndpoints,
   events: {
     // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
-    async signedIn(request, user) {
+    async signedIn({ request, user }) {
       if (!(await hasSudoFactor(request, user))) grantSudo(request, user.id);
     },
   },
