@@ -55,7 +55,9 @@ export function contextOf(request: FastifyRequest): RequestContext {
     userAgent: typeof ua === 'string' ? ua : null,
     cookies: request.cookies,
     authorization: request.headers.authorization,
-    client: clientKind(request),
+    get client() {
+      return clientKind(request);
+    },
     method: request.method,
     get path() {
       const path = request.url.split('?')[0]!;
