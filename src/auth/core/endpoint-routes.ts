@@ -90,15 +90,16 @@ export function contextOf(request: FastifyRequest): RequestContext {
 /**
  * Commit what this request changed, before its answer is sent: the session with the rows that go
  * with it (a sign-in's event: one transaction, or on PostgreSQL one statement), then the cookies
- * domain code asked for. Errors are the answer's (503 outage, 401 for a user deleted meanwhile).
+ * domain code asked for, which go out only once that is stored. A failed commit is the answer
+ * (503 outage, 401 for a user deleted meanwhile), without those cookies.
  */
 export async function commitRequest(
   request: FastifyRequest,
   reply: FastifyReply,
   context: RequestContext,
 ): Promise<void> {
-  writeCookies(reply, context);
   await commitSession(request, reply);
+  writeCookies(reply, context);
 }
 
 /** The cookies domain code asked for, on the answer. */
