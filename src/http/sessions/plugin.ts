@@ -83,9 +83,10 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
 }
 
 /**
- * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and saved on
- * send when anything changed or the idle expiry needs a refresh. Who the caller is, the auth core
- * decides in a later onRequest hook.
+ * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and stored
+ * when anything changed or the idle expiry needs a refresh: by the auth adapter before a declared
+ * endpoint's answer (`commitSession`), else on send. Who the caller is, the auth core decides in a
+ * later onRequest hook.
  */
 export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstance) {
   // A host application may have its own `request.session` (embedding): on Citadel's routes the
