@@ -17,7 +17,9 @@ import { readMultipartBody } from './http/multipart-body.ts';
 import { refuseLongUrls } from './http/request-head.ts';
 import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
-import { authCore } from './auth/core/plugin-host.ts';
+import { createAuthServices } from './auth/core/plugin-host.ts';
+import { authCore } from './auth/core/host-routes.ts';
+import type { CitadelServices } from './auth/core/services.ts';
 import { resolvePluginOptions } from './auth/core/plugin-options.ts';
 import { pageReplacements } from './auth/pages.ts';
 import type { CitadelPlugin } from './plugin.ts';
@@ -41,6 +43,8 @@ export interface MountOptions {
 }
 
 export interface MountedCitadel {
+  /** Every service, as one plain object (what domain code and the tests use). */
+  services: CitadelServices;
   redis?: Redis;
   /** Closes what Citadel opened (mail transport, Redis, database); the Fastify instance stays. */
   release(): Promise<void>;
@@ -77,6 +81,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     clock,
     logger: app.log,
   });
+  // The core services are also decorators, for the HTTP layer and the resource API.
   for (const [name, service] of Object.entries(core)) app.decorate(name, service);
   if (redis && config.redisUrl) {
     await assertRedisReachable(redis, config.redisUrl).catch(async (error: unknown) => {
@@ -102,6 +107,17 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Every GET route registered from here on (auth, plugins, resource API, docs), for page links.
   const servedPaths = new ServedPaths();
   app.decorate('servedPaths', servedPaths);
+  const replacements = pageReplacements(plugins, config.pages);
+  app.decorate('pageReplacements', replacements);
+  // Every service as one plain object, the auth core's included: what domain code is handed.
+  const services = createAuthServices(core, {
+    plugins,
+    log: app.log,
+    servedPaths,
+    pageReplacements: replacements,
+    pluginOptions,
+  });
+  app.decorate('citadel', services);
   const basePath = config.basePath;
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
@@ -146,12 +162,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, {
-    plugins,
-    pluginOptions,
-    pageReplacements: pageReplacements(plugins, config.pages),
-  });
-  if (config.seedDemo && config.seed) await config.seed(app);
+  await app.register(authCore, { plugins });
+  if (config.seedDemo && config.seed) await config.seed(services);
 
   if (config.api) {
     const { resourceApi } = await import('./api/http/plugin.ts');
@@ -160,6 +172,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   }
 
   return {
+    services,
     redis,
     async release() {
       core.mailer.close();

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
+import type { SessionCompanion } from './http/sessions/store.ts';
+import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
@@ -17,16 +19,30 @@ export interface SignedInInfo {
   registration?: boolean;
 }
 
+/** What a `signedIn` listener is told: plain data, no HTTP framework object. */
+export interface SignedInEvent {
+  user: UserRecord;
+  info: SignedInInfo;
+  /**
+   * The request that signed in: `ip`, `userAgent`, `cookies`, its new `session` (stored with the
+   * answer) and Citadel's `services`.
+   */
+  request: RequestContext;
+  /** Set a cookie on the sign-in's answer (`maxAge` in seconds), or clear it with `null`. */
+  setCookie(name: string, value: string | null, maxAge?: number): void;
+  /**
+   * A row written with the new session, in the same transaction (or not at all); `afterCommit`
+   * runs once both are stored (a notification mail, say).
+   */
+  record(row: SessionCompanion): void;
+}
+
 /**
- * Runs after a session is established for a user, on every sign-in path. `reply` is the answer of
- * that sign-in, for a cookie that goes with it (the account center's device cookie).
+ * Runs after a session is established for a user, on every sign-in path. What it writes (session
+ * data, rows through `record`, cookies) is committed by the HTTP adapter with the new session,
+ * before the answer is sent.
  */
-export type SignedInListener = (
-  request: FastifyRequest,
-  user: UserRecord,
-  info: SignedInInfo,
-  reply: FastifyReply,
-) => Promise<void> | void;
+export type SignedInListener = (event: SignedInEvent) => Promise<void> | void;
 
 /**
  * Runs when a user's password is set (reset or change), on `db`, the transaction that writes the
@@ -35,12 +51,15 @@ export type SignedInListener = (
  */
 export type PasswordChangedListener = (db: Kysely<Database>, userId: number, now: Date) => Promise<void>;
 
+/** Runs on every request once its caller is known; changes to `request.session` are stored. */
+export type RequestListener = (request: RequestContext) => Promise<void> | void;
+
 /** What a plugin wants to hear about. */
 export interface PluginEvents {
   /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
   signedIn?: SignedInListener;
   /** Every request, once its caller is known (for example: note when a session was last seen). */
-  request?: (request: FastifyRequest) => Promise<void> | void;
+  request?: RequestListener;
   /** A user's password was set (reset or change), inside the transaction that sets it. */
   passwordChanged?: PasswordChangedListener;
 }

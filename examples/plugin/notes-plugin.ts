@@ -105,7 +105,7 @@ export const notesPlugin = definePlugin({
   },
 
   events: {
-    signedIn: async (request, user) => {
+    signedIn: async ({ request, user }) => {
       const facts = await signInFactsFor(request, user);
       request.log.info({ userId: user.id, hasNotes: facts['notes.has_notes'] }, 'signed in');
     },

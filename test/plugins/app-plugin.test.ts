@@ -73,7 +73,7 @@ const notesPlugin = definePlugin({
     },
   ],
   events: {
-    signedIn: (_request, user) => void signIns.push(user.id),
+    signedIn: ({ user }) => void signIns.push(user.id),
   },
 });
 

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { selectUserWithFacts } from '../core/sign-in-facts.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
@@ -6,6 +5,7 @@ import { FailureBudget } from '../core/failure-budget.ts';
 import { recordSecurityEvent } from '../core/security-events.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { accountsOptions } from './options.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -35,10 +35,10 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
  * right password gets 403 unless it can still be activated (then the pipeline takes it).
  */
 export async function verifyPasswordLogin(
-  request: FastifyRequest,
+  request: RequestContext,
   input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
-  const services = request.server;
+  const services = request.services;
   const limits = accountsOptions(services);
   // The facts the sign-in asks next (factors, devices) come with the user row: one statement.
   const user = await services.users.findByLogin(input.identifier, (query) =>

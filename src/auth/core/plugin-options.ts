@@ -1,12 +1,12 @@
 import type { CitadelConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
 import { ConfigError } from '../../config/errors.ts';
 
 /** Plugin id to the options it runs with, resolved once at start-up (`resolvePluginOptions`). */
 export type PluginOptionsMap = ReadonlyMap<string, unknown>;
 
-declare module 'fastify' {
-  interface FastifyInstance {
+declare module './services.ts' {
+  interface CitadelServices {
     /** Each plugin's options as resolved at start-up, by plugin id (read with `pluginOptions`). */
     pluginOptions: PluginOptionsMap;
   }

@@ -1,5 +1,5 @@
 import type { CitadelConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import { checkInteger, pluginOptions } from '../core/plugin-options.ts';
 
 /** The magic-link plugin's id. */

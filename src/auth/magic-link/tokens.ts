@@ -1,5 +1,5 @@
 import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { canBeActivated } from '../core/sign-in/activation.ts';

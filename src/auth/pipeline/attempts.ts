@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { PendingContext } from '../core/sign-in/pending.ts';
 import { claimOnce } from '../core/claims.ts';
 import { pipelineOptions } from './options.ts';

@@ -1,5 +1,5 @@
 import type { CitadelConfig, OAuthProviderConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import { ConfigError } from '../../config/errors.ts';
 import { pluginOptions } from '../core/plugin-options.ts';
 

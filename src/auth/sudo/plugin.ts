@@ -14,9 +14,9 @@ export function sudo(options: Partial<SudoOptions> = {}) {
     endpoints: sudoEndpoints,
     events: {
       // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
-      async signedIn(request, user) {
+      async signedIn({ request, user }) {
         if (!(await hasSudoFactor(request, user)))
-          grantSudo(request, user.id, sudoOptions(request.server).ttlSeconds);
+          grantSudo(request, user.id, sudoOptions(request.services).ttlSeconds);
       },
     },
   });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
 import { availableFactors, findFactor } from '../core/factors/registry.ts';
 import { readProof } from '../core/factors/proof.ts';
@@ -16,11 +16,11 @@ import { sudoOptions } from './options.ts';
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
 
-function saveNext(request: FastifyRequest, userId: number, next: string | null): void {
+function saveNext(request: RequestContext, userId: number, next: string | null): void {
   if (next) request.session.set(NEXT_KEY, { userId, next });
 }
 
-function takeNext(request: FastifyRequest, userId: number): string | null {
+function takeNext(request: RequestContext, userId: number): string | null {
   const saved = request.session.get<{ userId: number; next: string }>(NEXT_KEY);
   request.session.delete(NEXT_KEY);
   return saved && saved.userId === userId ? safeNext(saved.next) : null;
@@ -31,10 +31,11 @@ const NOT_AVAILABLE = 'This factor is not available for your account.';
 /** A return path, as sent: `safeNext` decides whether it is one (anything else is ignored). */
 const NextPath = Type.String({ 'x-raw': true, description: 'A same-site path to return to' });
 
-async function sudoPageProps({ caller, services, http }: EndpointInput): Promise<SudoPageProps> {
+async function sudoPageProps(request: EndpointInput): Promise<SudoPageProps> {
+  const { caller, services } = request;
   const user = caller?.user;
-  const state = activeSudo(http.request);
-  const factors = user ? await sudoFactorsFor(http.request, user) : [];
+  const state = activeSudo(request);
+  const factors = user ? await sudoFactorsFor(request, user) : [];
   return {
     factors,
     pluginFactors: services.factorRegistry.pluginFactors(factors),
@@ -64,16 +65,17 @@ const showSudo = defineEndpoint({
   },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ query, caller, http }) {
+  async handler(request) {
+    const { query, caller } = request;
     const user = caller!.user;
     const next = safeNext(query.next);
-    saveNext(http.request, user.id, next);
-    const state = activeSudo(http.request);
+    saveNext(request, user.id, next);
+    const state = activeSudo(request);
     return {
       status: 'info',
       data: {
         active: state !== null,
-        factors: await sudoFactorsFor(http.request, user),
+        factors: await sudoFactorsFor(request, user),
         expires_at: state?.expiresAt ?? null,
         ...(next ? { next } : {}),
       },
@@ -101,16 +103,17 @@ const challengeSudo = defineEndpoint({
   },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ body, caller, services, http }) {
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const factor = findFactor(
-      await availableFactors(http.request, user, services.factorRegistry.sudoFactors),
+      await availableFactors(request, user, services.factorRegistry.sudoFactors),
       body.factor,
     );
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
     return {
       status: 'info',
-      data: { factor: factor.id, ...(await factor.challenge(http.request, user, 'sudo')) },
+      data: { factor: factor.id, ...(await factor.challenge(request, user, 'sudo')) },
     };
   },
 });
@@ -133,8 +136,8 @@ const verifySudo = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ expires_at: Type.String() }) }) },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ body, caller, services, http }) {
-    const { request } = http;
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
@@ -154,7 +157,7 @@ const verifySudo = defineEndpoint({
     await proofNotWrong(services, user.id);
     await services.rateLimiter.reset(limitKey);
     const state = grantSudo(request, user.id, options.ttlSeconds);
-    // Sudo lives in the session: its event commits with the session write (on send), or not at all.
+    // Sudo lives in the session: its event commits with the session write (before the answer), or not at all.
     const event = {
       userId: user.id,
       type: 'sudo_elevated' as const,
@@ -183,8 +186,8 @@ const exitSudo = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ active: Type.Boolean() }) }) },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ http }) {
-    endSudo(http.request);
+  async handler(request) {
+    endSudo(request);
     return { status: 'success', message: 'You left sudo mode.', data: { active: false }, redirect_to: '/' };
   },
 });
