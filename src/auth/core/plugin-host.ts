@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CitadelPlugin, PasswordChangedListener, SignedInListener } from '../../plugin.ts';
 import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
-import { RememberTokens } from './remember.ts';
+import { REMEMBER_COOKIE, RememberTokens } from './remember.ts';
+import { hookOf } from '../../http/hooks.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import './sign-in-facts.ts';
@@ -84,15 +85,36 @@ export const authCore = fp(async function authCore(
   );
   // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
   if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request, reply) => {
-    // Health, readiness and metrics: no session was loaded, and no caller is wanted.
-    if (request.routeOptions.config.sessionless) return;
-    // A bad bearer token throws (401); request.caller then stays null (never a host's value).
-    request.caller = null;
+  /** The plugins' request listeners from `from` on; a promise only if one of them returns one. */
+  const listen = (request: FastifyRequest, from: number): void | Promise<void> => {
+    for (let i = from; i < requestListeners.length; i++) {
+      const pending = requestListeners[i]!(request);
+      if (pending) return pending.then(() => listen(request, i + 1));
+    }
+  };
+  const identify = async (request: FastifyRequest, reply: FastifyReply) => {
     await restoreRememberedSession(request, reply);
     request.caller = await resolveCaller(request);
-    for (const listener of requestListeners) await listener(request);
-  });
+    await listen(request, 0);
+  };
+  app.addHook(
+    'onRequest',
+    hookOf((request, reply) => {
+      // Health, readiness and metrics: no session was loaded, and no caller is wanted.
+      if (request.routeOptions.config.sessionless) return;
+      // A bad bearer token throws (401); request.caller then stays null (never a host's value).
+      request.caller = null;
+      // No credential of any kind (no token, no signed-in session, no remember-me cookie): an
+      // anonymous caller, decided without a promise.
+      if (
+        request.headers.authorization === undefined &&
+        request.session.userId === null &&
+        !request.cookies[REMEMBER_COOKIE]
+      )
+        return listen(request, 0);
+      return identify(request, reply);
+    }),
+  );
 
   for (const plugin of plugins) {
     const { routes, endpoints } = plugin;

@@ -22,15 +22,19 @@ export function cookieOptions(secure: boolean, maxAge?: number) {
   };
 }
 
-async function loadSession(request: FastifyRequest): Promise<Session> {
-  const { sessions } = request.server;
+const emptySession = () => new Session(null, null, {}, { expiresAt: null });
+
+/** The session of the cookie's id; without a usable cookie, an empty one and no lookup (no promise). */
+function loadSession(request: FastifyRequest): Session | Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
-  if (raw && raw.length <= 128) {
-    const stored = await sessions.load(sha256Hex(raw));
-    if (stored)
-      return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user);
-  }
-  return new Session(null, null, {}, { expiresAt: null });
+  if (!raw || raw.length > 128) return emptySession();
+  return request.server.sessions
+    .load(sha256Hex(raw))
+    .then((stored) =>
+      stored
+        ? new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user)
+        : emptySession(),
+    );
 }
 
 /** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
@@ -90,49 +94,70 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
   // onRequest hook below sets Citadel's; declaring it twice would stop the host from starting.
   if (!app.hasRequestDecorator('session')) app.decorateRequest('session', null as unknown as Session);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.sessionless) return;
-    request.session = await loadSession(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.sessionless) return done();
+    const loaded = loadSession(request);
+    if (loaded instanceof Session) {
+      request.session = loaded;
+      return done();
+    }
+    loaded.then((session) => {
+      request.session = session;
+      done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const session = request.session;
-    // The error answer of a failed save comes through here again: it must not retry (and fail) the save.
-    if (!session || failedSaves.has(session)) return payload;
-    const { config, clock } = request.server;
-    const now = clock.now().getTime();
-    const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
-    const stale =
-      session.cookieValue !== null &&
-      session.expiresAt !== null &&
-      new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-    try {
-      await saveOnSend(request, reply, session, expiresAt, stale);
-    } catch (error) {
-      failedSaves.add(session);
-      // Whatever is thrown here may reach Fastify's last-resort handler (when the answer is already
-      // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
-      // 127.0.0.1:…"). So only errors of our own leave this hook. An outage: an answer that is
-      // already an error goes out as it is, any other becomes a 503 (its session was not kept).
-      const outage = outageAs503(error as Error, request);
-      if (outage instanceof ServiceUnavailableError) {
-        if (reply.statusCode >= 500) return payload;
-        throw outage;
-      }
-      // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
-      // session row and its event fail the user's foreign key, and neither is kept): the caller is
-      // gone, 401 (contract 14). An answer that is already an error goes out as it is.
-      if (isForeignKeyViolation(error)) {
-        reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
-        if (reply.statusCode >= 400) return payload;
-        throw new AuthenticationRequiredError();
-      }
-      request.log.error({ err: error }, 'session not saved');
-      throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);
-    }
-    return payload;
+    // Nothing changed and the idle expiry needs no refresh: no work, no promise.
+    if (!session || (!session.isDirty && !session.isDestroyed && !isStale(request, session)))
+      return done(null, payload);
+    saveOnSendHook(request, reply, payload).then((answer) => done(null, answer), done);
   });
 });
+
+/** A stored session whose idle expiry is due for a refresh (at most once a TOUCH_INTERVAL_MS). */
+function isStale(request: FastifyRequest, session: Session, now?: number): boolean {
+  if (session.cookieValue === null || session.expiresAt === null) return false;
+  const ttl = request.server.config.limits.sessionIdleTtl * 1000;
+  const at = now ?? request.server.clock.now().getTime();
+  return new Date(session.expiresAt).getTime() - at < ttl - TOUCH_INTERVAL_MS;
+}
+
+async function saveOnSendHook(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const session = request.session;
+  // The error answer of a failed save comes through here again: it must not retry (and fail) the save.
+  if (!session || failedSaves.has(session)) return payload;
+  const { config, clock } = request.server;
+  const now = clock.now().getTime();
+  const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
+  const stale = isStale(request, session, now);
+  try {
+    await saveOnSend(request, reply, session, expiresAt, stale);
+  } catch (error) {
+    failedSaves.add(session);
+    // Whatever is thrown here may reach Fastify's last-resort handler (when the answer is already
+    // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
+    // 127.0.0.1:…"). So only errors of our own leave this hook. An outage: an answer that is
+    // already an error goes out as it is, any other becomes a 503 (its session was not kept).
+    const outage = outageAs503(error as Error, request);
+    if (outage instanceof ServiceUnavailableError) {
+      if (reply.statusCode >= 500) return payload;
+      throw outage;
+    }
+    // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
+    // session row and its event fail the user's foreign key, and neither is kept): the caller is
+    // gone, 401 (contract 14). An answer that is already an error goes out as it is.
+    if (isForeignKeyViolation(error)) {
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
+      if (reply.statusCode >= 400) return payload;
+      throw new AuthenticationRequiredError();
+    }
+    request.log.error({ err: error }, 'session not saved');
+    throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);
+  }
+  return payload;
+}
 
 /** Store what changed (or refresh the idle expiry) and set or clear the cookie to match. */
 async function saveOnSend(
