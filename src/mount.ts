@@ -11,6 +11,7 @@ import { createCoreServices } from './services.ts';
 import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
+import { hookOf } from './http/hooks.ts';
 import { refuseForbiddenKeys } from './http/request-keys.ts';
 import { ServedPaths } from './http/served-paths.ts';
 import { readMultipartBody } from './http/multipart-body.ts';
@@ -131,12 +132,15 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // request keys that name a prototype (contract section 14) on every route, ops routes included.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
   // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
-  app.addHook('preValidation', refuseNonJsonBodies);
-  if (!app.hasContentTypeParser('multipart/form-data')) {
-    await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
-    app.addHook('preValidation', readMultipartBody);
-  }
-  app.addHook('preValidation', refuseForbiddenKeys);
+  // One hook, in this order; no promise unless a multipart body is read.
+  const ownMultipart = !app.hasContentTypeParser('multipart/form-data');
+  if (ownMultipart) await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
+  app.addHook(
+    'preValidation',
+    ownMultipart
+      ? hookOf(refuseNonJsonBodies, readMultipartBody, refuseForbiddenKeys)
+      : hookOf(refuseNonJsonBodies, refuseForbiddenKeys),
+  );
 
   // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
   await registerOperations(app, {
@@ -151,8 +155,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   await app.register(sessionPlugin);
   // A request target over 32 KiB: Citadel's own 414 (with the session loaded, so a form client
   // gets the error page).
-  app.addHook('onRequest', refuseLongUrls);
-  app.addHook('preHandler', verifyCsrf);
+  app.addHook('onRequest', hookOf(refuseLongUrls));
+  app.addHook('preHandler', hookOf(verifyCsrf));
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {
     // A known path with another method: OPTIONS 204 or 405, both with Allow (RFC 9110).

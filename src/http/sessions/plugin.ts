@@ -22,15 +22,19 @@ export function cookieOptions(secure: boolean, maxAge?: number) {
   };
 }
 
-async function loadSession(request: FastifyRequest): Promise<Session> {
-  const { sessions } = request.server;
+const emptySession = () => new Session(null, null, {}, { expiresAt: null });
+
+/** The request's session: without a session cookie, decided without a promise. */
+function loadSession(request: FastifyRequest): Session | Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
-  if (raw && raw.length <= 128) {
-    const stored = await sessions.load(sha256Hex(raw));
-    if (stored)
-      return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user);
-  }
-  return new Session(null, null, {}, { expiresAt: null });
+  if (!raw || raw.length > 128) return emptySession();
+  return request.server.sessions
+    .load(sha256Hex(raw))
+    .then((stored) =>
+      stored
+        ? new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user)
+        : emptySession(),
+    );
 }
 
 /** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
@@ -93,29 +97,52 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
   // onRequest hook below sets Citadel's; declaring it twice would stop the host from starting.
   if (!app.hasRequestDecorator('session')) app.decorateRequest('session', null as unknown as Session);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.sessionless) return;
-    request.session = await loadSession(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.sessionless) return done();
+    const loaded = loadSession(request);
+    if (loaded instanceof Session) {
+      request.session = loaded;
+      return done();
+    }
+    loaded.then((session) => {
+      request.session = session;
+      done();
+    }, done);
   });
 
   // What a declared endpoint changed is committed before its answer (`commitSession`, called by
   // the auth adapter); this hook stores what is left: the session changes of an error answer or of
   // a hand-written route, and the idle expiry's refresh. An error answer here goes out as it is.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const session = request.session;
-    if (!session || failedSaves.has(session)) return payload;
-    try {
-      await commitSession(request, reply);
-    } catch (error) {
-      // An answer that is already an error goes out as it is (an outage's: any 5xx; a deleted
-      // user's: any 4xx or 5xx).
-      if (error instanceof ServiceUnavailableError && reply.statusCode >= 500) return payload;
-      if (error instanceof AuthenticationRequiredError && reply.statusCode >= 400) return payload;
-      throw error;
-    }
-    return payload;
+    // Nothing changed and the idle expiry needs no refresh: no work, no promise.
+    if (
+      !session ||
+      failedSaves.has(session) ||
+      (!session.isDirty && !session.isDestroyed && !isStale(request, session))
+    )
+      return done(null, payload);
+    commitSession(request, reply).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        // An answer that is already an error goes out as it is (an outage's: any 5xx; a deleted
+        // user's: any 4xx or 5xx).
+        if (error instanceof ServiceUnavailableError && reply.statusCode >= 500) return done(null, payload);
+        if (error instanceof AuthenticationRequiredError && reply.statusCode >= 400)
+          return done(null, payload);
+        done(error as Error);
+      },
+    );
   });
 });
+
+/** A stored session whose idle expiry is due for a refresh (at most once a TOUCH_INTERVAL_MS). */
+function isStale(request: FastifyRequest, session: Session, now?: number): boolean {
+  if (session.cookieValue === null || session.expiresAt === null) return false;
+  const ttl = request.server.config.limits.sessionIdleTtl * 1000;
+  const at = now ?? request.server.clock.now().getTime();
+  return new Date(session.expiresAt).getTime() - at < ttl - TOUCH_INTERVAL_MS;
+}
 
 /**
  * Store what this request changed in its session (with the rows that go with the change, in one
@@ -130,10 +157,7 @@ export async function commitSession(request: FastifyRequest, reply: FastifyReply
   const { config, clock } = request.server;
   const now = clock.now().getTime();
   const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
-  const stale =
-    session.cookieValue !== null &&
-    session.expiresAt !== null &&
-    new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
+  const stale = isStale(request, session, now);
   try {
     await saveOnSend(request, reply, session, expiresAt, stale);
   } catch (error) {
