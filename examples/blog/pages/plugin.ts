@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  builtInPages,
   defineEndpoint,
   definePlugin,
   Envelope,
@@ -9,6 +10,7 @@ import {
   ValidationError,
   type EndpointInput,
   type EndpointRateLimit,
+  type NoPageProps,
 } from '../../../src/index.ts';
 import type { PageContext, SafeHtml } from '../../../src/html.ts';
 import { engineOf, type ApiRecord, type Engine, type EngineAnswer } from './engine.ts';
@@ -74,6 +76,15 @@ function withPost(ctx: PageContext, render: (post: ApiRecord) => SafeHtml): Safe
   return post ? render(post) : missingPostPage(ctx);
 }
 
+/**
+ * A page drawn from its handler's answer (`ctx.outcome.data`). A request refused before the
+ * handler ran (an invalid query: 422) has none: the built-in error page says why.
+ */
+function withData<T>(ctx: PageContext, key: string, render: (data: T) => SafeHtml): SafeHtml {
+  const data = ctx.outcome?.data;
+  return data && key in data ? render(data as T) : builtInPages.error(ctx as PageContext<NoPageProps>);
+}
+
 /** The blog's pages as a plugin: `plugins: [...defaultPlugins(), blogPages()]`. */
 export function blogPages() {
   let engine: Engine | undefined;
@@ -126,8 +137,7 @@ export function blogPages() {
     summary: 'A blog post with its comments; page: the post and the comment form',
     params: ID,
     responses: { 200: Envelope({ data: Type.Object({ post: Type.Unknown() }) }) },
-    page: (ctx) =>
-      postPage(ctx, (ctx.outcome?.data?.post ?? (ctx.props as { post: ApiRecord }).post) as ApiRecord),
+    page: (ctx) => withData(ctx, 'post', (data: { post: ApiRecord }) => postPage(ctx, data.post)),
     async handler(input) {
       return { status: 'info', data: { post: await loadPost(input) }, render: true };
     },
@@ -176,14 +186,14 @@ export function blogPages() {
         }),
       }),
     },
-    page: (ctx) => {
-      const data = ctx.outcome!.data as { posts: ApiRecord[]; next_cursor: string | null };
-      return myPostsPage(ctx, {
-        posts: data.posts,
-        pagination: { hasMore: data.next_cursor !== null, nextCursor: data.next_cursor },
-        cursor: typeof ctx.query.cursor === 'string' ? ctx.query.cursor : '',
-      });
-    },
+    page: (ctx) =>
+      withData(ctx, 'posts', (data: { posts: ApiRecord[]; next_cursor: string | null }) =>
+        myPostsPage(ctx, {
+          posts: data.posts,
+          pagination: { hasMore: data.next_cursor !== null, nextCursor: data.next_cursor },
+          cursor: typeof ctx.query.cursor === 'string' ? ctx.query.cursor : '',
+        }),
+      ),
     async handler(input) {
       const answer = await api().call<ApiRecord[]>('GET', '/my_posts', {
         session: sessionOf(input),
@@ -244,7 +254,7 @@ export function blogPages() {
     summary: 'Page: the form that changes an own post',
     params: ID,
     responses: { 200: Envelope({ data: Type.Object({ post: Type.Unknown() }) }) },
-    page: (ctx) => postFormPage(ctx, ctx.outcome!.data!.post as ApiRecord),
+    page: (ctx) => withData(ctx, 'post', (data: { post: ApiRecord }) => postFormPage(ctx, data.post)),
     async handler(input) {
       return { status: 'info', data: { post: await loadOwnPost(input) }, render: true };
     },
