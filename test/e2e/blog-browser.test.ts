@@ -134,8 +134,10 @@ describe.skipIf(!chromiumAvailable())('the demo blog in Chromium', () => {
   }, 120_000);
 
   it('every blog page fits 375 px and 1280 px with no serious or critical axe violation', async () => {
+    await chromium.context.clearCookies(); // signed out: the first test's session is gone
     const page = await chromium.context.newPage();
     await checkPage(page, `${base}/`, 'front-anonymous');
+    expect(await page.locator('main a[href="/login"]').count()).toBeGreaterThan(0);
     await checkPage(page, `${base}/?search=part%201`, 'front-search');
     const [post] = await page
       .locator('.post-list h2 a')
