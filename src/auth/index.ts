@@ -8,6 +8,7 @@ import { magicLinkPlugin } from './magic-link/plugin.ts';
 import { factorsPlugin } from './factors/plugin.ts';
 import { sudoPlugin } from './sudo/plugin.ts';
 import { accountCenterPlugin } from './account-center/plugin.ts';
+import { serviceTokens } from './service-tokens/plugin.ts';
 
 /** The built-in capabilities by the key `defaultPlugins()` takes, in the order they register. */
 const BUILT_INS = {
@@ -20,6 +21,7 @@ const BUILT_INS = {
   factors: factorsPlugin,
   sudo: sudoPlugin,
   accountCenter: accountCenterPlugin,
+  serviceTokens: serviceTokens(),
 } as const satisfies Record<string, CitadelPlugin>;
 
 /** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */

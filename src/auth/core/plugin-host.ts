@@ -31,6 +31,8 @@ declare module 'fastify' {
     signInListeners: readonly SignedInListener[];
     /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
     passwordChangedListeners: readonly PasswordChangedListener[];
+    /** The plugins' `extendMe`, in plugin order: their top-level fields of `GET /me`. */
+    meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
   }
 }
 
@@ -73,6 +75,14 @@ export const authCore = fp(async function authCore(
     plugins.flatMap((plugin) => (plugin.events?.passwordChanged ? [plugin.events.passwordChanged] : [])),
   );
 
+  app.decorate(
+    'meExtensions',
+    plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
+  );
+  app.decorate(
+    'bearerVerifiers',
+    plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
+  );
   app.decorate(
     'signInFacts',
     Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),

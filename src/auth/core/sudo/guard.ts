@@ -9,7 +9,7 @@ import { saveInputForPage } from '../../../http/respond.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: FastifyRequest): Promise<boolean> {
-  if (!request.caller || request.caller.via !== 'session') return false;
+  if (!request.caller || request.caller.via !== 'session' || request.caller.impersonator) return false;
   return activeSudo(request) !== null;
 }
 
@@ -22,6 +22,14 @@ export async function requireSudo(request: FastifyRequest, _reply: FastifyReply)
   const caller = request.caller;
   if (!caller) throw new AuthenticationRequiredError();
   if (caller.via === 'token') return;
+  // A plugin's bearer credential (a service token) never confirms sudo; nor does an administrator
+  // acting as someone else (contract section 18).
+  if (caller.via === 'bearer')
+    throw new ForbiddenError('This credential cannot be used for this operation.', {
+      action: 'sudo.refused',
+    });
+  if (caller.impersonator)
+    throw new ForbiddenError('Not available while acting as another user.', { action: 'sudo.refused' });
   if (activeSudo(request)) return;
 
   const factors = await sudoFactorsFor(request, caller.user);
