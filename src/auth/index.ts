@@ -9,6 +9,7 @@ import { factorsPlugin } from './factors/plugin.ts';
 import { sudoPlugin } from './sudo/plugin.ts';
 import { accountCenterPlugin } from './account-center/plugin.ts';
 import { serviceTokens } from './service-tokens/plugin.ts';
+import { admin } from './admin/plugin.ts';
 
 /** The built-in capabilities by the key `defaultPlugins()` takes, in the order they register. */
 const BUILT_INS = {
@@ -22,6 +23,7 @@ const BUILT_INS = {
   sudo: sudoPlugin,
   accountCenter: accountCenterPlugin,
   serviceTokens: serviceTokens(),
+  admin: admin(),
 } as const satisfies Record<string, CitadelPlugin>;
 
 /** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
@@ -102,6 +102,8 @@ const challengeSudo = defineEndpoint({
   pageProps: sudoPageProps,
   async handler({ body, caller, services, http }) {
     const user = caller!.user;
+    if (caller!.via === 'session' && caller!.impersonator)
+      throw new ForbiddenError('Not available while acting as another user.');
     const factor = findFactor(
       await availableFactors(http.request, user, services.factorRegistry.sudoFactors),
       body.factor,
@@ -135,6 +137,9 @@ const verifySudo = defineEndpoint({
   async handler({ body, caller, services, http }) {
     const { request } = http;
     const user = caller!.user;
+    // An administrator acting as this user gets no sudo (contract section 18).
+    if (caller!.via === 'session' && caller!.impersonator)
+      throw new ForbiddenError('Not available while acting as another user.');
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
