@@ -60,6 +60,9 @@ export {
   type BuiltInPluginKey,
   type DefaultPluginOverrides,
 } from './auth/index.ts';
+export { serviceTokens, type ServiceTokenOptions } from './auth/service-tokens/plugin.ts';
+export { admin, type AdminOptions } from './auth/admin/plugin.ts';
+export type { BearerVerifier } from './auth/core/caller.ts';
 export {
   defineEndpoint,
   ANSWERED,

@@ -3,6 +3,7 @@ import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';
 import { markImpersonation } from './impersonation.ts';
 
+/** The options of `admin()`. */
 export interface AdminOptions {
   /** How long an impersonation lasts at most, in minutes (default 30). */
   impersonationMinutes?: number;

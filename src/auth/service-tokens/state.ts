@@ -9,6 +9,7 @@ export interface ServiceTokenState {
   verifier: ServiceTokenVerifier;
 }
 
+/** The options of `serviceTokens()`. */
 export interface ServiceTokenOptions {
   /** Lifetime of a service token in seconds (default 900). */
   ttlSeconds?: number;
