@@ -88,12 +88,13 @@ export class CallerResolver implements CallerResolving {
   }
 
   private async fromHeaders(headers: { cookie?: string; authorization?: string }): Promise<Resolved | null> {
-    const { tokens, users, sessions, clock } = this.services;
+    const services = this.services.citadel;
+    const { tokens, users, sessions, clock } = services;
     if (headers.authorization !== undefined) {
       const match = BEARER.exec(headers.authorization);
       if (!match) return null;
-      for (const verify of this.services.bearerVerifiers ?? []) {
-        const caller = await verify(match[1]!, this.services);
+      for (const verify of services.bearerVerifiers) {
+        const caller = await verify(match[1]!, services);
         if (caller === undefined) continue;
         if (caller === null || caller.user.active !== 1 || isDisabled(caller.user, clock.now().toISOString()))
           return null;

@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import { SUDO_KEY } from '../core/sudo/state.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
 import { isAdmin } from '../core/roles.ts';
 import { isDisabled, type UserRecord } from '../core/users.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 /** Kept in the session while an administrator acts as another user. */
 export const IMPERSONATION_KEY = 'impersonation';
@@ -14,8 +14,8 @@ export interface ImpersonationState {
   expiresAt: string;
 }
 
-export function impersonationOf(request: FastifyRequest): ImpersonationState | undefined {
-  return request.session?.get<ImpersonationState>(IMPERSONATION_KEY);
+export function impersonationOf(request: RequestContext): ImpersonationState | undefined {
+  return request.session.get<ImpersonationState>(IMPERSONATION_KEY);
 }
 
 /**
@@ -23,12 +23,12 @@ export function impersonationOf(request: FastifyRequest): ImpersonationState | u
  * until `expiresAt`. The event commits with the session write.
  */
 export function startImpersonation(
-  request: FastifyRequest,
+  request: RequestContext,
   admin: UserRecord,
   target: UserRecord,
   minutes: number,
 ): ImpersonationState {
-  const { clock } = request.server;
+  const { clock } = request.services;
   const state: ImpersonationState = {
     adminId: admin.id,
     adminUsername: admin.username,
@@ -55,11 +55,11 @@ export function startImpersonation(
  * when they still are an active admin, else it ends. Returns the administrator, or null.
  */
 export async function endImpersonation(
-  request: FastifyRequest,
+  request: RequestContext,
   state: ImpersonationState,
   reason: 'stopped' | 'expired',
 ): Promise<UserRecord | null> {
-  const { users, clock } = request.server;
+  const { users, clock } = request.services;
   const session = request.session;
   session.alongWithSave(
     sessionEvent(clock, {
@@ -85,11 +85,16 @@ export async function endImpersonation(
  * Every request (the plugin's `request` listener): a session acting as someone else is marked
  * (`caller.impersonator`), or returned to the administrator once its time is over.
  */
-export async function markImpersonation(request: FastifyRequest): Promise<void> {
+export function markImpersonation(request: RequestContext): void | Promise<void> {
   const state = impersonationOf(request);
+  // No promise when there is nothing to do (the request pipeline's fast path).
   if (!state) return;
+  return markOrEnd(request, state);
+}
+
+async function markOrEnd(request: RequestContext, state: ImpersonationState): Promise<void> {
   const caller = request.caller;
-  const now = request.server.clock.now().toISOString();
+  const now = request.services.clock.now().toISOString();
   if (caller?.via === 'session' && caller.user.id === state.userId && state.expiresAt > now) {
     request.caller = { ...caller, impersonator: { id: state.adminId, username: state.adminUsername } };
     return;

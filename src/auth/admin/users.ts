@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import { changeWithEvent, type EventOrigin } from '../core/security-events.ts';
 import { isDisabled, type UserRecord } from '../core/users.ts';
 

@@ -1,28 +1,34 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { serviceTokenKeysMigration } from './migrations.ts';
 import { serviceTokenEndpoints } from './routes.ts';
 import { looksLikeJwt } from './jwt.ts';
-import { stateRegistry, type ServiceTokenOptions } from './state.ts';
-
-export type { ServiceTokenOptions } from './state.ts';
+import { serviceTokenState } from './state.ts';
+import {
+  SERVICE_TOKENS_ID,
+  resolveServiceTokensOptions,
+  serviceTokensDefaults,
+  type ServiceTokensOptions,
+} from './options.ts';
 
 /**
  * Service tokens (contract section 18): `POST /token` mints a short-lived JWT (EdDSA, Ed25519) for
  * the caller, `GET /.well-known/jwks.json` publishes the keys that verify it, and the JWT is
  * accepted as a bearer token by `GET /me`, the other endpoints and the resource API without
  * reading the session. Keys live in the database, private keys sealed with the session secret;
- * `citadel keys:rotate` adds one.
+ * `citadel keys:rotate` adds one. `serviceTokens({ ttlSeconds: 300 })`.
  */
-export function serviceTokens(options: ServiceTokenOptions = {}) {
-  if (options.ttlSeconds !== undefined && (!Number.isInteger(options.ttlSeconds) || options.ttlSeconds < 1))
-    throw new TypeError('serviceTokens: ttlSeconds must be a whole number of seconds, at least 1');
-  const stateOf = stateRegistry(options);
+export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
   return definePlugin({
-    name: 'service-tokens',
-    options,
+    id: SERVICE_TOKENS_ID,
+    options: { ...serviceTokensDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveServiceTokensOptions(options, config),
     migrations: [serviceTokenKeysMigration],
-    endpoints: serviceTokenEndpoints(stateOf),
+    tables: ['service_token_keys'],
+    endpoints: serviceTokenEndpoints,
     bearer: (token, services) =>
-      looksLikeJwt(token) ? stateOf(services).verifier.caller(token, services.clock.now()) : undefined,
+      looksLikeJwt(token)
+        ? serviceTokenState(services).verifier.caller(token, services.clock.now())
+        : undefined,
   });
 }
