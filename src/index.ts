@@ -54,6 +54,7 @@ export type {
   LogLevel,
 } from './config/types.ts';
 export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export { organizations, type OrganizationsOptions } from './auth/organizations/plugin.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,

@@ -7,6 +7,9 @@ import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
+import type { Tenancy } from './auth/core/tenancy.ts';
+import type { Caller } from './http/caller.ts';
+import type { TSchema } from '@sinclair/typebox';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -74,6 +77,15 @@ export interface CitadelPlugin {
   events?: PluginEvents;
   /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
   signInFacts?: Readonly<Record<string, SignInFact>>;
+  /**
+   * The active organization of a request and membership checks, for tenant-scoped resources
+   * (contract section 17): brought by the organizations plugin, at most one plugin.
+   */
+  tenancy?: Tenancy;
+  /** Fields this plugin adds to `GET /me`'s `data` (for example `organization`), read per request. */
+  extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
+  /** The schemas of the fields `extendMe` adds, for the response schema and the OpenAPI document. */
+  meSchema?: Readonly<Record<string, TSchema>>;
 }
 
 declare module './config/types.ts' {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defineConfig } from '../../src/index.ts';
+import { defaultPlugins, defineConfig, organizations } from '../../src/index.ts';
 import { acceptTermsAction } from './actions/accept-terms.ts';
 import { blogApi } from './api.ts';
 import { blogMigrations } from './migrations.ts';
@@ -11,6 +11,16 @@ import { seedBlog } from './seed.ts';
  */
 export default defineConfig({
   actions: [acceptTermsAction],
+  // Organizations (contract section 17): members create, read and change projects; viewers read.
+  plugins: [
+    ...defaultPlugins(),
+    organizations({
+      roles: {
+        member: ['projects:read', 'projects:create', 'projects:update'],
+        viewer: ['projects:read'],
+      },
+    }),
+  ],
   api: blogApi,
   migrations: blogMigrations,
   seed: seedBlog,

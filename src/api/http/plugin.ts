@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
 import { cacheByCaller } from '../../http/cache-control.ts';
 import { authorize } from '../request/authorize.ts';
+import { activeTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
 import type { RequestScope } from '../request/context.ts';
 import { formatRecord } from '../read/format.ts';
@@ -36,6 +37,8 @@ function registerResource(
   resource: CompiledResource,
   version: string,
   codecs: IdCodecs,
+  /** Some resource of the API is tenant-scoped: resolve the active organization first. */
+  tenants: boolean,
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
@@ -43,15 +46,16 @@ function registerResource(
   // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
 
-  const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
+  const begin = async (verb: Verb, request: FastifyRequest): Promise<RequestScope> => {
+    const tenant = tenants ? await activeTenant(request) : null;
     const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codecs, db: request.server.db };
+    return { version, verb, request, user, token, codecs, db: request.server.db, tenant };
   };
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
   if (available('get'))
     scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = begin('get', request);
+      const context = await begin('get', request);
       const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
       const { records, pagination } = await listRecords(context, resource, plan);
       return reply.send({
@@ -63,7 +67,7 @@ function registerResource(
 
   if (available('get'))
     scope.get(item, async (request, reply) => {
-      const context = begin('get', request);
+      const context = await begin('get', request);
       const { derive, fields } = parseItemQuery(
         resource,
         request.query as QueryInput,
@@ -85,7 +89,7 @@ function registerResource(
 
   if (available('post'))
     scope.post(collection, async (request, reply) => {
-      const context = begin('post', request);
+      const context = await begin('post', request);
       const key = idempotencyKey(request);
       const db = request.server.db;
       const outcome =
@@ -113,7 +117,7 @@ function registerResource(
       method: verb.toUpperCase() as 'PUT' | 'PATCH',
       url: item,
       handler: async (request, reply) => {
-        const context = begin(verb, request);
+        const context = await begin(verb, request);
         const id = idOf(request);
         const { record, etag } = await updateRecord(
           context,
@@ -129,7 +133,7 @@ function registerResource(
 
   if (available('delete'))
     scope.delete(item, async (request, reply) => {
-      const context = begin('delete', request);
+      const context = await begin('delete', request);
       const id = idOf(request);
       await deleteRecord(context, resource, id);
       return reply.send({
@@ -150,6 +154,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
   const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
   const codecs = deploymentCodecs(secrets, config);
+  const tenants = [...compiled.values()].some((resource) => resource.tenant !== null);
 
   await app.register(
     async (scope) => {
@@ -161,7 +166,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))
-            registerResource(scope, resource, publication.version, codecs);
+            registerResource(scope, resource, publication.version, codecs, tenants);
         }
       }
     },

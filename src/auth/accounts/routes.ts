@@ -74,8 +74,11 @@ const me = defineEndpoint({
   auth: 'session',
   summary: 'The signed-in user (session or bearer token)',
   responses: { 200: Envelope({ user: 'required' }) },
-  async handler({ caller }) {
-    return { status: 'success', user: publicUser(caller!.user), render: true };
+  async handler({ caller, services }) {
+    // Plugins add fields beside `user` (the organizations plugin: `organization`).
+    const fields: Record<string, unknown> = {};
+    for (const extend of services.meExtensions) Object.assign(fields, await extend(caller!, services.db));
+    return { status: 'success', user: publicUser(caller!.user), fields, render: true };
   },
 });
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import type { CitadelPlugin, PasswordChangedListener, SignedInListener } from '../../plugin.ts';
 import { UserService } from './users.ts';
@@ -7,6 +8,7 @@ import { RememberTokens } from './remember.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import './sign-in-facts.ts';
+import './tenancy.ts';
 import { PersonalAccessTokens } from './personal-access-tokens.ts';
 import { ActionRegistry } from './sign-in/action-registry.ts';
 import { FactorRegistry } from './factors/registry.ts';
@@ -31,7 +33,22 @@ declare module 'fastify' {
     signInListeners: readonly SignedInListener[];
     /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
     passwordChangedListeners: readonly PasswordChangedListener[];
+    /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
+    meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
   }
+}
+
+/** `GET /me`'s declaration with the fields the plugins add (optional) in its 200 answer. */
+function withMeFields(endpoint: AnyEndpoint, fields: TProperties): AnyEndpoint {
+  const ok = endpoint.responses[200] as TObject | undefined;
+  if (endpoint.action !== 'me' || !ok || Object.keys(fields).length === 0) return endpoint;
+  const optional = Object.fromEntries(
+    Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)]),
+  );
+  return {
+    ...endpoint,
+    responses: { ...endpoint.responses, 200: Type.Object({ ...ok.properties, ...optional }) },
+  };
 }
 
 export interface AuthCoreOptions {
@@ -64,6 +81,9 @@ export const authCore = fp(async function authCore(
   app.decorate('actions', actions);
   app.decorate('factorRegistry', new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])));
   app.decorate('pageReplacements', pageReplacements);
+  const tenancies = plugins.flatMap((plugin) => (plugin.tenancy ? [plugin.tenancy] : []));
+  if (tenancies.length > 1) throw new Error('Only one plugin may bring a tenancy (organizations).');
+  app.decorate('tenancy', tenancies[0] ?? null);
   app.decorate(
     'signInListeners',
     plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
@@ -72,6 +92,16 @@ export const authCore = fp(async function authCore(
     'passwordChangedListeners',
     plugins.flatMap((plugin) => (plugin.events?.passwordChanged ? [plugin.events.passwordChanged] : [])),
   );
+
+  app.decorate(
+    'meExtensions',
+    plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
+  );
+  const meFields: TProperties = Object.fromEntries(
+    plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
+  );
+  const declared = (plugin: CitadelPlugin) =>
+    plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
 
   app.decorate(
     'signInFacts',
@@ -95,17 +125,18 @@ export const authCore = fp(async function authCore(
   });
 
   for (const plugin of plugins) {
-    const { routes, endpoints } = plugin;
+    const { routes } = plugin;
+    const endpoints = declared(plugin);
     if (!routes && !endpoints) continue;
     await app.register(async (scope) => {
       if (endpoints) registerEndpoints(scope, endpoints);
       await routes?.(scope);
     });
   }
-  const endpoints = plugins.flatMap((plugin) => plugin.endpoints ?? []);
+  const endpoints = plugins.flatMap((plugin) => declared(plugin) ?? []);
   app.decorate('authEndpoints', endpoints);
   serveAuthDocs(
     app,
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+    plugins.map((plugin) => ({ name: plugin.name, endpoints: declared(plugin) ?? [] })),
   );
 });

@@ -23,6 +23,10 @@ export const SECURITY_EVENT_TYPES = [
   'sudo_elevated',
   'second_factor_locked',
   'account_deleted',
+  'organization_member_added',
+  'organization_member_removed',
+  'organization_role_changed',
+  'organization_invitation_accepted',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
