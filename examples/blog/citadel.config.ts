@@ -5,22 +5,24 @@ import { blogApi } from './api.ts';
 import { blogMigrations } from './migrations.ts';
 import { seedBlog } from './seed.ts';
 
+/** The built-in plugins and organizations (contract section 17): members write projects, viewers read them. */
+export const blogPlugins = [
+  ...defaultPlugins(),
+  organizations({
+    roles: {
+      member: ['projects:read', 'projects:create', 'projects:update'],
+      viewer: ['projects:read'],
+    },
+  }),
+];
+
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
  * under /api (contract section 8). Environment variables fill everything not set here.
  */
 export default defineConfig({
   actions: [acceptTermsAction],
-  // Organizations (contract section 17): members create, read and change projects; viewers read.
-  plugins: [
-    ...defaultPlugins(),
-    organizations({
-      roles: {
-        member: ['projects:read', 'projects:create', 'projects:update'],
-        viewer: ['projects:read'],
-      },
-    }),
-  ],
+  plugins: blogPlugins,
   api: blogApi,
   migrations: blogMigrations,
   seed: seedBlog,

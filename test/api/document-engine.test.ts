@@ -9,6 +9,8 @@ import { testDialect } from '../helpers/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
 import { publicId, startApiApp, type ApiApp } from './helpers.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
+import { blogPlugins } from '../../examples/blog/citadel.config.ts';
+import type { TestClient } from '../helpers/client.ts';
 
 interface Parameter {
   name: string;
@@ -50,8 +52,15 @@ describe(`the OpenAPI document and the engine agree on ${testDialect()}`, () => 
   for (const [what, api, migrations] of cases) {
     describe(what, () => {
       let t: ApiApp;
+      let client: TestClient;
       beforeAll(async () => {
-        t = await startApiApp(api, migrations);
+        t = await startApiApp(api, migrations, { plugins: blogPlugins });
+        client = t.client();
+        // Tenant-scoped resources (the demo's projects) are read by a member of an organization.
+        if (api.resources.some((resource) => resource.tenant)) {
+          client = await t.signIn(await t.createUser());
+          expect((await client.post('/organizations', { name: 'Readers' })).status).toBe(201);
+        }
       });
       afterAll(async () => t?.close());
 
@@ -60,7 +69,6 @@ describe(`the OpenAPI document and the engine agree on ${testDialect()}`, () => 
           const document = structuredClone(buildOpenApiDocument(api, version)) as unknown as {
             paths: Record<string, { get?: { parameters?: Parameter[] } }>;
           };
-          const client = t.client();
           let accepted = 0;
           let refused = 0;
           const expectStatus = async (url: string, status: number) => {

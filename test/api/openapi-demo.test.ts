@@ -66,10 +66,17 @@ describe('OpenAPI documents of the demo blog API', () => {
     });
   }
 
-  it('v1 lists posts and comments, v2 only posts', () => {
+  it('v1 lists posts, comments and projects, v2 only posts', () => {
     const v1 = documentOf('v1');
     const v2 = documentOf('v2');
-    expect(Object.keys(v1.paths).sort()).toEqual(['/comments', '/comments/{id}', '/posts', '/posts/{id}']);
+    expect(Object.keys(v1.paths).sort()).toEqual([
+      '/comments',
+      '/comments/{id}',
+      '/posts',
+      '/posts/{id}',
+      '/projects',
+      '/projects/{id}',
+    ]);
     expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/{id}']);
     expect(Object.keys(v1.components.schemas)).toContain('Comments');
     expect(Object.keys(v2.components.schemas).filter((name) => name.startsWith('Comments'))).toEqual([]);

@@ -28,10 +28,11 @@ export const tasks = defineResource({
   },
   relations: { project: { type: 'belongsTo', resource: 'projects', foreignKey: 'project_id' } },
   allowedRelations: ['project'],
+  obfuscatedFields: ['project_id'],
   sortable: ['id', 'title'],
   filterable: ['project_id'],
   formClass: {
-    post: Type.Object({ project_id: Type.Integer(), title: Type.String({ minLength: 1, maxLength: 100 }) }),
+    post: Type.Object({ project_id: Type.String(), title: Type.String({ minLength: 1, maxLength: 100 }) }),
     patch: Type.Object({ title: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }),
   },
   hooks: {

@@ -16,8 +16,17 @@ describe('tenant-scoped resources (contract section 17)', () => {
   let daveC: TestClient;
   let orgA: number;
   let orgB: number;
-  let aliceProject: number;
-  let bobProject: number;
+  let aliceProject: string;
+  let bobProject: string;
+  /** The stored id of a project by its name. */
+  const rawId = async (name: string) =>
+    (
+      (await t.services.db
+        .selectFrom('projects' as never)
+        .select('id' as never)
+        .where('name' as never, '=', name as never)
+        .executeTakeFirstOrThrow()) as { id: number }
+    ).id;
 
   const token = async (user: UserRecord, abilities: string[], organizationId: number | null) =>
     (
@@ -58,12 +67,12 @@ describe('tenant-scoped resources (contract section 17)', () => {
   it('lists, counts and searches only the active organization’s rows', async () => {
     const list = await bobC.get('/api/v1/projects?count=exact');
     expect(list.status).toBe(200);
-    expect(list.body.data.map((p: { id: number }) => p.id)).toEqual([bobProject]);
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([bobProject]);
     expect(list.body.pagination.total).toBe(1);
     const search = await bobC.get('/api/v1/projects?search=apollo');
     expect(search.body.data).toEqual([]);
     const mine = await aliceC.get('/api/v1/projects?search=apollo');
-    expect(mine.body.data.map((p: { id: number }) => p.id)).toEqual([aliceProject]);
+    expect(mine.body.data.map((p: { id: string }) => p.id)).toEqual([aliceProject]);
   });
 
   it('another organization’s row is 404 to read, change and delete, and stays as it was', async () => {
@@ -76,7 +85,7 @@ describe('tenant-scoped resources (contract section 17)', () => {
     const row = await t.services.db
       .selectFrom('projects' as never)
       .selectAll()
-      .where('id' as never, '=', aliceProject as never)
+      .where('id' as never, '=', (await rawId('Apollo secret')) as never)
       .executeTakeFirst();
     expect(row).toMatchObject({ name: 'Apollo secret', organization_id: orgA });
   });
@@ -114,7 +123,7 @@ describe('tenant-scoped resources (contract section 17)', () => {
       .insertInto('tasks' as never)
       .values({
         organization_id: orgB,
-        project_id: aliceProject,
+        project_id: await rawId('Apollo secret'),
         title: 'Foreign',
         created_at: '2026-01-01T00:00:00.000Z',
       } as never)
@@ -123,6 +132,7 @@ describe('tenant-scoped resources (contract section 17)', () => {
     expect(one.status).toBe(200);
     expect(one.body.data.tasks.map((task: { title: string }) => task.title)).toEqual(['Launch!']);
     const list = await bobC.get('/api/v1/tasks?derive=project');
+    expect(list.status, list.text).toBe(200);
     // B sees its task row, but not A's project through it.
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0].project).toBeNull();

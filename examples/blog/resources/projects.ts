@@ -22,6 +22,8 @@ export const projects = defineResource({
     description: { type: 'text', nullable: true },
     created_at: { type: 'datetime', readOnly: true, timestamp: 'created' },
   },
+  // Like the blog's ids, never a guessable counter in URLs.
+  obfuscatedFields: ['id'],
   sortable: ['id', 'name', 'created_at'],
   searchable: ['name', 'description'],
   requiredAuth: ['get', 'post', 'put', 'patch', 'delete'],

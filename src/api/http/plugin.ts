@@ -55,8 +55,9 @@ function registerResource(
 
   if (available('get'))
     scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = await begin('get', request);
+      // The query is checked first: its problems say nothing about the caller or the rows.
       const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
+      const context = await begin('get', request);
       const { records, pagination } = await listRecords(context, resource, plan);
       return reply.send({
         status: 'success',
@@ -67,12 +68,12 @@ function registerResource(
 
   if (available('get'))
     scope.get(item, async (request, reply) => {
-      const context = await begin('get', request);
       const { derive, fields } = parseItemQuery(
         resource,
         request.query as QueryInput,
         request.server.dialect,
       );
+      const context = await begin('get', request);
       let etag: string | null = null;
       // A sparse read does not hold the whole record: no ETag for it.
       const onRow = fields

@@ -59,6 +59,7 @@ function parseId(raw: string, what = 'Organization'): number {
 export function slugify(name: string): string {
   const slug = name
     .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
