@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import type { TestClient } from '../helpers/client.ts';
 import type { ApiApp } from '../api/helpers.ts';
-import { addMember, createOrganization, startTenantApp } from './fixture.ts';
+import { addMember, createOrganization, startTenantApp, tenantApi } from './fixture.ts';
+import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 
 describe('tenant-scoped resources (contract section 17)', () => {
   let t: ApiApp;
@@ -214,6 +215,19 @@ describe('tenant-scoped resources (contract section 17)', () => {
     const list = await t.client().get('/api/v1/projects', 'json', { token: inherited.body.token });
     expect(list.status).toBe(200);
     for (const row of list.body.data) expect(row.organization_id).toBe(orgA);
+  });
+
+  it('the OpenAPI document marks tenant-scoped operations', async () => {
+    const document = buildOpenApiDocument(tenantApi, 'v1') as unknown as {
+      paths: Record<string, Record<string, { description: string; responses: Record<string, unknown> }>>;
+    };
+    const list = document.paths['/projects']!.get as unknown as Record<string, unknown> & {
+      description: string;
+      responses: Record<string, unknown>;
+    };
+    expect(list['x-citadel-tenant']).toBe('organization_id');
+    expect(list.description).toMatch(/Tenant-scoped by `organization_id`/);
+    expect(list.responses['403']).toBeTruthy();
   });
 
   it('GET /me carries the active organization', async () => {
