@@ -185,8 +185,8 @@ export async function checkIndexes(
         else await need(resource, use, resource.table, column);
       }
     }
-    if (resource.tenant !== null && !seen.has(resource.tenant))
-      await needTenant(resource, 'tenant', resource.tenant);
+    // Without sorts or filters (each asking for an index led by it), the tenant column still needs one.
+    if (resource.tenant !== null && seen.size === 0) await needTenant(resource, 'tenant', resource.tenant);
     for (const relation of resource.relations.values()) {
       // The loader reads `WHERE <their key> IN (…)` on the related table.
       const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;
