@@ -9,6 +9,7 @@ import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
 import type { Tenancy } from './auth/core/tenancy.ts';
 import type { Caller } from './http/caller.ts';
+import type { PageHeaderPart } from './http/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
@@ -84,6 +85,8 @@ export interface CitadelPlugin {
   tenancy?: Tenancy;
   /** Fields this plugin adds to `GET /me`'s `data` (for example `organization`), read per request. */
   extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
+  /** A part of every page's header for a request (the organization switcher), or null. */
+  pageHeader?: PageHeaderPart;
   /** The schemas of the fields `extendMe` adds, for the response schema and the OpenAPI document. */
   meSchema?: Readonly<Record<string, TSchema>>;
 }

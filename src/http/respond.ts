@@ -47,6 +47,18 @@ export interface PageContext<P = unknown> {
   /** Whether this server answers a link to `path` (a left-out plugin's pages are not linked). */
   serves: (path: string) => boolean;
   props: P;
+  /** What plugins add to the page header for this request (the organization switcher). */
+  headerParts?: readonly SafeHtml[];
+}
+
+/** A plugin's part of the page header, for one page request (null: nothing to show). */
+export type PageHeaderPart = (request: FastifyRequest) => Promise<SafeHtml | null>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The plugins' page header parts, in plugin order. */
+    pageHeaderParts?: readonly PageHeaderPart[];
+  }
 }
 
 /** A page: a pure function from its context (and the props its route loaded) to HTML. */
@@ -87,6 +99,13 @@ export function refillableInput(request: FastifyRequest): Record<string, string>
   return input;
 }
 
+async function headerParts(request: FastifyRequest): Promise<SafeHtml[]> {
+  const parts = request.server.pageHeaderParts ?? [];
+  if (parts.length === 0) return [];
+  const rendered = await Promise.all(parts.map((part) => part(request)));
+  return rendered.filter((part): part is SafeHtml => part !== null);
+}
+
 export async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -108,6 +127,7 @@ export async function renderPage(
     stylesheet: request.server.config.stylesheet,
     serves: (path) => request.server.servedPaths.has(path),
     props: loadProps ? await loadProps(request) : {},
+    headerParts: await headerParts(request),
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
   const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);

@@ -94,6 +94,10 @@ export const authCore = fp(async function authCore(
   );
 
   app.decorate(
+    'pageHeaderParts',
+    plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
+  );
+  app.decorate(
     'meExtensions',
     plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
   );

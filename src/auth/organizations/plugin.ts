@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { definePlugin } from '../../plugin.ts';
 import { organizationsMigration } from './migrations.ts';
-import { organizationEndpoints } from './routes.ts';
+import { organizationEndpoints, organizationsOf } from './routes.ts';
+import { switcher } from './pages.ts';
 import { compileRoles } from './roles.ts';
 import { activeOrganizationId, createTenancy, membershipOf, noteSessionOrganization } from './service.ts';
 
@@ -26,6 +27,7 @@ export function organizations(options: OrganizationsOptions = {}) {
     endpoints: organizationEndpoints(roles),
     tenancy: createTenancy(roles),
     events: { request: noteSessionOrganization },
+    pageHeader: switcher((request, userId) => organizationsOf(request.server.db, userId)),
     meSchema: {
       organization: Type.Union(
         [

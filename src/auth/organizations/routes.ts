@@ -13,6 +13,16 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
+import type { EndpointInput } from '../core/endpoint.ts';
+import {
+  invitationPage,
+  organizationPage,
+  organizationsPage,
+  type InvitationPageProps,
+  type OrganizationPageProps,
+  type OrganizationsPageProps,
+  type OrganizationSummary,
+} from './pages.ts';
 import { LastOwnerError, lockOrganization, membershipOf, ownerCount, type Membership } from './service.ts';
 
 /** Invitations work for seven days, once. */
@@ -122,10 +132,75 @@ function event(
   return recordSecurityEvent(db, services.clock, { userId, type, ...originOf(request), detail });
 }
 
+/** The user's organizations with the user's role in each, by name. */
+export function organizationsOf(db: Kysely<Database>, userId: number): Promise<OrganizationSummary[]> {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.name', 'o.slug', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .execute();
+}
+
+function activeOf(input: EndpointInput): number | null {
+  return input.http.request.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
+}
+
+async function listProps(input: EndpointInput): Promise<OrganizationsPageProps> {
+  if (!input.caller) return { organizations: [], active: null };
+  return {
+    organizations: await organizationsOf(input.services.db, input.caller.user.id),
+    active: activeOf(input),
+  };
+}
+
+async function membersOf(db: Kysely<Database>, organizationId: number) {
+  const rows = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.username', 'u.email', 'm.role', 'm.created_at'])
+    .where('m.organization_id', '=', organizationId)
+    .orderBy('m.id')
+    .execute();
+  return rows.map((row) => ({
+    user: { id: row.id, username: row.username, email: row.email },
+    role: row.role,
+    created_at: row.created_at,
+  }));
+}
+
 /** The organization endpoints of contract section 17, for the roles of the plugin's options. */
 export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
   const roleNames = [...roles.keys()];
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
+  const detailProps = async (input: EndpointInput): Promise<OrganizationPageProps> => {
+    const { services, caller } = input;
+    const raw = (input.params as { id?: string } | undefined)?.id ?? '';
+    const id = /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
+    const member = caller && id !== null ? await membershipOf(services.db, caller.user.id, id) : undefined;
+    if (!member) return { organization: null, members: [], invitations: [], roles: roleNames, active: null };
+    const manager = member.role === 'owner' || member.role === 'admin';
+    const invitations = manager
+      ? await services.db
+          .selectFrom('organization_invitations')
+          .select(['email', 'role', 'expires_at'])
+          .where('organization_id', '=', member.id)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', services.clock.now().toISOString())
+          .orderBy('id', 'desc')
+          .limit(50)
+          .execute()
+      : [];
+    return {
+      organization: member,
+      members: await membersOf(services.db, member.id),
+      invitations,
+      roles: roleNames,
+      active: activeOf(input),
+    };
+  };
   const checkRole = (role: string) => {
     if (!roles.has(role))
       throw new ValidationError({ role: `The role must be one of: ${roleNames.join(', ')}.` });
@@ -141,6 +216,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     body: Type.Object({ name: Name, slug: Type.Optional(Slug) }),
     rateLimit: { name: 'organizations:create:user', max: 20, windowSeconds: 3600, per: 'user' },
     responses: { 201: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
+    page: organizationsPage,
+    pageProps: listProps,
     async handler({ body, caller, services, http }) {
       const { db, clock } = services;
       const name = body.name.trim();
@@ -201,16 +278,11 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     ability: 'organizations:read',
     summary: "The caller's organizations, with the caller's role in each",
     responses: { 200: Envelope({ data: Type.Object({ organizations: Type.Array(OrganizationWithRole) }) }) },
+    page: organizationsPage,
+    pageProps: listProps,
     async handler({ caller, services }) {
-      const organizations = await services.db
-        .selectFrom('organization_members as m')
-        .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-        .select(['o.id', 'o.name', 'o.slug', 'm.role'])
-        .where('m.user_id', '=', caller!.user.id)
-        .orderBy('o.name')
-        .orderBy('o.id')
-        .execute();
-      return { status: 'success', data: { organizations } };
+      const organizations = await organizationsOf(services.db, caller!.user.id);
+      return { status: 'success', data: { organizations }, render: true };
     },
   });
 
@@ -227,26 +299,12 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
         data: Type.Object({ organization: OrganizationWithRole, members: Type.Array(MemberSchema) }),
       }),
     },
+    page: organizationPage,
+    pageProps: detailProps,
     async handler({ params, caller, services }) {
       const member = await requireMember(services, caller!, parseId(params.id));
-      const rows = await services.db
-        .selectFrom('organization_members as m')
-        .innerJoin('users as u', 'u.id', 'm.user_id')
-        .select(['u.id', 'u.username', 'u.email', 'm.role', 'm.created_at'])
-        .where('m.organization_id', '=', member.id)
-        .orderBy('m.id')
-        .execute();
-      return {
-        status: 'success',
-        data: {
-          organization: member,
-          members: rows.map((row) => ({
-            user: { id: row.id, username: row.username, email: row.email },
-            role: row.role,
-            created_at: row.created_at,
-          })),
-        },
-      };
+      const members = await membersOf(services.db, member.id);
+      return { status: 'success', data: { organization: member, members }, render: true };
     },
   });
 
@@ -356,6 +414,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191 }), role: Role }),
     // Per user here; per organization (10 an hour) once the caller is known to manage it.
     rateLimit: { name: 'organizations:invite:user', max: 30, windowSeconds: 3600, per: 'user' },
+    page: organizationPage,
+    pageProps: detailProps,
     responses: {
       201: Envelope({
         data: Type.Object({
@@ -473,6 +533,12 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
         slug: invitation.slug,
         role,
       };
+      // A session acting in no organization acts in the one it just joined.
+      const session = http.request.session;
+      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
+        session.set(ACTIVE_ORGANIZATION_KEY, organization.id);
+        forgetTenant(http.request);
+      }
       return {
         status: 'success',
         message: `You joined ${invitation.name}.`,
@@ -629,5 +695,45 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     },
   });
 
-  return [create, index, setActive, accept, show, update, remove, invite, updateMember, removeMember];
+  const invitationLink = defineEndpoint({
+    method: 'GET',
+    path: '/organizations/invitations/:token',
+    action: 'organizations.invitation',
+    auth: 'optional',
+    summary: 'The emailed invitation link: a page with the button that accepts it',
+    params: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: MAX_TOKEN_LENGTH }) }),
+    secrets: ['token'],
+    responses: { 200: Envelope() },
+    page: invitationPage,
+    async pageProps({ params, services }): Promise<InvitationPageProps> {
+      const token = (params as { token: string }).token;
+      const found = await services.db
+        .selectFrom('organization_invitations as i')
+        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+        .select('o.name')
+        .where('i.token_hash', '=', sha256Hex(token))
+        .where('i.used_at', 'is', null)
+        .where('i.expires_at', '>', services.clock.now().toISOString())
+        .executeTakeFirst();
+      return { token, organization: found?.name ?? null };
+    },
+    async handler() {
+      // Nothing is claimed by reading the link: accepting is the POST (a mail scanner opens links).
+      return { status: 'info', render: true };
+    },
+  });
+
+  return [
+    create,
+    index,
+    setActive,
+    accept,
+    invitationLink,
+    show,
+    update,
+    remove,
+    invite,
+    updateMember,
+    removeMember,
+  ];
 }
