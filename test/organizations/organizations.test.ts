@@ -4,6 +4,7 @@ import type { TestClient } from '../helpers/client.ts';
 import type { ApiApp } from '../api/helpers.ts';
 import { linkIn } from '../helpers/mail.ts';
 import { elevate } from '../tokens/sudo-helper.ts';
+import { lintOpenApi } from '../support/redocly.ts';
 import { addMember, createOrganization, startTenantApp } from './fixture.ts';
 
 describe('organizations, members, invitations (contract section 17)', () => {
@@ -307,4 +308,25 @@ describe('organizations, members, invitations (contract section 17)', () => {
     expect((await boss.client.get(`/organizations/${id}`)).status).toBe(404);
     expect((await boss.client.get('/me')).body.organization).toBeNull();
   });
+
+  it(
+    "the auth OpenAPI document has every organization endpoint and GET /me's organization, lint-clean",
+    { timeout: 60_000 },
+    async () => {
+      const document = (await t.app.inject({ method: 'GET', url: '/docs' })).json();
+      for (const path of [
+        '/organizations',
+        '/organizations/{id}',
+        '/organizations/{id}/invitations',
+        '/organizations/invitations/accept',
+        '/organizations/{id}/members/{userId}',
+        '/organizations/active',
+      ])
+        expect(document.paths[path], path).toBeTruthy();
+      const me = JSON.stringify(document.paths['/me'].get.responses['200']);
+      expect(me).toContain('organization');
+      const lint = await lintOpenApi(document);
+      expect(lint.problems).toEqual([]);
+    },
+  );
 });

@@ -51,6 +51,19 @@ function withMeFields(endpoint: AnyEndpoint, fields: TProperties): AnyEndpoint {
   };
 }
 
+/**
+ * Each plugin's endpoints as served: `GET /me`'s answer with the fields the plugins' `extendMe`
+ * add (`meSchema`), for the routes and the auth OpenAPI document alike.
+ */
+export function declaredEndpoints(
+  plugins: readonly CitadelPlugin[],
+): (plugin: CitadelPlugin) => AnyEndpoint[] | undefined {
+  const meFields: TProperties = Object.fromEntries(
+    plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
+  );
+  return (plugin) => plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
+}
+
 export interface AuthCoreOptions {
   plugins: readonly CitadelPlugin[];
   /**
@@ -101,11 +114,7 @@ export const authCore = fp(async function authCore(
     'meExtensions',
     plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
   );
-  const meFields: TProperties = Object.fromEntries(
-    plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
-  );
-  const declared = (plugin: CitadelPlugin) =>
-    plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
+  const declared = declaredEndpoints(plugins);
 
   app.decorate(
     'signInFacts',

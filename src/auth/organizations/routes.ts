@@ -15,7 +15,6 @@ import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
 import type { EndpointInput } from '../core/endpoint.ts';
 import {
-  invitationPage,
   organizationPage,
   organizationsPage,
   type InvitationPageProps,
@@ -169,6 +168,23 @@ async function membersOf(db: Kysely<Database>, organizationId: number) {
     role: row.role,
     created_at: row.created_at,
   }));
+}
+
+/** The invitation a link's token names, while it can be accepted: the organization's name. */
+export async function invitationProps(
+  services: CitadelServices,
+  token: string,
+): Promise<InvitationPageProps> {
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { token: '', organization: null };
+  const found = await services.db
+    .selectFrom('organization_invitations as i')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .select('o.name')
+    .where('i.token_hash', '=', sha256Hex(token))
+    .where('i.used_at', 'is', null)
+    .where('i.expires_at', '>', services.clock.now().toISOString())
+    .executeTakeFirst();
+  return { token, organization: found?.name ?? null };
 }
 
 /** The organization endpoints of contract section 17, for the roles of the plugin's options. */
@@ -695,45 +711,5 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     },
   });
 
-  const invitationLink = defineEndpoint({
-    method: 'GET',
-    path: '/organizations/invitations/:token',
-    action: 'organizations.invitation',
-    auth: 'optional',
-    summary: 'The emailed invitation link: a page with the button that accepts it',
-    params: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: MAX_TOKEN_LENGTH }) }),
-    secrets: ['token'],
-    responses: { 200: Envelope() },
-    page: invitationPage,
-    async pageProps({ params, services }): Promise<InvitationPageProps> {
-      const token = (params as { token: string }).token;
-      const found = await services.db
-        .selectFrom('organization_invitations as i')
-        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-        .select('o.name')
-        .where('i.token_hash', '=', sha256Hex(token))
-        .where('i.used_at', 'is', null)
-        .where('i.expires_at', '>', services.clock.now().toISOString())
-        .executeTakeFirst();
-      return { token, organization: found?.name ?? null };
-    },
-    async handler() {
-      // Nothing is claimed by reading the link: accepting is the POST (a mail scanner opens links).
-      return { status: 'info', render: true };
-    },
-  });
-
-  return [
-    create,
-    index,
-    setActive,
-    accept,
-    invitationLink,
-    show,
-    update,
-    remove,
-    invite,
-    updateMember,
-    removeMember,
-  ];
+  return [create, index, setActive, accept, show, update, remove, invite, updateMember, removeMember];
 }
