@@ -217,6 +217,24 @@ describe('tenant-scoped resources (contract section 17)', () => {
     for (const row of list.body.data) expect(row.organization_id).toBe(orgA);
   });
 
+  it('an idempotency key used in another organization is not a replay of the first', async () => {
+    const first = await aliceC.post('/api/v1/projects', { name: 'Keyed' }, 'json', {
+      headers: { 'idempotency-key': 'key-1' },
+    });
+    expect(first.status).toBe(201);
+    const replay = await aliceC.post('/api/v1/projects', { name: 'Keyed' }, 'json', {
+      headers: { 'idempotency-key': 'key-1' },
+    });
+    expect(replay.body.data.id).toBe(first.body.data.id);
+    const second = await aliceC.post('/organizations', { name: 'Alice two' });
+    expect(second.status).toBe(201);
+    const elsewhere = await aliceC.post('/api/v1/projects', { name: 'Keyed' }, 'json', {
+      headers: { 'idempotency-key': 'key-1' },
+    });
+    expect(elsewhere.status).toBe(422);
+    expect((await aliceC.post('/organizations/active', { organization_id: orgA })).status).toBe(200);
+  });
+
   it('the OpenAPI document marks tenant-scoped operations', async () => {
     const document = buildOpenApiDocument(tenantApi, 'v1') as unknown as {
       paths: Record<string, Record<string, { description: string; responses: Record<string, unknown> }>>;

@@ -94,7 +94,18 @@ function registerResource(
       const key = idempotencyKey(request);
       const db = request.server.db;
       const outcome =
-        key === null ? null : await claimKey(db, request, context.user?.id ?? null, key, request.body);
+        key === null
+          ? null
+          : await claimKey(
+              db,
+              request,
+              context.user?.id ?? null,
+              key,
+              // A key used in another organization is another request (422), never a replay of it.
+              resource.tenant === null
+                ? request.body
+                : { organization: context.tenant?.organizationId, body: request.body },
+            );
       if (outcome && 'replay' in outcome) return replay(reply, outcome.replay);
       const claim = outcome?.claim ?? null;
       const etags: string[] = [];
