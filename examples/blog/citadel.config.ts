@@ -3,11 +3,16 @@ import { defaultPlugins, defineConfig, organizations } from '../../src/index.ts'
 import { acceptTermsAction } from './actions/accept-terms.ts';
 import { blogApi } from './api.ts';
 import { blogMigrations } from './migrations.ts';
+import { blogPages } from './pages/plugin.ts';
 import { seedBlog } from './seed.ts';
 
-/** The built-in plugins and organizations (contract section 17): members write projects, viewers read them. */
+/**
+ * The built-in plugins, the blog's pages and organizations (contract section 17): members write
+ * projects, viewers read them.
+ */
 export const blogPlugins = [
   ...defaultPlugins(),
+  blogPages(),
   organizations({
     roles: {
       member: ['projects:read', 'projects:create', 'projects:update'],
@@ -18,7 +23,8 @@ export const blogPlugins = [
 
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
- * under /api (contract section 8). Environment variables fill everything not set here.
+ * under /api (contract section 8), and the blog's pages (`/`, `/posts/{id}`, `/my/posts`).
+ * Environment variables fill everything not set here.
  */
 export default defineConfig({
   actions: [acceptTermsAction],

@@ -1,8 +1,10 @@
 import { PRIVATE_NO_STORE } from './cache-control.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { publicUser, type PublicUser } from './caller.ts';
+import { publicUser, type Caller, type PublicUser } from './caller.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { SafeHtml } from './html.ts';
-import type { Flash } from './sessions/session.ts';
+import type { Flash, Session } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
 import { mountLinks, publicPath } from './base-path.ts';
@@ -52,11 +54,20 @@ export interface PageContext<P = unknown> {
 }
 
 /** A plugin's part of the page header, for one page request (null: nothing to show). */
-export type PageHeaderPart = (request: FastifyRequest) => Promise<SafeHtml | null>;
+export type PageHeaderPart = (page: PageHeaderRequest) => Promise<SafeHtml | null>;
+
+/** What a page header part is given: the page request as plain data. */
+export interface PageHeaderRequest {
+  caller: Caller | null;
+  session: Session;
+  /** The CSRF token of the page's forms. */
+  csrf: string;
+  db: Kysely<Database>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The plugins' page header parts, in plugin order. */
+    /** The plugins' page header parts, in plugin order (`citadel.pageHeaderParts`). */
     pageHeaderParts?: readonly PageHeaderPart[];
   }
 }
@@ -99,10 +110,17 @@ export function refillableInput(request: FastifyRequest): Record<string, string>
   return input;
 }
 
-async function headerParts(request: FastifyRequest): Promise<SafeHtml[]> {
+/**
+ * Runs once the answer is shaped (flash message, CSRF token and page rendered) and before it is
+ * sent: the auth adapter commits the request's writes there.
+ */
+export type BeforeSend = () => Promise<void>;
+
+async function headerParts(request: FastifyRequest, csrf: string): Promise<SafeHtml[]> {
   const parts = request.server.pageHeaderParts ?? [];
   if (parts.length === 0) return [];
-  const rendered = await Promise.all(parts.map((part) => part(request)));
+  const page = { caller: request.caller, session: request.session, csrf, db: request.server.db };
+  const rendered = await Promise.all(parts.map((part) => part(page)));
   return rendered.filter((part): part is SafeHtml => part !== null);
 }
 
@@ -111,12 +129,14 @@ export async function renderPage(
   reply: FastifyReply,
   page: PageRenderer,
   outcome?: Outcome,
+  beforeSend?: BeforeSend,
 ): Promise<FastifyReply> {
   const caller = request.caller;
   const loadProps = request.routeOptions.config.pageProps;
   const query = request.query;
+  const csrf = csrfToken(request);
   const ctx: PageContext = {
-    csrf: csrfToken(request),
+    csrf,
     flash: request.session.takeFlash(),
     user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
@@ -127,10 +147,11 @@ export async function renderPage(
     stylesheet: request.server.config.stylesheet,
     serves: (path) => request.server.servedPaths.has(path),
     props: loadProps ? await loadProps(request) : {},
-    headerParts: await headerParts(request),
+    headerParts: await headerParts(request, csrf),
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
   const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);
+  await beforeSend?.();
   return reply
     .code(outcome?.statusCode ?? 200)
     .header('cache-control', NO_STORE)
@@ -147,18 +168,22 @@ export async function respond(
   request: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,
+  beforeSend?: BeforeSend,
 ): Promise<FastifyReply> {
   if (clientKind(request) !== 'form') {
     const redirectTo = outcome.redirectTo && publicPath(request, outcome.redirectTo);
+    await beforeSend?.();
     return reply
       .code(outcome.statusCode ?? 200)
       .header('cache-control', NO_STORE)
       .send(envelope({ ...outcome, redirectTo }));
   }
   const page = request.routeOptions.config.page;
-  if ((outcome.render || !outcome.redirectTo) && page) return renderPage(request, reply, page, outcome);
+  if ((outcome.render || !outcome.redirectTo) && page)
+    return renderPage(request, reply, page, outcome, beforeSend);
   if (outcome.message)
     request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
+  await beforeSend?.();
   return reply.redirect(publicPath(request, outcome.redirectTo ?? '/'), 303);
 }
 
@@ -171,9 +196,14 @@ interface SavedInput {
   input: Record<string, string>;
 }
 
-export function saveInputForPage(request: FastifyRequest, path: string, userId: number): void {
-  const input = refillableInput(request);
-  if (Object.keys(input).length > 0) request.session.set(KEY, { path, userId, input } satisfies SavedInput);
+/** Keep `input` in `session` for the page at `path`, shown next to `userId` (see `takeSavedInput`). */
+export function saveInput(
+  session: Session,
+  path: string,
+  userId: number,
+  input: Record<string, string>,
+): void {
+  if (Object.keys(input).length > 0) session.set(KEY, { path, userId, input } satisfies SavedInput);
 }
 
 /** The input saved for the page being rendered now, taken out of the session. */

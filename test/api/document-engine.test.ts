@@ -55,10 +55,10 @@ describe(`the OpenAPI document and the engine agree on ${testDialect()}`, () => 
       let client: TestClient;
       beforeAll(async () => {
         t = await startApiApp(api, migrations, { plugins: blogPlugins });
-        client = t.client();
-        // Tenant-scoped resources (the demo's projects) are read by a member of an organization.
+        // Signed in: a resource may require a caller for reads (the demo's my_posts), and
+        // tenant-scoped resources (the demo's projects) are read by a member of an organization.
+        client = await t.signIn(await t.createUser());
         if (api.resources.some((resource) => resource.tenant)) {
-          client = await t.signIn(await t.createUser());
           expect((await client.post('/organizations', { name: 'Readers' })).status).toBe(201);
         }
       });

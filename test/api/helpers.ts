@@ -52,7 +52,7 @@ export async function startApiApp(
   return Object.assign(t, { responses: checker });
 }
 
-/** The demo blog API on a fresh database of the run's dialect. */
+/** The demo blog (its API and its pages) on a fresh database of the run's dialect. */
 export async function startBlogApp(
   options: TestAppOptions & { countQueries?: boolean } = {},
 ): Promise<BlogApp> {

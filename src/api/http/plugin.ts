@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
 import { cacheByCaller } from '../../http/cache-control.ts';
+import { hookOf } from '../../http/hooks.ts';
 import { authorize } from '../request/authorize.ts';
 import { activeTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
@@ -47,7 +48,7 @@ function registerResource(
   const available = (verb: Verb) => resource.served.has(verb);
 
   const begin = async (verb: Verb, request: FastifyRequest): Promise<RequestScope> => {
-    const tenant = tenants ? await activeTenant(request) : null;
+    const tenant = tenants ? await activeTenant(request, request.server.citadel) : null;
     const { user, token } = authorize(resource, verb, request);
     return { version, verb, request, user, token, codecs, db: request.server.db, tenant };
   };
@@ -173,8 +174,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       scope.setErrorHandler(problemErrorHandler);
       scope.setNotFoundHandler(problemNotFound);
       scope.addHook('onSend', cacheByCaller);
-      scope.addHook('preValidation', limitPayloadShape);
-      scope.addHook('preValidation', refuseNulCharacters);
+      scope.addHook('preValidation', hookOf(limitPayloadShape, refuseNulCharacters));
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))

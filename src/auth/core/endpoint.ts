@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Caller, PublicUser } from '../../http/caller.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
+import type { RequestContext } from './request-context.ts';
 import type { PageRenderer } from '../../http/respond.ts';
 
 /**
@@ -48,31 +49,22 @@ export interface RateLimitInput {
   caller: Caller | null;
 }
 
-/** What a handler is given: plain data, already validated against the declaration's schemas. */
-export interface EndpointInput<P = unknown, Q = unknown, B = unknown> {
+/**
+ * What a handler is given: the request as plain data (`caller`, `ip`, `userAgent`, `cookies`,
+ * `session`, `services`, … : `RequestContext`), with its params, query and body already validated
+ * against the declaration's schemas. No HTTP framework object: what the handler changes (the
+ * session and its events, cookies) the adapter commits before the answer.
+ */
+export interface EndpointInput<P = unknown, Q = unknown, B = unknown> extends RequestContext {
   params: P;
   query: Q;
   body: B;
-  /** The session's user or the bearer token's owner; never null when `auth` is `session` or `sudo`. */
-  caller: Caller | null;
-  ip: string;
-  userAgent: string | null;
-  /** Citadel's services (database, clock, secrets, mailer, rate limiter, users, tokens, …). */
-  services: CitadelServices;
-  /**
-   * The HTTP exchange, for handlers whose services still take the request (sign-in, sudo, the
-   * pipeline). Declared empty here so the plugin API imports no HTTP framework; the adapter fills
-   * it in (`endpoint-routes.ts`). New endpoints should not need it.
-   */
-  http: EndpointHttp;
 }
-
-/** Filled in by the HTTP adapter by declaration merging. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the adapter
-export interface EndpointHttp {}
 
 /** The envelope's parts a handler answers with; Citadel adds `action` and the HTTP status. */
 export interface EndpointResult {
+  /** The envelope's `action` when it is not the endpoint's (a sign-in held for another step). */
+  action?: string;
   status: 'success' | 'info' | 'error';
   /** Default 200. */
   statusCode?: number;
@@ -86,11 +78,11 @@ export interface EndpointResult {
   fields?: Record<string, unknown>;
   /** Form clients: show the endpoint's page with this result instead of redirecting. */
   render?: boolean;
+  /** Answer with a 302 to this absolute URL instead of the envelope (the start of an OAuth flow). */
+  location?: string;
+  /** Headers of the answer (`retry-after` of a refusal shown to a form client as a redirect). */
+  headers?: Record<string, string>;
 }
-
-/** A handler that answered through `input.http` itself (a redirect, a sign-in's own response). */
-export const ANSWERED: unique symbol = Symbol('answered');
-export type Answered = typeof ANSWERED;
 
 /** One endpoint's declaration: see `defineEndpoint` and contract section 15. */
 export interface Endpoint<
@@ -98,9 +90,11 @@ export interface Endpoint<
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   R extends Record<number, TSchema> = Record<number, TSchema>,
+  M extends EndpointMethod = EndpointMethod,
+  Path extends string = string,
 > {
-  method: EndpointMethod;
-  path: string;
+  method: M;
+  path: Path;
   /** The envelope's `action` of every answer, errors included. */
   action: string;
   auth: EndpointAuth;
@@ -137,7 +131,7 @@ export interface Endpoint<
   csrfExempt?: boolean;
   handler: (
     input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
-  ) => Promise<EndpointResult | Answered>;
+  ) => Promise<EndpointResult>;
 }
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
@@ -148,10 +142,12 @@ export function defineEndpoint<
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   const R extends Record<number, TSchema> = Record<number, TSchema>,
->(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  const M extends EndpointMethod = EndpointMethod,
+  const Path extends string = string,
+>(endpoint: Endpoint<P, Q, B, R, M, Path>): Endpoint<P, Q, B, R, M, Path> {
   return endpoint;
 }
 
 /** Any endpoint, for lists of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds endpoints of every schema
-export type AnyEndpoint = Endpoint<any, any, any, any>;
+export type AnyEndpoint = Endpoint<any, any, any, any, EndpointMethod, string>;

@@ -6,8 +6,8 @@ import { Envelope } from './envelope-schema.ts';
  * A page and nothing else (a form's GET, a "check your email" page): HTML for browsers, an info
  * envelope `{ action, status: 'info' }` for JSON clients.
  */
-export function pageEndpoint(options: {
-  path: string;
+export function pageEndpoint<const Path extends string>(options: {
+  path: Path;
   action: string;
   summary: string;
   page: PageRenderer;

@@ -1,24 +1,26 @@
-import type { FastifyInstance } from 'fastify';
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
-import fp from 'fastify-plugin';
-import type { CitadelPlugin, PasswordChangedListener, SignedInListener } from '../../plugin.ts';
+import type {
+  CitadelPlugin,
+  PasswordChangedListener,
+  RequestListener,
+  SignedInListener,
+} from '../../plugin.ts';
 import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
-import { resolveCaller } from './caller.ts';
-import { restoreRememberedSession } from './sessions.ts';
-import './sign-in-facts.ts';
-import './tenancy.ts';
+import type { SignInFact } from './sign-in-facts.ts';
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import type { Tenancy } from './tenancy.ts';
 import { PersonalAccessTokens } from './personal-access-tokens.ts';
 import { ActionRegistry } from './sign-in/action-registry.ts';
 import { FactorRegistry } from './factors/registry.ts';
-import type { PageRenderer } from '../../http/respond.ts';
-import { registerEndpoints } from './endpoint-routes.ts';
-import { serveAuthDocs } from './docs-routes.ts';
+import type { PageHeaderPart, PageRenderer } from '../../http/respond.ts';
+import type { ServedPaths } from '../../http/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
+import type { PluginOptionsMap } from './plugin-options.ts';
+import type { CitadelServices, Log } from './services.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
+declare module './services.ts' {
+  interface CitadelServices {
     users: UserService;
     passwords: PasswordHasher;
     remember: RememberTokens;
@@ -31,10 +33,18 @@ declare module 'fastify' {
     authEndpoints: readonly AnyEndpoint[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
+    /** The plugins' `request` listeners, in plugin order. */
+    requestListeners: readonly RequestListener[];
     /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
     passwordChangedListeners: readonly PasswordChangedListener[];
+    /** Every plugin's sign-in facts, by name. */
+    signInFacts: Readonly<Record<string, SignInFact>>;
+    /** The organizations plugin's tenancy (contract section 17), or null when no plugin brings one. */
+    tenancy: Tenancy | null;
     /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
     meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
+    /** The plugins' page header parts, in plugin order (the organization switcher). */
+    pageHeaderParts: readonly PageHeaderPart[];
   }
 }
 
@@ -64,8 +74,37 @@ export function declaredEndpoints(
   return (plugin) => plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
 }
 
-export interface AuthCoreOptions {
+/** The core services of `src/services.ts`, before the auth core adds its own. */
+type CoreServices = Omit<
+  CitadelServices,
+  | 'users'
+  | 'passwords'
+  | 'remember'
+  | 'tokens'
+  | 'actions'
+  | 'factorRegistry'
+  | 'authEndpoints'
+  | 'signInListeners'
+  | 'requestListeners'
+  | 'passwordChangedListeners'
+  | 'signInFacts'
+  | 'tenancy'
+  | 'meExtensions'
+  | 'pageHeaderParts'
+  | 'servedPaths'
+  | 'pageReplacements'
+  | 'pluginOptions'
+  | 'log'
+>;
+
+export interface AuthServicesOptions {
   plugins: readonly CitadelPlugin[];
+  /** Each plugin's options as resolved at start-up (`resolvePluginOptions`), by plugin id. */
+  pluginOptions: PluginOptionsMap;
+  /** The server's logger. */
+  log: Log;
+  /** The GET paths the server answers (filled in as routes are registered). */
+  servedPaths: ServedPaths;
   /**
    * Built-in page renderer to its replacement (the page registry, `auth/pages.ts`, resolves the
    * plugins' and the configuration's `pages`); the core only serves what it is given.
@@ -74,82 +113,40 @@ export interface AuthCoreOptions {
 }
 
 /**
- * The auth core: the user, password, remember-me and token services every capability shares,
- * who the caller is (remember-me restoration, then the session or the bearer token) on every
- * request, and the plugins' actions, factors, page replacements, listeners and routes.
+ * Every service, the core's and the auth core's (users, passwords, remember-me and tokens; the
+ * plugins' actions, factors, listeners and sign-in facts), as one plain object: called once by the
+ * composition root.
  */
-export const authCore = fp(async function authCore(
-  app: FastifyInstance,
-  { plugins, pageReplacements }: AuthCoreOptions,
-) {
-  const { db, clock, config } = app;
-  app.decorate('users', new UserService(db, clock));
-  app.decorate('passwords', new PasswordHasher());
-  app.decorate('remember', new RememberTokens(db, clock, config.limits.rememberTtl));
-  app.decorate('tokens', new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval));
-
+export function createAuthServices(core: CoreServices, options: AuthServicesOptions): CitadelServices {
+  const { plugins } = options;
+  const { db, clock, config } = core;
   const actions = new ActionRegistry();
   for (const plugin of plugins) for (const action of plugin.actions ?? []) actions.register(action);
   for (const action of config.actions ?? []) actions.register(action);
-  app.decorate('actions', actions);
-  app.decorate('factorRegistry', new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])));
-  app.decorate('pageReplacements', pageReplacements);
   const tenancies = plugins.flatMap((plugin) => (plugin.tenancy ? [plugin.tenancy] : []));
   if (tenancies.length > 1) throw new Error('Only one plugin may bring a tenancy (organizations).');
-  app.decorate('tenancy', tenancies[0] ?? null);
-  app.decorate(
-    'signInListeners',
-    plugins.flatMap((plugin) => (plugin.events?.signedIn ? [plugin.events.signedIn] : [])),
-  );
-  app.decorate(
-    'passwordChangedListeners',
-    plugins.flatMap((plugin) => (plugin.events?.passwordChanged ? [plugin.events.passwordChanged] : [])),
-  );
-
-  app.decorate(
-    'pageHeaderParts',
-    plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
-  );
-  app.decorate(
-    'meExtensions',
-    plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
-  );
   const declared = declaredEndpoints(plugins);
-
-  app.decorate(
-    'signInFacts',
-    Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
-  );
-  app.decorateRequest('signInFactsRead', null);
-
-  const requestListeners = plugins.flatMap((plugin) =>
-    plugin.events?.request ? [plugin.events.request] : [],
-  );
-  // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
-  if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request, reply) => {
-    // Health, readiness and metrics: no session was loaded, and no caller is wanted.
-    if (request.routeOptions.config.sessionless) return;
-    // A bad bearer token throws (401); request.caller then stays null (never a host's value).
-    request.caller = null;
-    await restoreRememberedSession(request, reply);
-    request.caller = await resolveCaller(request);
-    for (const listener of requestListeners) await listener(request);
-  });
-
-  for (const plugin of plugins) {
-    const { routes } = plugin;
-    const endpoints = declared(plugin);
-    if (!routes && !endpoints) continue;
-    await app.register(async (scope) => {
-      if (endpoints) registerEndpoints(scope, endpoints);
-      await routes?.(scope);
-    });
-  }
-  const endpoints = plugins.flatMap((plugin) => declared(plugin) ?? []);
-  app.decorate('authEndpoints', endpoints);
-  serveAuthDocs(
-    app,
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: declared(plugin) ?? [] })),
-  );
-});
+  const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
+    plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
+  return {
+    ...core,
+    log: options.log,
+    servedPaths: options.servedPaths,
+    pageReplacements: options.pageReplacements,
+    pluginOptions: options.pluginOptions,
+    users: new UserService(db, clock),
+    passwords: new PasswordHasher(),
+    remember: new RememberTokens(db, clock, config.limits.rememberTtl),
+    tokens: new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval),
+    actions,
+    factorRegistry: new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])),
+    authEndpoints: plugins.flatMap((plugin) => declared(plugin) ?? []),
+    signInListeners: listeners('signedIn'),
+    requestListeners: listeners('request'),
+    passwordChangedListeners: listeners('passwordChanged'),
+    signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
+    tenancy: tenancies[0] ?? null,
+    meExtensions: plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
+    pageHeaderParts: plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
+  };
+}

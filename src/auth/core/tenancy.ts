@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { Session } from '../../http/sessions/session.ts';
 
 /**
  * The organization a request acts in (contract section 17): the session's active organization, or
@@ -13,43 +14,47 @@ export interface ActiveTenant {
   permissions: readonly string[];
 }
 
+/** What resolving the active organization reads of a request (a `RequestContext` is one). */
+export interface TenantRequest {
+  readonly caller: Caller | null;
+  readonly session: Session;
+}
+
 /**
  * What the organizations capability gives the core: the request's active organization (checked
  * against the membership table on every resolution, so a removed member loses it at once), and
  * whether a user belongs to an organization (a token created for one).
  */
 export interface Tenancy {
-  resolve(request: FastifyRequest): Promise<ActiveTenant | null>;
+  resolve(request: TenantRequest, db: Kysely<Database>): Promise<ActiveTenant | null>;
   isMember(db: Kysely<Database>, userId: number, organizationId: number): Promise<boolean>;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The organizations plugin's tenancy, or null when no plugin brings one. */
-    tenancy: Tenancy | null;
-  }
 }
 
 /** The session key holding the active organization's id. */
 export const ACTIVE_ORGANIZATION_KEY = 'organization_id';
 
-const resolved = new WeakMap<FastifyRequest, ActiveTenant | null>();
+// Keyed on the request's session object: one per request, shared by the Fastify request and the
+// plain `RequestContext` (and by an endpoint's input) of the same request.
+const resolved = new WeakMap<Session, ActiveTenant | null>();
 
 /** The request's active organization, resolved once per request (null without the plugin). */
-export async function activeTenant(request: FastifyRequest): Promise<ActiveTenant | null> {
-  if (resolved.has(request)) return resolved.get(request)!;
-  const tenancy = request.server.tenancy;
-  const tenant = tenancy && request.caller ? await tenancy.resolve(request) : null;
-  resolved.set(request, tenant);
+export async function activeTenant(
+  request: TenantRequest,
+  services: { tenancy: Tenancy | null; db: Kysely<Database> },
+): Promise<ActiveTenant | null> {
+  if (resolved.has(request.session)) return resolved.get(request.session)!;
+  const { tenancy } = services;
+  const tenant = tenancy && request.caller ? await tenancy.resolve(request, services.db) : null;
+  resolved.set(request.session, tenant);
   return tenant;
 }
 
 /** The active organization `activeTenant` resolved for this request, or null if it did not run. */
-export function resolvedTenant(request: FastifyRequest): ActiveTenant | null {
-  return resolved.get(request) ?? null;
+export function resolvedTenant(request: TenantRequest): ActiveTenant | null {
+  return resolved.get(request.session) ?? null;
 }
 
 /** Forget the resolution (the request changed the active organization). */
-export function forgetTenant(request: FastifyRequest): void {
-  resolved.delete(request);
+export function forgetTenant(request: TenantRequest): void {
+  resolved.delete(request.session);
 }

@@ -1,9 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import { html, type SafeHtml } from '../../http/html.ts';
-import { clientKind } from '../../http/negotiation.ts';
-import { csrfToken } from '../../http/csrf.ts';
 import { csrfField, field, form, layout } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import type { PageContext, PageHeaderPart } from '../../http/respond.ts';
 import { ACTIVE_ORGANIZATION_KEY } from '../core/tenancy.ts';
 
 export interface OrganizationSummary {
@@ -260,16 +259,16 @@ export function invitationPage(ctx: PageContext<InvitationPageProps>) {
  * signed-in browser; loaded with `load` (one statement).
  */
 export function switcher(
-  load: (request: FastifyRequest, userId: number) => Promise<OrganizationSummary[]>,
-): (request: FastifyRequest) => Promise<SafeHtml | null> {
+  load: (db: Kysely<Database>, userId: number) => Promise<OrganizationSummary[]>,
+): PageHeaderPart {
   return async (request) => {
     const caller = request.caller;
-    if (caller?.via !== 'session' || clientKind(request) !== 'form') return null;
-    const organizations = await load(request, caller.user.id);
+    if (caller?.via !== 'session') return null;
+    const organizations = await load(request.db, caller.user.id);
     const active = request.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
     if (organizations.length === 0) return html`<a href="/organizations">Organizations</a>`;
     return html`<form class="switcher" method="post" action="/organizations/active">
-      <input type="hidden" name="_csrf" value="${csrfToken(request)}" />
+      <input type="hidden" name="_csrf" value="${request.csrf}" />
       <label class="visually-hidden" for="organization-switch">Active organization</label>
       <select id="organization-switch" name="organization_id">
         <option value="" ${active === null ? 'selected' : ''}>No organization</option>

@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { insertReturningId } from '../../db/insert.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import { composeMail } from '../../mail/templates.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { Caller } from '../../http/caller.ts';
 import { defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
@@ -123,7 +123,7 @@ function isUniqueViolation(error: unknown): boolean {
 function event(
   services: CitadelServices,
   db: Kysely<Database>,
-  request: { ip: string; headers: Record<string, unknown> },
+  request: { ip: string; userAgent: string | null },
   userId: number,
   type: SecurityEventType,
   detail: Record<string, string | number>,
@@ -144,7 +144,7 @@ export function organizationsOf(db: Kysely<Database>, userId: number): Promise<O
 }
 
 function activeOf(input: EndpointInput): number | null {
-  return input.http.request.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
+  return input.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
 }
 
 async function listProps(input: EndpointInput): Promise<OrganizationsPageProps> {
@@ -234,7 +234,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     responses: { 201: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
     page: organizationsPage,
     pageProps: listProps,
-    async handler({ body, caller, services, http }) {
+    async handler(input) {
+      const { body, caller, services, session } = input;
       const { db, clock } = services;
       const name = body.name.trim();
       if (name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
@@ -260,7 +261,7 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
                 created_at: now,
               })
               .execute();
-            await event(services, trx, http.request, caller!.user.id, 'organization_member_added', {
+            await event(services, trx, input, caller!.user.id, 'organization_member_added', {
               organization_id: organizationId,
               role: 'owner',
             });
@@ -273,8 +274,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
         throw error;
       }
       if (caller!.via === 'session') {
-        http.request.session.set(ACTIVE_ORGANIZATION_KEY, id);
-        forgetTenant(http.request);
+        session.set(ACTIVE_ORGANIZATION_KEY, id);
+        forgetTenant(input);
       }
       return {
         status: 'success',
@@ -374,7 +375,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     summary: 'Delete an organization and its tenant rows (owner, sudo)',
     params: IdParams,
     responses: { 200: Envelope() },
-    async handler({ params, caller, services, http }) {
+    async handler(input) {
+      const { params, caller, services, session } = input;
       const member = await requireMember(services, caller!, parseId(params.id));
       if (member.role !== 'owner') throw new ForbiddenError('Only an owner may delete the organization.');
       // Every tenant-scoped resource's rows go with their organization (contract section 17).
@@ -398,7 +400,7 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
             .where('organization_id', '=', member.id)
             .execute();
           for (const row of members)
-            await event(services, trx, http.request, row.user_id, 'organization_member_removed', {
+            await event(services, trx, input, row.user_id, 'organization_member_removed', {
               organization_id: member.id,
               reason: 'organization_deleted',
             });
@@ -407,9 +409,9 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
           await trx.deleteFrom('organizations').where('id', '=', member.id).execute();
         }),
       );
-      if (caller!.via === 'session' && http.request.session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
-        http.request.session.delete(ACTIVE_ORGANIZATION_KEY);
-        forgetTenant(http.request);
+      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
+        session.delete(ACTIVE_ORGANIZATION_KEY);
+        forgetTenant(input);
       }
       return {
         status: 'success',
@@ -497,7 +499,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     secrets: ['token'],
     rateLimit: { name: 'organizations:accept:user', max: 30, windowSeconds: 3600, per: 'user' },
     responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationWithRole }) }) },
-    async handler({ body, caller, services, http }) {
+    async handler(input) {
+      const { body, caller, services, session } = input;
       const { db, clock } = services;
       const user = caller!.user;
       const now = clock.now().toISOString();
@@ -538,8 +541,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
             })
             .execute();
           const detail = { organization_id: invitation.organization_id, role: invitation.role };
-          await event(services, trx, http.request, user.id, 'organization_invitation_accepted', detail);
-          await event(services, trx, http.request, user.id, 'organization_member_added', detail);
+          await event(services, trx, input, user.id, 'organization_invitation_accepted', detail);
+          await event(services, trx, input, user.id, 'organization_member_added', detail);
           return invitation.role;
         }),
       );
@@ -550,10 +553,9 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
         role,
       };
       // A session acting in no organization acts in the one it just joined.
-      const session = http.request.session;
       if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
         session.set(ACTIVE_ORGANIZATION_KEY, organization.id);
-        forgetTenant(http.request);
+        forgetTenant(input);
       }
       return {
         status: 'success',
@@ -595,7 +597,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     params: MemberParams,
     body: Type.Object({ role: Role }),
     responses: { 200: Envelope() },
-    async handler({ params, body, caller, services, http }) {
+    async handler(input) {
+      const { params, body, caller, services } = input;
       const organizationId = parseId(params.id);
       const userId = parseId(params.userId, 'Member');
       checkRole(body.role);
@@ -612,7 +615,7 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
           .where('organization_id', '=', organizationId)
           .where('user_id', '=', userId)
           .execute();
-        await event(services, trx, http.request, userId, 'organization_role_changed', {
+        await event(services, trx, input, userId, 'organization_role_changed', {
           organization_id: organizationId,
           from: target.role,
           to: body.role,
@@ -632,7 +635,8 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     summary: 'Remove a member (owner, admin; only an owner removes an owner; anyone may leave)',
     params: MemberParams,
     responses: { 200: Envelope() },
-    async handler({ params, caller, services, http }) {
+    async handler(input) {
+      const { params, caller, services, session } = input;
       const organizationId = parseId(params.id);
       const userId = parseId(params.userId, 'Member');
       const self = userId === caller!.user.id;
@@ -655,14 +659,14 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
           .where('user_id', '=', userId)
           .where('organization_id', '=', organizationId)
           .execute();
-        await event(services, trx, http.request, userId, 'organization_member_removed', {
+        await event(services, trx, input, userId, 'organization_member_removed', {
           organization_id: organizationId,
           by: self ? 'self' : 'manager',
         });
       });
-      if (self && http.request.session.get(ACTIVE_ORGANIZATION_KEY) === organizationId) {
-        http.request.session.delete(ACTIVE_ORGANIZATION_KEY);
-        forgetTenant(http.request);
+      if (self && session.get(ACTIVE_ORGANIZATION_KEY) === organizationId) {
+        session.delete(ACTIVE_ORGANIZATION_KEY);
+        forgetTenant(input);
       }
       return {
         status: 'success',
@@ -691,10 +695,10 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     responses: {
       200: Envelope({ data: Type.Object({ organization: Type.Union([OrganizationWithRole, Type.Null()]) }) }),
     },
-    async handler({ body, caller, services, http }) {
-      const session = http.request.session;
+    async handler(input) {
+      const { body, caller, services, session } = input;
       const raw = body.organization_id;
-      forgetTenant(http.request);
+      forgetTenant(input);
       if (raw === null || raw === '') {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         return { status: 'success', message: 'No active organization.', data: { organization: null } };

@@ -1,10 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { Caller } from '../../http/caller.ts';
 import { ConflictError } from '../../core/errors.ts';
-import { ACTIVE_ORGANIZATION_KEY, type ActiveTenant, type Tenancy } from '../core/tenancy.ts';
+import {
+  ACTIVE_ORGANIZATION_KEY,
+  type ActiveTenant,
+  type Tenancy,
+  type TenantRequest,
+} from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
 
 /** The envelope's `action` of a refused change that would leave an organization without an owner. */
@@ -48,7 +52,7 @@ export async function membershipOf(
  */
 const sessionOrganization = new WeakMap<Caller, number>();
 
-export function noteSessionOrganization(request: FastifyRequest): void {
+export function noteSessionOrganization(request: TenantRequest): void {
   const caller = request.caller;
   if (caller?.via !== 'session') return;
   const id = request.session.get<number>(ACTIVE_ORGANIZATION_KEY);
@@ -56,7 +60,7 @@ export function noteSessionOrganization(request: FastifyRequest): void {
 }
 
 /** The organization a caller acts in: its token's, or its session's active one. */
-export function activeOrganizationId(caller: Caller, request?: FastifyRequest): number | null {
+export function activeOrganizationId(caller: Caller, request?: TenantRequest): number | null {
   if (caller.via === 'token') return caller.token.organization_id ?? null;
   const id = request ? request.session.get<number>(ACTIVE_ORGANIZATION_KEY) : sessionOrganization.get(caller);
   return typeof id === 'number' ? id : null;
@@ -65,12 +69,12 @@ export function activeOrganizationId(caller: Caller, request?: FastifyRequest): 
 /** The tenancy the engine asks (contract section 17): membership is checked on every request. */
 export function createTenancy(roles: RolePermissions): Tenancy {
   return {
-    async resolve(request: FastifyRequest): Promise<ActiveTenant | null> {
+    async resolve(request, db): Promise<ActiveTenant | null> {
       const caller = request.caller;
       if (!caller) return null;
       const organizationId = activeOrganizationId(caller, request);
       if (organizationId === null) return null;
-      const member = await membershipOf(request.server.db, caller.user.id, organizationId);
+      const member = await membershipOf(db, caller.user.id, organizationId);
       if (!member) return null;
       return { organizationId, role: member.role, permissions: roles.get(member.role) ?? [] };
     },

@@ -5,7 +5,7 @@ import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
 import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 import { apiIdempotencyKeysMigration } from './0004_api_idempotency_keys.ts';
-import { tokenOrganizationMigration } from './0005_token_organization.ts';
+import { tokenOrganizationMigration } from './0006_token_organization.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [

@@ -6,7 +6,7 @@ import type { CitadelMigration } from './types.ts';
  * the tenancy checks membership on every request instead.
  */
 export const tokenOrganizationMigration: CitadelMigration = {
-  name: '0005_token_organization',
+  name: '0006_token_organization',
   async up(db) {
     await db.schema.alterTable('personal_access_tokens').addColumn('organization_id', 'integer').execute();
   },
