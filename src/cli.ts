@@ -83,17 +83,23 @@ export function configPath(
 
 /** `citadel openapi --auth`: the auth endpoints' document, from the configured plugins' declarations. */
 async function printAuthOpenApi(options: CitadelOptions, openapi: string | undefined): Promise<void> {
-  const [{ knownActions, resolvePlugins }, { buildAuthOpenApiDocument }, { parseOpenApiVersion }] =
-    await Promise.all([
-      import('./assembly.ts'),
-      import('./auth/core/endpoint-openapi.ts'),
-      import('./core/openapi.ts'),
-    ]);
+  const [
+    { knownActions, resolvePlugins },
+    { buildAuthOpenApiDocument },
+    { parseOpenApiVersion },
+    { declaredEndpoints },
+  ] = await Promise.all([
+    import('./assembly.ts'),
+    import('./auth/core/endpoint-openapi.ts'),
+    import('./core/openapi.ts'),
+    import('./auth/core/plugin-host.ts'),
+  ]);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));
   const { SESSION_COOKIE } = await import('./http/sessions/plugin.ts');
+  const declared = declaredEndpoints(plugins);
   const document = buildAuthOpenApiDocument(
-    plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
+    plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
     {
       title: config.appName,
       serverUrl: config.basePath || '/',

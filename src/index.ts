@@ -63,6 +63,7 @@ export {
   type SignedInInfo,
   type SignedInListener,
 } from './plugin.ts';
+export { organizations, type OrganizationsOptions } from './auth/organizations/plugin.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,

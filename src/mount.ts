@@ -119,6 +119,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     pluginOptions,
   });
   app.decorate('citadel', services);
+  // Page headers are rendered by the HTTP layer (`renderPage`), which reads them from the instance.
+  app.decorate('pageHeaderParts', services.pageHeaderParts);
   const basePath = config.basePath;
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();

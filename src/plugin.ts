@@ -9,8 +9,12 @@ import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
-import type { BearerVerifier, Caller } from './auth/core/caller.ts';
+import type { BearerVerifier } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
+import type { Tenancy } from './auth/core/tenancy.ts';
+import type { Caller } from './http/caller.ts';
+import type { PageHeaderPart } from './http/respond.ts';
+import type { TSchema } from '@sinclair/typebox';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -123,8 +127,17 @@ export interface CitadelPlugin<
    * before personal access tokens; see `BearerVerifier`.
    */
   bearer?: BearerVerifier;
-  /** Top-level fields this plugin adds to `GET /me` (declared in its response schema). */
+  /**
+   * The active organization of a request and membership checks, for tenant-scoped resources
+   * (contract section 17): brought by the organizations plugin, at most one plugin.
+   */
+  tenancy?: Tenancy;
+  /** Fields this plugin adds to `GET /me`'s `data` (for example `organization`), read per request. */
   extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
+  /** A part of every page's header for a request (the organization switcher), or null. */
+  pageHeader?: PageHeaderPart;
+  /** The schemas of the fields `extendMe` adds, for the response schema and the OpenAPI document. */
+  meSchema?: Readonly<Record<string, TSchema>>;
 }
 
 declare module './config/types.ts' {

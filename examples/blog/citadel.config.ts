@@ -1,10 +1,25 @@
 import { sql } from 'kysely';
-import { defaultPlugins, defineConfig } from '../../src/index.ts';
+import { defaultPlugins, defineConfig, organizations } from '../../src/index.ts';
 import { acceptTermsAction } from './actions/accept-terms.ts';
 import { blogApi } from './api.ts';
 import { blogMigrations } from './migrations.ts';
 import { blogPages } from './pages/plugin.ts';
 import { seedBlog } from './seed.ts';
+
+/**
+ * The built-in plugins, the blog's pages and organizations (contract section 17): members write
+ * projects, viewers read them.
+ */
+export const blogPlugins = [
+  ...defaultPlugins(),
+  blogPages(),
+  organizations({
+    roles: {
+      member: ['projects:read', 'projects:create', 'projects:update'],
+      viewer: ['projects:read'],
+    },
+  }),
+];
 
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
@@ -13,8 +28,8 @@ import { seedBlog } from './seed.ts';
  */
 export default defineConfig({
   actions: [acceptTermsAction],
+  plugins: blogPlugins,
   api: blogApi,
-  plugins: [...defaultPlugins(), blogPages()],
   migrations: blogMigrations,
   seed: seedBlog,
   // Account deletion (inside its transaction): the author's posts go, and their comments with them.

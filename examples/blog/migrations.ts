@@ -88,9 +88,40 @@ export const blogSortIndexesMigration: CitadelMigration = {
   },
 };
 
+const projectsSearch = { table: 'projects', columns: ['name', 'description'] };
+
+/**
+ * The organizations demo's projects (contract section 17), tenant-scoped: every index leads with
+ * organization_id, since every read is `WHERE organization_id = ?` (`citadel check` says so).
+ */
+export const projectsMigration: CitadelMigration = {
+  name: '0710_projects',
+  async up(db, dialect) {
+    await idColumn(db.schema.createTable('projects'), dialect)
+      // No foreign key: the organizations table is the plugin's; deleting an organization deletes its projects.
+      .addColumn('organization_id', 'integer', (c) => c.notNull())
+      .addColumn('name', 'varchar(100)', (c) => c.notNull())
+      .addColumn('description', longText(dialect))
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    for (const column of ['id', 'name', 'created_at'])
+      await db.schema
+        .createIndex(`projects_organization_id_${column}`)
+        .on('projects')
+        .columns(['organization_id', column])
+        .execute();
+    await createSearchIndex(db, dialect, projectsSearch);
+  },
+  async down(db, dialect) {
+    await dropSearchIndex(db, dialect, projectsSearch);
+    await db.schema.dropTable('projects').execute();
+  },
+};
+
 export const blogMigrations: CitadelMigration[] = [
   blogMigration,
   blogPinnedTagsMigration,
   blogSearchMigration,
   blogSortIndexesMigration,
+  projectsMigration,
 ];

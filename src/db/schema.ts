@@ -64,6 +64,8 @@ export interface PersonalAccessTokensTable {
   last_used_at: string | null;
   created_at: string;
   expires_at: string | null;
+  /** The organization the token acts in (contract section 17), or null. */
+  organization_id: number | null;
 }
 
 export interface RateLimitsTable {

@@ -24,6 +24,8 @@ export interface TokenRecord {
   last_used_at: string | null;
   created_at: string;
   expires_at: string | null;
+  /** The organization the token acts in (organizations plugin), or null. */
+  organization_id: number | null;
 }
 
 /**

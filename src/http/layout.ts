@@ -13,6 +13,8 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:
 .site-header .links{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .site-header a{color:var(--ink)}
 .site-header form{margin:0}
+td button{margin-top:0}
+.switcher{display:flex;gap:.4rem;align-items:center}.switcher select{width:auto;max-width:11rem;padding:.25rem .4rem}.switcher button{margin:0;padding:.25rem .6rem}
 main{max-width:46rem;margin:0 auto;padding:1.25rem 1rem 3rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -112,7 +114,7 @@ function header(ctx: PageContext): SafeHtml {
       >`;
   return html`<header class="site-header">
     <nav class="bar${ctx.user ? ' signed-in' : ''}" aria-label="Main">
-      ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${links}
+      ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${[...(ctx.headerParts ?? [])]}${links}
     </nav>
   </header>`;
 }

@@ -1,6 +1,8 @@
 import { PRIVATE_NO_STORE } from './cache-control.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { publicUser, type PublicUser } from './caller.ts';
+import { publicUser, type Caller, type PublicUser } from './caller.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import type { SafeHtml } from './html.ts';
 import type { Flash, Session } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
@@ -49,6 +51,27 @@ export interface PageContext<P = unknown> {
   props: P;
   /** The administrator acting as the signed-in user: every page shows a banner to stop. */
   impersonator?: { id: number; username: string };
+  /** What plugins add to the page header for this request (the organization switcher). */
+  headerParts?: readonly SafeHtml[];
+}
+
+/** A plugin's part of the page header, for one page request (null: nothing to show). */
+export type PageHeaderPart = (page: PageHeaderRequest) => Promise<SafeHtml | null>;
+
+/** What a page header part is given: the page request as plain data. */
+export interface PageHeaderRequest {
+  caller: Caller | null;
+  session: Session;
+  /** The CSRF token of the page's forms. */
+  csrf: string;
+  db: Kysely<Database>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The plugins' page header parts, in plugin order (`citadel.pageHeaderParts`). */
+    pageHeaderParts?: readonly PageHeaderPart[];
+  }
 }
 
 /** A page: a pure function from its context (and the props its route loaded) to HTML. */
@@ -95,6 +118,14 @@ export function refillableInput(request: FastifyRequest): Record<string, string>
  */
 export type BeforeSend = () => Promise<void>;
 
+async function headerParts(request: FastifyRequest, csrf: string): Promise<SafeHtml[]> {
+  const parts = request.server.pageHeaderParts ?? [];
+  if (parts.length === 0) return [];
+  const page = { caller: request.caller, session: request.session, csrf, db: request.server.db };
+  const rendered = await Promise.all(parts.map((part) => part(page)));
+  return rendered.filter((part): part is SafeHtml => part !== null);
+}
+
 export async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -105,8 +136,9 @@ export async function renderPage(
   const caller = request.caller;
   const loadProps = request.routeOptions.config.pageProps;
   const query = request.query;
+  const csrf = csrfToken(request);
   const ctx: PageContext = {
-    csrf: csrfToken(request),
+    csrf,
     flash: request.session.takeFlash(),
     user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
@@ -118,6 +150,7 @@ export async function renderPage(
     serves: (path) => request.server.servedPaths.has(path),
     props: loadProps ? await loadProps(request) : {},
     impersonator: caller?.via === 'session' ? caller.impersonator : undefined,
+    headerParts: await headerParts(request, csrf),
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
   const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);

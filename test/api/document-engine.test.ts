@@ -9,6 +9,8 @@ import { testDialect } from '../helpers/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
 import { publicId, startApiApp, type ApiApp } from './helpers.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
+import { blogPlugins } from '../../examples/blog/citadel.config.ts';
+import type { TestClient } from '../helpers/client.ts';
 
 interface Parameter {
   name: string;
@@ -50,8 +52,15 @@ describe(`the OpenAPI document and the engine agree on ${testDialect()}`, () => 
   for (const [what, api, migrations] of cases) {
     describe(what, () => {
       let t: ApiApp;
+      let client: TestClient;
       beforeAll(async () => {
-        t = await startApiApp(api, migrations);
+        t = await startApiApp(api, migrations, { plugins: blogPlugins });
+        // Signed in: a resource may require a caller for reads (the demo's my_posts), and
+        // tenant-scoped resources (the demo's projects) are read by a member of an organization.
+        client = await t.signIn(await t.createUser());
+        if (api.resources.some((resource) => resource.tenant)) {
+          expect((await client.post('/organizations', { name: 'Readers' })).status).toBe(201);
+        }
       });
       afterAll(async () => t?.close());
 
@@ -60,8 +69,6 @@ describe(`the OpenAPI document and the engine agree on ${testDialect()}`, () => 
           const document = structuredClone(buildOpenApiDocument(api, version)) as unknown as {
             paths: Record<string, { get?: { parameters?: Parameter[] } }>;
           };
-          // Signed in: a resource may require a caller for reads (the demo's my_posts).
-          const client = await t.signIn(await t.createUser());
           let accepted = 0;
           let refused = 0;
           const expectStatus = async (url: string, status: number) => {

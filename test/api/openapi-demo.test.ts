@@ -66,7 +66,7 @@ describe('OpenAPI documents of the demo blog API', () => {
     });
   }
 
-  it("v1 lists posts, comments and the caller's own posts, v2 only posts", () => {
+  it("v1 lists posts, comments, the caller's own posts and projects, v2 only posts", () => {
     const v1 = documentOf('v1');
     const v2 = documentOf('v2');
     expect(Object.keys(v1.paths).sort()).toEqual([
@@ -76,6 +76,8 @@ describe('OpenAPI documents of the demo blog API', () => {
       '/my_posts/{id}',
       '/posts',
       '/posts/{id}',
+      '/projects',
+      '/projects/{id}',
     ]);
     // my_posts: read only, and only by a signed-in caller.
     expect(Object.keys(v1.paths['/my_posts']!)).toEqual(['get']);

@@ -25,6 +25,7 @@ describe('demo seed (SEED_DEMO)', () => {
       sharedMail: t.mail,
       api: t.server.config.api,
       migrations: t.server.config.migrations,
+      plugins: t.server.config.plugins,
       seedDemo: true,
       seed: seedBlog,
     });

@@ -39,6 +39,7 @@ describe('personal access tokens', () => {
         last_used_at: null,
         created_at: expect.any(String),
         expires_at: null,
+        organization_id: null,
       },
     ]);
     expect(list.text).not.toContain(plain);

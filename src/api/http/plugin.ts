@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { cacheByCaller } from '../../http/cache-control.ts';
 import { hookOf } from '../../http/hooks.ts';
 import { authorize } from '../request/authorize.ts';
+import { activeTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
 import type { RequestScope } from '../request/context.ts';
 import { formatRecord } from '../read/format.ts';
@@ -37,6 +38,8 @@ function registerResource(
   resource: CompiledResource,
   version: string,
   codecs: IdCodecs,
+  /** Some resource of the API is tenant-scoped: resolve the active organization first. */
+  tenants: boolean,
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
@@ -44,16 +47,18 @@ function registerResource(
   // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
 
-  const begin = (verb: Verb, request: FastifyRequest): RequestScope => {
+  const begin = async (verb: Verb, request: FastifyRequest): Promise<RequestScope> => {
+    const tenant = tenants ? await activeTenant(request, request.server.citadel) : null;
     const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codecs, db: request.server.db };
+    return { version, verb, request, user, token, codecs, db: request.server.db, tenant };
   };
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
   if (available('get'))
     scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-      const context = begin('get', request);
+      // The query is checked first: its problems say nothing about the caller or the rows.
       const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
+      const context = await begin('get', request);
       const { records, pagination } = await listRecords(context, resource, plan);
       return reply.send({
         status: 'success',
@@ -64,12 +69,12 @@ function registerResource(
 
   if (available('get'))
     scope.get(item, async (request, reply) => {
-      const context = begin('get', request);
       const { derive, fields } = parseItemQuery(
         resource,
         request.query as QueryInput,
         request.server.dialect,
       );
+      const context = await begin('get', request);
       let etag: string | null = null;
       // A sparse read does not hold the whole record: no ETag for it.
       const onRow = fields
@@ -86,11 +91,22 @@ function registerResource(
 
   if (available('post'))
     scope.post(collection, async (request, reply) => {
-      const context = begin('post', request);
+      const context = await begin('post', request);
       const key = idempotencyKey(request);
       const db = request.server.db;
       const outcome =
-        key === null ? null : await claimKey(db, request, context.user?.id ?? null, key, request.body);
+        key === null
+          ? null
+          : await claimKey(
+              db,
+              request,
+              context.user?.id ?? null,
+              key,
+              // A key used in another organization is another request (422), never a replay of it.
+              resource.tenant === null
+                ? request.body
+                : { organization: context.tenant?.organizationId, body: request.body },
+            );
       if (outcome && 'replay' in outcome) return replay(reply, outcome.replay);
       const claim = outcome?.claim ?? null;
       const etags: string[] = [];
@@ -114,7 +130,7 @@ function registerResource(
       method: verb.toUpperCase() as 'PUT' | 'PATCH',
       url: item,
       handler: async (request, reply) => {
-        const context = begin(verb, request);
+        const context = await begin(verb, request);
         const id = idOf(request);
         const { record, etag } = await updateRecord(
           context,
@@ -130,7 +146,7 @@ function registerResource(
 
   if (available('delete'))
     scope.delete(item, async (request, reply) => {
-      const context = begin('delete', request);
+      const context = await begin('delete', request);
       const id = idOf(request);
       await deleteRecord(context, resource, id);
       return reply.send({
@@ -151,6 +167,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
   const compiled = compileApi(api, app.dialect);
   const { config, secrets } = app;
   const codecs = deploymentCodecs(secrets, config);
+  const tenants = [...compiled.values()].some((resource) => resource.tenant !== null);
 
   await app.register(
     async (scope) => {
@@ -161,7 +178,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))
-            registerResource(scope, resource, publication.version, codecs);
+            registerResource(scope, resource, publication.version, codecs, tenants);
         }
       }
     },

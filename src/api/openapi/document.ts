@@ -383,7 +383,11 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
     name: 'Unauthorized',
     description: 'No caller where one is required, or a bearer token that is not valid (on any operation).',
   },
-  403: { name: 'Forbidden', description: 'The bearer token lacks the ability this operation requires.' },
+  403: {
+    name: 'Forbidden',
+    description:
+      'The bearer token lacks the ability this operation requires; on a tenant-scoped resource also: no active organization, or a role without the permission.',
+  },
   404: { name: 'NotFound', description: 'No such record (or an id that is not a canonical key).' },
   409: {
     name: 'Conflict',
@@ -449,13 +453,19 @@ function operation(
   extra: Record<string, unknown> = {},
 ) {
   const ability = resource.abilities[verb];
-  const required = resource.requiredAuth.has(verb);
+  // A tenant-scoped resource always needs a caller (contract section 17).
+  const required = resource.requiredAuth.has(verb) || resource.tenant !== null;
   // Nested children and parent objects bring their own resource's authentication (write.ts).
   const related = verb === 'post' ? relatedWrites(resource, new Set()) : [];
-  const forbidden = required || related.some(([target, v]) => target.requiredAuth.has(v));
-  const note = required
-    ? `Requires a caller: a session, or a bearer token with the ability \`${ability}\` (or \`${resource.name}:*\`, or \`*\`). No caller → 401; a token without the ability → 403.`
-    : 'No authentication required; a caller, when present, is known to the hooks.';
+  const forbidden =
+    required || related.some(([target, v]) => target.requiredAuth.has(v) || target.tenant !== null);
+  const tenant = resource.tenant;
+  const note =
+    tenant !== null
+      ? `Tenant-scoped by \`${tenant}\`: acts in the caller's active organization only (its rows alone are seen; writes set \`${tenant}\` and refuse another value, 422). Requires a caller with an active organization (none → 403) whose role holds the permission \`${ability}\` (or \`${resource.name}:*\`, or \`*\`), and, with a bearer token, the same ability on the token (both; else 403). No caller → 401.`
+      : required
+        ? `Requires a caller: a session, or a bearer token with the ability \`${ability}\` (or \`${resource.name}:*\`, or \`*\`). No caller → 401; a token without the ability → 403.`
+        : 'No authentication required; a caller, when present, is known to the hooks.';
   return {
     tags: [resource.name],
     operationId: id,
@@ -470,7 +480,8 @@ function operation(
     security: required
       ? [{ bearerAuth: [] }, { cookieAuth: [] }]
       : [{}, { bearerAuth: [] }, { cookieAuth: [] }],
-    ...(required ? { 'x-required-ability': ability } : {}),
+    ...(required || tenant !== null ? { 'x-required-ability': ability } : {}),
+    ...(tenant !== null ? { 'x-citadel-tenant': tenant } : {}),
   };
 }
 

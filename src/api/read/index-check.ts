@@ -7,7 +7,7 @@ import type { AnyDb } from '../request/context.ts';
 import { searchIndexOf } from './search-plan.ts';
 
 /** Why a column needs an index: what the resource declares about it. */
-export type IndexUse = 'sortable' | 'filterable' | 'searchable' | 'relation key';
+export type IndexUse = 'sortable' | 'filterable' | 'searchable' | 'relation key' | 'tenant';
 
 export interface MissingIndex {
   resource: string;
@@ -48,6 +48,42 @@ async function leadingColumns(db: AnyDb, dialect: Dialect, table: string): Promi
     select column_name as name from information_schema.statistics
     where table_schema = database() and table_name = ${table} and seq_in_index = 1`.execute(db);
   return new Set(rows.map((row) => String(row.name)));
+}
+
+/**
+ * The first two columns of each index of a table, as `first,second` (and `first` alone): a
+ * tenant-scoped read (`WHERE tenant = ? ORDER BY column`) is served by an index on (tenant, column).
+ */
+async function leadingPairs(db: AnyDb, dialect: Dialect, table: string): Promise<Set<string>> {
+  let rows: { index_name: string; position: number; name: string }[];
+  if (dialect === 'sqlite') {
+    ({ rows } = await sql<{ index_name: string; position: number; name: string }>`
+      select il.name as index_name, ii.seqno as position, ii.name as name
+      from pragma_index_list(${table}) il, pragma_index_info(il.name) ii where ii.seqno < 2`.execute(db));
+  } else if (dialect === 'postgres') {
+    ({ rows } = await sql<{ index_name: string; position: number; name: string }>`
+      select i.indexrelid::text as index_name, k.n - 1 as position, a.attname as name
+      from pg_index i cross join generate_series(1, 2) as k(n)
+      join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[k.n - 1]
+      where i.indrelid = to_regclass(${table})`.execute(db));
+  } else {
+    ({ rows } = await sql<{ index_name: string; position: number; name: string }>`
+      select index_name, seq_in_index - 1 as position, column_name as name from information_schema.statistics
+      where table_schema = database() and table_name = ${table} and seq_in_index <= 2`.execute(db));
+  }
+  const byIndex = new Map<string, string[]>();
+  for (const row of rows) {
+    const columns = byIndex.get(String(row.index_name)) ?? [];
+    columns[Number(row.position)] = String(row.name);
+    byIndex.set(String(row.index_name), columns);
+  }
+  const pairs = new Set<string>();
+  for (const [first, second] of byIndex.values()) {
+    if (first === undefined) continue;
+    pairs.add(first);
+    if (second !== undefined) pairs.add(`${first},${second}`);
+  }
+  return pairs;
 }
 
 /** Whether `table` exists on this database (a view counts: it is read like a table). */
@@ -106,8 +142,30 @@ export async function checkIndexes(
     if (!leading.has(table)) leading.set(table, leadingColumns(db, dialect, table));
     return leading.get(table)!.then((columns) => columns.has(column));
   };
+  const pairs = new Map<string, Promise<Set<string>>>();
+  const pairIndexed = (table: string, tenant: string, column: string) => {
+    if (!pairs.has(table)) pairs.set(table, leadingPairs(db, dialect, table));
+    return pairs.get(table)!.then((found) => found.has(column === tenant ? tenant : `${tenant},${column}`));
+  };
   const missing: MissingIndex[] = [];
   const notes: string[] = [];
+  // Tenant-scoped: every read is `WHERE tenant = ?`, so the tenant column leads the index of each
+  // sort and filter, and an index leads with it at all.
+  const needTenant = async (resource: CompiledResource, use: IndexUse, column: string) => {
+    const tenant = resource.tenant!;
+    if (!(await exists(resource.table))) return;
+    if (!(await pairIndexed(resource.table, tenant, column)))
+      missing.push({
+        resource: resource.name,
+        use,
+        table: resource.table,
+        column: column === tenant ? tenant : `${tenant}, ${column}`,
+        statement:
+          column === tenant
+            ? createIndex(resource.table, tenant)
+            : `CREATE INDEX ${resource.table}_${tenant}_${column} ON ${resource.table} (${tenant}, ${column});`,
+      });
+  };
   const need = async (resource: CompiledResource, use: IndexUse, table: string, column: string) => {
     if (!(await exists(table))) return; // reported once below, as a missing table
     if (!(await indexed(table, column)))
@@ -123,9 +181,12 @@ export async function checkIndexes(
       for (const column of columns) {
         if (seen.has(column)) continue; // one index serves both uses
         seen.add(column);
-        await need(resource, use, resource.table, column);
+        if (resource.tenant !== null) await needTenant(resource, use, column);
+        else await need(resource, use, resource.table, column);
       }
     }
+    // Without sorts or filters (each asking for an index led by it), the tenant column still needs one.
+    if (resource.tenant !== null && seen.size === 0) await needTenant(resource, 'tenant', resource.tenant);
     for (const relation of resource.relations.values()) {
       // The loader reads `WHERE <their key> IN (…)` on the related table.
       const theirKey = relation.type === 'hasMany' ? relation.foreignKey : relation.targetKey;

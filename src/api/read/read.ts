@@ -9,6 +9,7 @@ import {
 } from 'kysely';
 import type { CompiledResource, Selection } from '../resource/compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from '../request/context.ts';
+import { authorize } from '../request/authorize.ts';
 import type { DeriveNode, ListPlan } from '../request/query.ts';
 import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from '../request/filters.ts';
@@ -172,7 +173,7 @@ const itemStatements = new WeakMap<CompiledResource, ItemStatement>();
  * query is built each time), or when the compiled form does not have the id as its only parameter.
  */
 export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQuery | null {
-  if (resource.hooks.beforeQuery) return null;
+  if (resource.hooks.beforeQuery || resource.tenant !== null) return null;
   const executor = db.getExecutor();
   const cached = itemStatements.get(resource);
   // Transactions share the adapter and plugins of their database; another database recompiles.
@@ -270,7 +271,11 @@ export async function loadRelations(
     let related: ApiRecord[] = [];
     if (keys.length > 0) {
       let query = db.selectFrom(target.table) as ResourceQuery;
-      if (target.resource) query = await beforeQuery(scope, target.resource, query, db);
+      if (target.resource) {
+        // Embedding tenant-scoped rows is reading them: the role's (and token's) read permission applies.
+        if (target.resource.tenant !== null) authorize(target.resource, 'get', scope.request);
+        query = await beforeQuery(scope, target.resource, query, db);
+      }
       const primaryKey = target.resource?.primaryKey ?? relation.targetKey;
       query = query
         .select(selectList(query, node.fields ?? target))

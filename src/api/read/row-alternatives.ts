@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { CompiledResource } from '../resource/compile.ts';
-import { hookContext, type RequestScope } from '../request/context.ts';
+import { hookContext, tenantScoped, type RequestScope } from '../request/context.ts';
 import type { ListPlan } from '../request/query.ts';
 import type { ApiRecord, ResourceQuery, RowAlternative } from '../resource/types.ts';
 import { countAlternatives, pageAndCount, type Count, type PageWindow, type QueryRunner } from './count.ts';
@@ -47,7 +47,11 @@ export async function listByAlternatives(
 ): Promise<{ rows: ApiRecord[]; count: Count }> {
   const { narrow, execute, sorted, window, pageFirst } = reading;
   const branches = await Promise.all(
-    alternatives.map(async (alternative) => narrow(alternative(scope.db.selectFrom(resource.table)))),
+    alternatives.map(async (alternative) =>
+      narrow(
+        alternative(tenantScoped(scope, resource, scope.db.selectFrom(resource.table) as ResourceQuery)),
+      ),
+    ),
   );
   const pages = branches.map(
     (branch, index) =>

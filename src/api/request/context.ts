@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PublicUser } from '../../auth/core/users.ts';
 import type { TokenRecord } from '../../auth/core/personal-access-tokens.ts';
+import type { ActiveTenant } from '../../auth/core/tenancy.ts';
+import { ForbiddenError } from '../../core/errors.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
 import type { ApiRecord, HookContext, ResourceQuery, Verb } from '../resource/types.ts';
@@ -20,6 +22,28 @@ export interface RequestScope {
   codecs: IdCodecs;
   /** The database, or the open transaction on writes. */
   db: AnyDb;
+  /** The active organization (tenant-scoped resources), or null. */
+  tenant: ActiveTenant | null;
+}
+
+/** The active organization's id for a tenant-scoped resource; never reached without one (authorize). */
+export function tenantIdOf(scope: RequestScope): number {
+  if (!scope.tenant) throw new ForbiddenError('No active organization.');
+  return scope.tenant.organizationId;
+}
+
+/**
+ * The engine's tenant rule, before any hook: a tenant-scoped resource's rows are those of the
+ * active organization, on every read path (lists, counts, single reads, derive, search, cursors,
+ * the lookups of writes). Not a hook: the application cannot leave it out.
+ */
+export function tenantScoped(
+  scope: RequestScope,
+  resource: CompiledResource,
+  query: ResourceQuery,
+): ResourceQuery {
+  if (resource.tenant === null) return query;
+  return query.where(`${resource.table}.${resource.tenant}`, '=', tenantIdOf(scope));
 }
 
 export function hookContext(
@@ -47,8 +71,9 @@ export async function beforeQuery(
   query: ResourceQuery,
   db?: AnyDb,
 ) {
+  const scoped = tenantScoped(scope, resource, query);
   const hook = resource.hooks.beforeQuery;
-  return hook ? ((await hook(query, hookContext(scope, resource, db))) ?? query) : query;
+  return hook ? ((await hook(scoped, hookContext(scope, resource, db))) ?? scoped) : scoped;
 }
 
 export async function afterQuery(

@@ -97,6 +97,8 @@ export interface CompiledResource {
   updatedStamps: readonly string[];
   hooks: ResourceHooks;
   abilities: Record<Verb, string>;
+  /** The tenant column (contract section 17), or null for a resource shared by everyone. */
+  tenant: string | null;
 }
 
 /**
@@ -253,6 +255,7 @@ function compileOne(
       .map(([k]) => k),
     updatedStamps: columnEntries.filter(([, c]) => c.timestamp === 'updated').map(([k]) => k),
     hooks: config.hooks ?? {},
+    tenant: config.tenant ?? null,
     abilities: {
       get: `${name}:read`,
       post: `${name}:create`,

@@ -84,6 +84,20 @@ export function defineResource(resource: ResourceConfig): ResourceConfig {
     if (resource.columns[field]!.type !== 'integer')
       fail(name, `obfuscated field "${field}" must be an integer column`);
   }
+  if (resource.tenant !== undefined) {
+    const column = resource.columns[resource.tenant];
+    if (!column) fail(name, `tenant "${resource.tenant}" is not a column`);
+    if (column.type !== 'integer') fail(name, `tenant column "${resource.tenant}" must be an integer column`);
+    if (resource.tenant === primaryKey) fail(name, 'the tenant column cannot be the primary key');
+    if (column.hidden || column.nullable || column.timestamp)
+      fail(name, `tenant column "${resource.tenant}" cannot be hidden, nullable or a timestamp`);
+    if ((resource.obfuscatedFields ?? []).includes(resource.tenant))
+      fail(name, `tenant column "${resource.tenant}" cannot be obfuscated`);
+    for (const [verb, schema] of Object.entries(resource.formClass ?? {})) {
+      if (schema && resource.tenant in (schema.properties ?? {}))
+        fail(name, `formClass.${verb} accepts the tenant column "${resource.tenant}", which the engine sets`);
+    }
+  }
   for (const option of ['requiredAuth', 'exposedMethods'] as const) {
     for (const verb of resource[option] ?? []) {
       if (!VERBS.includes(verb)) fail(name, `${option} has "${verb}"; verbs are ${VERBS.join(', ')}`);

@@ -140,6 +140,12 @@ export interface ResourceConfig {
   defaultSort?: string;
   hooks?: ResourceHooks;
   description?: string;
+  /**
+   * The integer column naming the organization a row belongs to (contract section 17): reads see
+   * only the caller's active organization's rows, writes set it, each verb needs the role's
+   * permission. Needs the organizations plugin; the column is never taken from a validator.
+   */
+  tenant?: string;
 }
 
 /** Router options of one publication. */

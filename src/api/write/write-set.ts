@@ -27,6 +27,8 @@ export interface LevelRun {
   readonly dialect: Dialect;
   context(resource: CompiledResource): HookContext;
   existingParent(relation: CompiledRelation, path: string, key: unknown): Promise<ApiRecord>;
+  /** The active organization's id, for tenant-scoped resources (403 without one). */
+  tenantId(): number;
 }
 
 export function stampColumns(values: ApiRecord, columns: readonly string[], now: string): void {
@@ -39,6 +41,8 @@ export function pickWritable(dialect: Dialect, resource: CompiledResource, data:
   // Only configured columns reach SQL, whatever a hook returned; own keys only, never inherited ones.
   for (const key of Object.keys(data)) {
     if (!resource.writable.has(key) || data[key] === undefined) continue;
+    // The tenant column is the engine's alone: set on insert (createLevel), never changed.
+    if (key === resource.tenant) continue;
     values[key] = toStorage(resource.columnTypes.get(key)!, data[key], dialect);
   }
   return values;
@@ -140,6 +144,7 @@ export async function createLevel(
     }
     const data = await beforeSave(resource, item.data, context);
     const row = pickWritable(run.dialect, resource, data);
+    if (resource.tenant !== null) row[resource.tenant] = run.tenantId();
     stampColumns(row, resource.createdStamps, run.now);
     parentsOf.push(parents);
     values.push(row);

@@ -1,7 +1,7 @@
 import { AuthenticationRequiredError, HttpError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { CompiledRelation, CompiledResource } from '../resource/compile.ts';
 import { authorize } from '../request/authorize.ts';
-import { afterQuery, hookContext, type AnyDb, type RequestScope } from '../request/context.ts';
+import { afterQuery, hookContext, tenantIdOf, type AnyDb, type RequestScope } from '../request/context.ts';
 import { columnValueProblem } from '../resource/column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { callerIsGone } from '../../http/caller-gone.ts';
@@ -126,6 +126,18 @@ export function prepareItem(
     return { data: {}, parents: [], children: [] };
   }
   const data: ApiRecord = { ...value };
+  const tenant = resource.tenant;
+  if (tenant !== null && tenant !== fixedKey && Object.hasOwn(data, tenant)) {
+    // The engine sets the tenant column: the active organization's id is accepted, nothing else.
+    const given = data[tenant];
+    delete data[tenant];
+    const own = tenantIdOf(scope);
+    if (given !== own)
+      errors.push({
+        name: join(prefix, tenant),
+        reason: `must be your active organization (${own}) or left out: the engine sets it`,
+      });
+  }
   const parents: PreparedParent[] = [];
   const filled: string[] = [];
   // PUT and PATCH write one row: relation objects are unknown fields there, as the validator says.
@@ -281,6 +293,10 @@ export class CreateRun {
     const { clock, dialect } = scope.request.server;
     this.now = clock.now().toISOString();
     this.dialect = dialect;
+  }
+
+  tenantId(): number {
+    return tenantIdOf(this.scope);
   }
 
   context(resource: CompiledResource): HookContext {

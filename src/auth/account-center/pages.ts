@@ -232,6 +232,10 @@ const EVENT_LABELS: Record<string, string> = {
   sudo_elevated: 'Identity confirmed',
   second_factor_locked: 'Two-factor locked',
   account_deleted: 'Account deleted',
+  organization_member_added: 'Added to an organization',
+  organization_member_removed: 'Removed from an organization',
+  organization_role_changed: 'Organization role changed',
+  organization_invitation_accepted: 'Organization invitation accepted',
 };
 
 /** A factor id as people say it. */

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { grantAdminEmails } from '../core/roles.ts';
@@ -28,5 +29,11 @@ export function admin(options: Partial<AdminOptions> = {}) {
     events: { request: markImpersonation },
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
+    meSchema: {
+      impersonator: Type.Object(
+        { id: Type.Integer(), username: Type.String() },
+        { description: 'The administrator acting as this user (admin plugin), while impersonating' },
+      ),
+    },
   });
 }

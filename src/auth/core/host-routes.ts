@@ -8,6 +8,7 @@ import type { RequestContext } from './request-context.ts';
 import { hookOf } from '../../http/hooks.ts';
 import { commitRequest, contextOf, registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
+import { declaredEndpoints } from './plugin-host.ts';
 
 /**
  * The auth core's HTTP side: who the caller is (remember-me restoration, then the session or the
@@ -56,8 +57,10 @@ export const authCore = fp(async function authCore(
     }),
   );
 
+  const declared = declaredEndpoints(plugins);
   for (const plugin of plugins) {
-    const { routes, endpoints } = plugin;
+    const { routes } = plugin;
+    const endpoints = declared(plugin);
     if (!routes && !endpoints) continue;
     await app.register(async (scope) => {
       if (endpoints) registerEndpoints(scope, endpoints);
@@ -66,6 +69,6 @@ export const authCore = fp(async function authCore(
   }
   serveAuthDocs(
     app,
-    plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
+    plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
   );
 });

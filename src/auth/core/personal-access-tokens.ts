@@ -26,7 +26,10 @@ export interface VerifiedToken {
 }
 
 function toRecord(
-  row: Pick<TokenRow, 'id' | 'name' | 'abilities' | 'last_used_at' | 'created_at' | 'expires_at'>,
+  row: Pick<
+    TokenRow,
+    'id' | 'name' | 'abilities' | 'last_used_at' | 'created_at' | 'expires_at' | 'organization_id'
+  >,
 ): TokenRecord {
   return {
     id: row.id,
@@ -35,6 +38,7 @@ function toRecord(
     last_used_at: row.last_used_at,
     created_at: row.created_at,
     expires_at: row.expires_at,
+    organization_id: row.organization_id === null ? null : Number(row.organization_id),
   };
 }
 
@@ -52,6 +56,7 @@ export class PersonalAccessTokens {
       name: string;
       abilities: string[];
       expiresAt: string | null;
+      organizationId?: number | null;
     },
     db: Kysely<Database> = this.db,
   ): Promise<IssuedToken> {
@@ -65,6 +70,7 @@ export class PersonalAccessTokens {
       last_used_at: null,
       created_at: createdAt,
       expires_at: input.expiresAt,
+      organization_id: input.organizationId ?? null,
     };
     const id = await insertReturningId(db, 'personal_access_tokens', row);
     return { token, record: toRecord({ id, ...row }) };
@@ -91,6 +97,7 @@ export class PersonalAccessTokens {
         't.last_used_at as token_last_used_at',
         't.created_at as token_created_at',
         't.expires_at as token_expires_at',
+        't.organization_id as token_organization_id',
       ])
       .where('t.token_hash', '=', '')
       .compile(),
@@ -109,6 +116,7 @@ export class PersonalAccessTokens {
       token_last_used_at,
       token_created_at,
       token_expires_at,
+      token_organization_id,
       ...user
     } = joined;
     const row = {
@@ -119,6 +127,7 @@ export class PersonalAccessTokens {
       last_used_at: token_last_used_at,
       created_at: token_created_at,
       expires_at: token_expires_at,
+      organization_id: token_organization_id,
     };
     const now = this.clock.now();
     if (row.expires_at !== null && row.expires_at <= now.toISOString()) return null;
@@ -141,7 +150,7 @@ export class PersonalAccessTokens {
   async listForUser(userId: number): Promise<TokenRecord[]> {
     const rows = await this.db
       .selectFrom('personal_access_tokens')
-      .select(['id', 'name', 'abilities', 'last_used_at', 'created_at', 'expires_at'])
+      .select(['id', 'name', 'abilities', 'last_used_at', 'created_at', 'expires_at', 'organization_id'])
       .where('user_id', '=', userId)
       .orderBy('id', 'asc')
       .execute();

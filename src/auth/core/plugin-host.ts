@@ -8,10 +8,12 @@ import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
 import type { SignInFact } from './sign-in-facts.ts';
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import type { Tenancy } from './tenancy.ts';
 import { PersonalAccessTokens } from './personal-access-tokens.ts';
 import { ActionRegistry } from './sign-in/action-registry.ts';
 import { FactorRegistry } from './factors/registry.ts';
-import type { PageRenderer } from '../../http/respond.ts';
+import type { PageHeaderPart, PageRenderer } from '../../http/respond.ts';
 import type { ServedPaths } from '../../http/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import type { BearerVerifier } from './caller.ts';
@@ -42,7 +44,38 @@ declare module './services.ts' {
     meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
     /** The plugins' bearer verifiers, in plugin order (asked before personal access tokens). */
     bearerVerifiers: readonly BearerVerifier[];
+    /** The organizations plugin's tenancy (contract section 17), or null when no plugin brings one. */
+    tenancy: Tenancy | null;
+    /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
+    /** The plugins' page header parts, in plugin order (the organization switcher). */
+    pageHeaderParts: readonly PageHeaderPart[];
   }
+}
+
+/** `GET /me`'s declaration with the fields the plugins add (optional) in its 200 answer. */
+function withMeFields(endpoint: AnyEndpoint, fields: TProperties): AnyEndpoint {
+  const ok = endpoint.responses[200] as TObject | undefined;
+  if (endpoint.action !== 'me' || !ok || Object.keys(fields).length === 0) return endpoint;
+  const optional = Object.fromEntries(
+    Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)]),
+  );
+  return {
+    ...endpoint,
+    responses: { ...endpoint.responses, 200: Type.Object({ ...ok.properties, ...optional }) },
+  };
+}
+
+/**
+ * Each plugin's endpoints as served: `GET /me`'s answer with the fields the plugins' `extendMe`
+ * add (`meSchema`), for the routes and the auth OpenAPI document alike.
+ */
+export function declaredEndpoints(
+  plugins: readonly CitadelPlugin[],
+): (plugin: CitadelPlugin) => AnyEndpoint[] | undefined {
+  const meFields: TProperties = Object.fromEntries(
+    plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
+  );
+  return (plugin) => plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
 }
 
 /** The core services of `src/services.ts`, before the auth core adds its own. */
@@ -61,6 +94,8 @@ type CoreServices = Omit<
   | 'signInFacts'
   | 'meExtensions'
   | 'bearerVerifiers'
+  | 'tenancy'
+  | 'pageHeaderParts'
   | 'servedPaths'
   | 'pageReplacements'
   | 'pluginOptions'
@@ -93,6 +128,9 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   const actions = new ActionRegistry();
   for (const plugin of plugins) for (const action of plugin.actions ?? []) actions.register(action);
   for (const action of config.actions ?? []) actions.register(action);
+  const tenancies = plugins.flatMap((plugin) => (plugin.tenancy ? [plugin.tenancy] : []));
+  if (tenancies.length > 1) throw new Error('Only one plugin may bring a tenancy (organizations).');
+  const declared = declaredEndpoints(plugins);
   const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
     plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
   return {
@@ -107,12 +145,14 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     tokens: new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval),
     actions,
     factorRegistry: new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])),
-    authEndpoints: plugins.flatMap((plugin) => plugin.endpoints ?? []),
+    authEndpoints: plugins.flatMap((plugin) => declared(plugin) ?? []),
     signInListeners: listeners('signedIn'),
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),
     signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
     meExtensions: plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
     bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
+    tenancy: tenancies[0] ?? null,
+    pageHeaderParts: plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
   };
 }

@@ -29,6 +29,10 @@ export const SECURITY_EVENT_TYPES = [
   'signed_out_by_admin',
   'impersonation_started',
   'impersonation_ended',
+  'organization_member_added',
+  'organization_member_removed',
+  'organization_role_changed',
+  'organization_invitation_accepted',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

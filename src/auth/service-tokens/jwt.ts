@@ -136,6 +136,8 @@ export class ServiceTokenVerifier {
         last_used_at: null,
         created_at: new Date(claims.iat * 1000).toISOString(),
         expires_at: expiresAt,
+        // A service token acts in no organization: tenant-scoped resources answer 403 to it.
+        organization_id: null,
       },
       credential: { kind: 'service_token', id: claims.sid, expiresAt },
     };

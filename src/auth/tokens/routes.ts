@@ -18,6 +18,7 @@ const TokenRecordSchema = Type.Object({
   last_used_at: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String(),
   expires_at: Type.Union([Type.String(), Type.Null()]),
+  organization_id: Type.Union([Type.Integer(), Type.Null()]),
 });
 
 const ABILITIES_HELP = 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".';
@@ -66,6 +67,11 @@ const createToken = defineEndpoint({
     expires_at: Type.Optional(
       Type.String({ maxLength: 64, title: 'Expiry', description: 'ISO 8601, in the future' }),
     ),
+    organization_id: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+        description: 'The organization the token acts in (organizations plugin): one of yours',
+      }),
+    ),
   }),
   responses: {
     201: Envelope({ fields: { token: Type.String(), token_id: Type.Integer(), name: Type.String() } }),
@@ -83,6 +89,19 @@ const createToken = defineEndpoint({
       else if (expiresAt > caller!.token.expires_at)
         errors.expires_at ??= 'Expiry cannot be later than that of the token making the request.';
     }
+    // A token made by a token acts in the same organization, if that one has one.
+    let organizationId = body.organization_id ?? null;
+    if (caller!.via === 'token' && caller!.token.organization_id !== null) {
+      if (organizationId === null) organizationId = caller!.token.organization_id;
+      else if (organizationId !== caller!.token.organization_id)
+        errors.organization_id ??= 'A token made by a token acts in the same organization.';
+    }
+    if (
+      organizationId !== null &&
+      !errors.organization_id &&
+      !(await services.tenancy?.isMember(services.db, caller!.user.id, organizationId))
+    )
+      errors.organization_id = 'You are not a member of this organization.';
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     if (caller!.via === 'token' && !coversAbilities(caller!.token.abilities, abilities!)) {
       throw new ForbiddenError('A token can only create tokens with abilities it holds itself.');
@@ -98,7 +117,13 @@ const createToken = defineEndpoint({
       },
       (db) =>
         services.tokens.issue(
-          { userId: user.id, name: body.name, abilities: abilities!, expiresAt: expiresAt ?? null },
+          {
+            userId: user.id,
+            name: body.name,
+            abilities: abilities!,
+            expiresAt: expiresAt ?? null,
+            organizationId,
+          },
           db,
         ),
     );

@@ -6,6 +6,7 @@ import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 import { apiIdempotencyKeysMigration } from './0004_api_idempotency_keys.ts';
 import { usersRoleDisabledMigration } from './0005_users_role_disabled.ts';
+import { tokenOrganizationMigration } from './0006_token_organization.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [
@@ -16,4 +17,5 @@ export const coreMigrations: CitadelMigration[] = [
   emailVerifiedAtMigration,
   apiIdempotencyKeysMigration,
   usersRoleDisabledMigration,
+  tokenOrganizationMigration,
 ];

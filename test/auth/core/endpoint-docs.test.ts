@@ -8,13 +8,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { lintOpenApi } from '../../support/redocly.ts';
+import { blogPlugins } from '../../../examples/blog/citadel.config.ts';
 
 describe('the auth OpenAPI document (GET /docs)', () => {
   let t: TestApp;
   let t31: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
-    t31 = await startTestApp({ openapi: '3.1' });
+    // The demo's plugins: `citadel openapi --auth` below prints the demo's document.
+    t31 = await startTestApp({ openapi: '3.1', plugins: blogPlugins });
   });
   afterAll(async () => {
     await t?.close();

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import type { Session } from '../../http/sessions/session.ts';
+
+/**
+ * The organization a request acts in (contract section 17): the session's active organization, or
+ * the one a personal access token was created for, with the caller's role there and the
+ * permissions that role holds (written like token abilities: `projects:read`, `projects:*`, `*`).
+ */
+export interface ActiveTenant {
+  organizationId: number;
+  role: string;
+  permissions: readonly string[];
+}
+
+/** What resolving the active organization reads of a request (a `RequestContext` is one). */
+export interface TenantRequest {
+  readonly caller: Caller | null;
+  readonly session: Session;
+}
+
+/**
+ * What the organizations capability gives the core: the request's active organization (checked
+ * against the membership table on every resolution, so a removed member loses it at once), and
+ * whether a user belongs to an organization (a token created for one).
+ */
+export interface Tenancy {
+  resolve(request: TenantRequest, db: Kysely<Database>): Promise<ActiveTenant | null>;
+  isMember(db: Kysely<Database>, userId: number, organizationId: number): Promise<boolean>;
+}
+
+/** The session key holding the active organization's id. */
+export const ACTIVE_ORGANIZATION_KEY = 'organization_id';
+
+// Keyed on the request's session object: one per request, shared by the Fastify request and the
+// plain `RequestContext` (and by an endpoint's input) of the same request.
+const resolved = new WeakMap<Session, ActiveTenant | null>();
+
+/** The request's active organization, resolved once per request (null without the plugin). */
+export async function activeTenant(
+  request: TenantRequest,
+  services: { tenancy: Tenancy | null; db: Kysely<Database> },
+): Promise<ActiveTenant | null> {
+  if (resolved.has(request.session)) return resolved.get(request.session)!;
+  const { tenancy } = services;
+  const tenant = tenancy && request.caller ? await tenancy.resolve(request, services.db) : null;
+  resolved.set(request.session, tenant);
+  return tenant;
+}
+
+/** The active organization `activeTenant` resolved for this request, or null if it did not run. */
+export function resolvedTenant(request: TenantRequest): ActiveTenant | null {
+  return resolved.get(request.session) ?? null;
+}
+
+/** Forget the resolution (the request changed the active organization). */
+export function forgetTenant(request: TenantRequest): void {
+  resolved.delete(request.session);
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { clientKind } from '../../http/negotiation.ts';
+import { envelope, renderPage } from '../../http/respond.ts';
+import { invitationProps } from './routes.ts';
+import { invitationPage } from './pages.ts';
+
+/**
+ * GET /organizations/invitations/{token}, the emailed link: a page whose button accepts it
+ * (opening the link changes nothing: mail scanners open links). Registered by hand rather than
+ * declared: it is a browser page, and as an OpenAPI path it would be ambiguous with
+ * `/organizations/{id}/invitations` (the contract names both). The token is a secret in the logs.
+ */
+export function invitationLink(app: FastifyInstance): void {
+  const props = (request: FastifyRequest) =>
+    invitationProps(request.server.citadel, (request.params as { token: string }).token);
+  app.get(
+    '/organizations/invitations/:token',
+    { config: { secrets: ['token'], pageProps: props } },
+    async (request, reply) => {
+      if (clientKind(request) === 'form') return renderPage(request, reply, invitationPage);
+      const found = (await props(request)).organization !== null;
+      return reply.code(found ? 200 : 404).send(
+        envelope({
+          action: 'organizations.invitation',
+          status: found ? 'info' : 'error',
+          statusCode: found ? 200 : 404,
+          message: found
+            ? 'Accept with POST /organizations/invitations/accept {token}.'
+            : 'This invitation is invalid, was already used or has expired.',
+        }),
+      );
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import { definePlugin } from '../../plugin.ts';
+import { organizationsMigration } from './migrations.ts';
+import { organizationEndpoints, organizationsOf } from './routes.ts';
+import { invitationLink } from './link-routes.ts';
+import { switcher } from './pages.ts';
+import { compileRoles } from './roles.ts';
+import { activeOrganizationId, createTenancy, membershipOf, noteSessionOrganization } from './service.ts';
+
+export interface OrganizationsOptions {
+  /**
+   * Permissions of `member` and of custom roles, written like token abilities (`projects:read`,
+   * `projects:*`, `*`). `owner` and `admin` hold `*`; `member` holds nothing unless given here.
+   */
+  roles?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * Organizations, members, roles and invitations, and the active organization that tenant-scoped
+ * resources (`defineResource({ tenant: 'organization_id' })`) act in (contract section 17).
+ */
+export function organizations(options: OrganizationsOptions = {}) {
+  const roles = compileRoles(options.roles);
+  return definePlugin({
+    id: 'organizations',
+    options,
+    migrations: [organizationsMigration],
+    tables: ['organizations', 'organization_members', 'organization_invitations'],
+    endpoints: organizationEndpoints(roles),
+    routes: invitationLink,
+    tenancy: createTenancy(roles),
+    events: { request: noteSessionOrganization },
+    pageHeader: switcher(organizationsOf),
+    meSchema: {
+      organization: Type.Union(
+        [
+          Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String(), role: Type.String() }),
+          Type.Null(),
+        ],
+        { description: 'The organization the caller acts in (organizations plugin), or null' },
+      ),
+    },
+    async extendMe(caller, db) {
+      const id = activeOrganizationId(caller);
+      const member = id === null ? undefined : await membershipOf(db, caller.user.id, id);
+      return { organization: member ?? null };
+    },
+  });
+}

@@ -1,0 +1,719 @@
+import { Type } from '@sinclair/typebox';
+import type { Kysely } from 'kysely';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import type { Database } from '../../db/schema.ts';
+import { insertReturningId } from '../../db/insert.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
+import { composeMail } from '../../mail/templates.ts';
+import type { CitadelServices } from '../core/services.ts';
+import type { Caller } from '../../http/caller.ts';
+import { defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
+import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
+import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
+import type { RolePermissions } from './roles.ts';
+import type { EndpointInput } from '../core/endpoint.ts';
+import {
+  organizationPage,
+  organizationsPage,
+  type InvitationPageProps,
+  type OrganizationPageProps,
+  type OrganizationsPageProps,
+  type OrganizationSummary,
+} from './pages.ts';
+import { LastOwnerError, lockOrganization, membershipOf, ownerCount, type Membership } from './service.ts';
+
+/** Invitations work for seven days, once. */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
+/** At most this many invitations per organization per hour. */
+export const INVITATIONS_PER_HOUR = 10;
+/** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
+const MAX_TOKEN_LENGTH = 128;
+
+const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+
+const OrganizationSchema = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
+const OrganizationWithRole = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  slug: Type.String(),
+  role: Type.String(),
+});
+const MemberSchema = Type.Object({
+  user: Type.Object({ id: Type.Integer(), username: Type.String(), email: Type.String() }),
+  role: Type.String(),
+  created_at: Type.String(),
+});
+const IdParams = Type.Object({ id: Type.String({ maxLength: 20 }) });
+const MemberParams = Type.Object({
+  id: Type.String({ maxLength: 20 }),
+  userId: Type.String({ maxLength: 20 }),
+});
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Slug = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: SLUG_PATTERN,
+  'x-message': 'A slug is lower-case letters, digits and single dashes (my-team).',
+});
+
+/** `/organizations/{id}`'s id, or 404: ids are positive integers. */
+function parseId(raw: string, what = 'Organization'): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFoundError(`${what} not found.`);
+  return Number(raw);
+}
+
+/** A slug made of a name: lower-case ASCII letters and digits, dashes between words. */
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return slug || 'organization';
+}
+
+/** The caller's membership of `organizationId`, or 404 (a non-member learns nothing). */
+async function requireMember(
+  services: CitadelServices,
+  caller: Caller,
+  organizationId: number,
+): Promise<Membership> {
+  const member = await membershipOf(services.db, caller.user.id, organizationId);
+  if (!member) throw new NotFoundError('Organization not found.');
+  return member;
+}
+
+function requireManager(member: Membership): void {
+  if (member.role !== 'owner' && member.role !== 'admin')
+    throw new ForbiddenError('Only an owner or an admin of the organization may do this.');
+}
+
+async function slugTaken(db: Kysely<Database>, slug: string, except?: number): Promise<boolean> {
+  let query = db.selectFrom('organizations').select('id').where('slug', '=', slug);
+  if (except !== undefined) query = query.where('id', '<>', except);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** A free slug from `base`: itself, else `base-2`, `base-3`, … */
+async function freeSlug(db: Kysely<Database>, base: string): Promise<string> {
+  for (let n = 1; n < 1000; n++) {
+    const slug = n === 1 ? base : `${base.slice(0, 58)}-${n}`;
+    if (!(await slugTaken(db, slug))) return slug;
+  }
+  return `${base.slice(0, 48)}-${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errno?: unknown; message?: unknown };
+  return (
+    e.code === '23505' ||
+    e.code === 'ER_DUP_ENTRY' ||
+    e.errno === 1062 ||
+    (typeof e.message === 'string' && /UNIQUE constraint failed/i.test(e.message))
+  );
+}
+
+function event(
+  services: CitadelServices,
+  db: Kysely<Database>,
+  request: { ip: string; userAgent: string | null },
+  userId: number,
+  type: SecurityEventType,
+  detail: Record<string, string | number>,
+) {
+  return recordSecurityEvent(db, services.clock, { userId, type, ...originOf(request), detail });
+}
+
+/** The user's organizations with the user's role in each, by name. */
+export function organizationsOf(db: Kysely<Database>, userId: number): Promise<OrganizationSummary[]> {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.name', 'o.slug', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .execute();
+}
+
+function activeOf(input: EndpointInput): number | null {
+  return input.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
+}
+
+async function listProps(input: EndpointInput): Promise<OrganizationsPageProps> {
+  if (!input.caller) return { organizations: [], active: null };
+  return {
+    organizations: await organizationsOf(input.services.db, input.caller.user.id),
+    active: activeOf(input),
+  };
+}
+
+async function membersOf(db: Kysely<Database>, organizationId: number) {
+  const rows = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.username', 'u.email', 'm.role', 'm.created_at'])
+    .where('m.organization_id', '=', organizationId)
+    .orderBy('m.id')
+    .execute();
+  return rows.map((row) => ({
+    user: { id: row.id, username: row.username, email: row.email },
+    role: row.role,
+    created_at: row.created_at,
+  }));
+}
+
+/** The invitation a link's token names, while it can be accepted: the organization's name. */
+export async function invitationProps(
+  services: CitadelServices,
+  token: string,
+): Promise<InvitationPageProps> {
+  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { token: '', organization: null };
+  const found = await services.db
+    .selectFrom('organization_invitations as i')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .select('o.name')
+    .where('i.token_hash', '=', sha256Hex(token))
+    .where('i.used_at', 'is', null)
+    .where('i.expires_at', '>', services.clock.now().toISOString())
+    .executeTakeFirst();
+  return { token, organization: found?.name ?? null };
+}
+
+/** The organization endpoints of contract section 17, for the roles of the plugin's options. */
+export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
+  const roleNames = [...roles.keys()];
+  const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
+  const detailProps = async (input: EndpointInput): Promise<OrganizationPageProps> => {
+    const { services, caller } = input;
+    const raw = (input.params as { id?: string } | undefined)?.id ?? '';
+    const id = /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
+    const member = caller && id !== null ? await membershipOf(services.db, caller.user.id, id) : undefined;
+    if (!member) return { organization: null, members: [], invitations: [], roles: roleNames, active: null };
+    const manager = member.role === 'owner' || member.role === 'admin';
+    const invitations = manager
+      ? await services.db
+          .selectFrom('organization_invitations')
+          .select(['email', 'role', 'expires_at'])
+          .where('organization_id', '=', member.id)
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', services.clock.now().toISOString())
+          .orderBy('id', 'desc')
+          .limit(50)
+          .execute()
+      : [];
+    return {
+      organization: member,
+      members: await membersOf(services.db, member.id),
+      invitations,
+      roles: roleNames,
+      active: activeOf(input),
+    };
+  };
+  const checkRole = (role: string) => {
+    if (!roles.has(role))
+      throw new ValidationError({ role: `The role must be one of: ${roleNames.join(', ')}.` });
+  };
+
+  const create = defineEndpoint({
+    method: 'POST',
+    path: '/organizations',
+    action: 'organizations.create',
+    auth: 'session',
+    ability: 'organizations:create',
+    summary: 'Create an organization (the caller becomes its owner and acts in it)',
+    body: Type.Object({ name: Name, slug: Type.Optional(Slug) }),
+    rateLimit: { name: 'organizations:create:user', max: 20, windowSeconds: 3600, per: 'user' },
+    responses: { 201: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
+    page: organizationsPage,
+    pageProps: listProps,
+    async handler(input) {
+      const { body, caller, services, session } = input;
+      const { db, clock } = services;
+      const name = body.name.trim();
+      if (name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
+      if (body.slug !== undefined && (await slugTaken(db, body.slug)))
+        throw new ValidationError({ slug: 'This slug is taken.' });
+      const slug = body.slug ?? (await freeSlug(db, slugify(name)));
+      const now = clock.now().toISOString();
+      let id: number;
+      try {
+        id = await retryOnDeadlock(() =>
+          db.transaction().execute(async (trx) => {
+            const organizationId = await insertReturningId(trx, 'organizations', {
+              name,
+              slug,
+              created_at: now,
+            });
+            await trx
+              .insertInto('organization_members')
+              .values({
+                organization_id: organizationId,
+                user_id: caller!.user.id,
+                role: 'owner',
+                created_at: now,
+              })
+              .execute();
+            await event(services, trx, input, caller!.user.id, 'organization_member_added', {
+              organization_id: organizationId,
+              role: 'owner',
+            });
+            return organizationId;
+          }),
+        );
+      } catch (error) {
+        // Two creations raced for the same slug: the second one is told, as if it had looked first.
+        if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+        throw error;
+      }
+      if (caller!.via === 'session') {
+        session.set(ACTIVE_ORGANIZATION_KEY, id);
+        forgetTenant(input);
+      }
+      return {
+        status: 'success',
+        statusCode: 201,
+        message: `Organization ${name} created.`,
+        data: { organization: { id, name, slug } },
+        redirect_to: `/organizations/${id}`,
+      };
+    },
+  });
+
+  const index = defineEndpoint({
+    method: 'GET',
+    path: '/organizations',
+    action: 'organizations.index',
+    auth: 'session',
+    ability: 'organizations:read',
+    summary: "The caller's organizations, with the caller's role in each",
+    responses: { 200: Envelope({ data: Type.Object({ organizations: Type.Array(OrganizationWithRole) }) }) },
+    page: organizationsPage,
+    pageProps: listProps,
+    async handler({ caller, services }) {
+      const organizations = await organizationsOf(services.db, caller!.user.id);
+      return { status: 'success', data: { organizations }, render: true };
+    },
+  });
+
+  const show = defineEndpoint({
+    method: 'GET',
+    path: '/organizations/:id',
+    action: 'organizations.show',
+    auth: 'session',
+    ability: 'organizations:read',
+    summary: 'One of the caller’s organizations and its members',
+    params: IdParams,
+    responses: {
+      200: Envelope({
+        data: Type.Object({ organization: OrganizationWithRole, members: Type.Array(MemberSchema) }),
+      }),
+    },
+    page: organizationPage,
+    pageProps: detailProps,
+    async handler({ params, caller, services }) {
+      const member = await requireMember(services, caller!, parseId(params.id));
+      const members = await membersOf(services.db, member.id);
+      return { status: 'success', data: { organization: member, members }, render: true };
+    },
+  });
+
+  const update = defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/:id',
+    action: 'organizations.update',
+    auth: 'session',
+    ability: 'organizations:update',
+    summary: 'Rename an organization or change its slug (owner, admin)',
+    params: IdParams,
+    body: Type.Object({ name: Type.Optional(Name), slug: Type.Optional(Slug) }),
+    responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
+    async handler({ params, body, caller, services }) {
+      const member = await requireMember(services, caller!, parseId(params.id));
+      requireManager(member);
+      const changes: { name?: string; slug?: string } = {};
+      if (body.name !== undefined) {
+        changes.name = body.name.trim();
+        if (changes.name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
+      }
+      if (body.slug !== undefined) {
+        if (await slugTaken(services.db, body.slug, member.id))
+          throw new ValidationError({ slug: 'This slug is taken.' });
+        changes.slug = body.slug;
+      }
+      if (Object.keys(changes).length > 0) {
+        try {
+          await services.db.updateTable('organizations').set(changes).where('id', '=', member.id).execute();
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+          throw error;
+        }
+      }
+      const organization = {
+        id: member.id,
+        name: changes.name ?? member.name,
+        slug: changes.slug ?? member.slug,
+      };
+      return { status: 'success', message: 'Organization updated.', data: { organization } };
+    },
+  });
+
+  const remove = defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/:id',
+    aliases: [{ method: 'POST', path: '/organizations/:id/delete' }],
+    action: 'organizations.delete',
+    auth: 'sudo',
+    ability: 'organizations:delete',
+    summary: 'Delete an organization and its tenant rows (owner, sudo)',
+    params: IdParams,
+    responses: { 200: Envelope() },
+    async handler(input) {
+      const { params, caller, services, session } = input;
+      const member = await requireMember(services, caller!, parseId(params.id));
+      if (member.role !== 'owner') throw new ForbiddenError('Only an owner may delete the organization.');
+      // Every tenant-scoped resource's rows go with their organization (contract section 17).
+      const tenantTables = (services.config.api?.resources ?? []).flatMap((resource) =>
+        resource.tenant ? [{ table: resource.table ?? resource.name, column: resource.tenant }] : [],
+      );
+      const seen = new Set<string>();
+      await retryOnDeadlock(() =>
+        services.db.transaction().execute(async (trx) => {
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables
+          const anyDb = trx as unknown as Kysely<any>;
+          for (const { table, column } of tenantTables) {
+            if (seen.has(`${table}.${column}`)) continue;
+            seen.add(`${table}.${column}`);
+            await anyDb.deleteFrom(table).where(column, '=', member.id).execute();
+          }
+          await trx.deleteFrom('personal_access_tokens').where('organization_id', '=', member.id).execute();
+          const members = await trx
+            .selectFrom('organization_members')
+            .select('user_id')
+            .where('organization_id', '=', member.id)
+            .execute();
+          for (const row of members)
+            await event(services, trx, input, row.user_id, 'organization_member_removed', {
+              organization_id: member.id,
+              reason: 'organization_deleted',
+            });
+          await trx.deleteFrom('organization_invitations').where('organization_id', '=', member.id).execute();
+          await trx.deleteFrom('organization_members').where('organization_id', '=', member.id).execute();
+          await trx.deleteFrom('organizations').where('id', '=', member.id).execute();
+        }),
+      );
+      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
+        session.delete(ACTIVE_ORGANIZATION_KEY);
+        forgetTenant(input);
+      }
+      return {
+        status: 'success',
+        message: `Organization ${member.name} deleted.`,
+        redirect_to: '/organizations',
+      };
+    },
+  });
+
+  const invite = defineEndpoint({
+    method: 'POST',
+    path: '/organizations/:id/invitations',
+    action: 'organizations.invite',
+    auth: 'session',
+    ability: 'organizations:update',
+    summary: 'Invite someone by email (owner, admin; an owner only by an owner)',
+    params: IdParams,
+    body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191 }), role: Role }),
+    // Per user here; per organization (10 an hour) once the caller is known to manage it.
+    rateLimit: { name: 'organizations:invite:user', max: 30, windowSeconds: 3600, per: 'user' },
+    page: organizationPage,
+    pageProps: detailProps,
+    responses: {
+      201: Envelope({
+        data: Type.Object({
+          invitation: Type.Object({
+            id: Type.Integer(),
+            email: Type.String(),
+            role: Type.String(),
+            expires_at: Type.String(),
+          }),
+        }),
+      }),
+    },
+    async handler({ params, body, caller, services }) {
+      const member = await requireMember(services, caller!, parseId(params.id));
+      requireManager(member);
+      checkRole(body.role);
+      if (body.role === 'owner' && member.role !== 'owner')
+        throw new ForbiddenError('Only an owner may invite an owner.');
+      // Counted only for the organization's managers: nobody else can use up its invitations.
+      await services.rateLimiter.consume(`organizations:invite:${member.id}`, INVITATIONS_PER_HOUR, 3600);
+      const { db, clock, config } = services;
+      const token = randomToken(32);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString();
+      const email = body.email.trim();
+      const id = await insertReturningId(db, 'organization_invitations', {
+        organization_id: member.id,
+        email,
+        role: body.role,
+        token_hash: sha256Hex(token),
+        invited_by: caller!.user.id,
+        expires_at: expiresAt,
+        used_at: null,
+        created_at: now.toISOString(),
+      });
+      const url = `${config.appUrl}/organizations/invitations/${encodeURIComponent(token)}`;
+      await services.mailer.send(
+        composeMail(email, {
+          subject: `Join ${member.name}`,
+          intro: `${caller!.user.username} invites you to join the organization ${member.name} as ${body.role}. Sign in with this address (${email}) and follow the link within 7 days. It works once.`,
+          link: { url, label: `Join ${member.name}` },
+          outro: 'If you do not want to join, ignore this email.',
+        }),
+      );
+      return {
+        status: 'success',
+        statusCode: 201,
+        message: `Invitation sent to ${email}.`,
+        data: { invitation: { id, email, role: body.role, expires_at: expiresAt } },
+        redirect_to: `/organizations/${member.id}`,
+      };
+    },
+  });
+
+  const accept = defineEndpoint({
+    method: 'POST',
+    path: '/organizations/invitations/accept',
+    action: 'organizations.join',
+    auth: 'session',
+    ability: 'organizations:update',
+    summary: 'Accept an invitation (the signed-in user whose proved email it was sent to)',
+    body: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: MAX_TOKEN_LENGTH }) }),
+    secrets: ['token'],
+    rateLimit: { name: 'organizations:accept:user', max: 30, windowSeconds: 3600, per: 'user' },
+    responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationWithRole }) }) },
+    async handler(input) {
+      const { body, caller, services, session } = input;
+      const { db, clock } = services;
+      const user = caller!.user;
+      const now = clock.now().toISOString();
+      const gone = () => new NotFoundError('This invitation is invalid, was already used or has expired.');
+      const invitation = await db
+        .selectFrom('organization_invitations as i')
+        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+        .select(['i.id', 'i.organization_id', 'i.email', 'i.role', 'o.name', 'o.slug'])
+        .where('i.token_hash', '=', sha256Hex(body.token))
+        .where('i.used_at', 'is', null)
+        .where('i.expires_at', '>', now)
+        .executeTakeFirst();
+      if (!invitation) throw gone();
+      // Only the invited address, proved by its owner, joins: the link alone is not enough.
+      if (user.email_verified_at === null || user.email.toLowerCase() !== invitation.email.toLowerCase())
+        throw new ForbiddenError(
+          'This invitation was sent to another address: sign in with the account whose confirmed email received it.',
+        );
+      const role = await retryOnDeadlock(() =>
+        db.transaction().execute(async (trx) => {
+          // Single use: of two accepts at once, one claims the row.
+          const claimed = await trx
+            .updateTable('organization_invitations')
+            .set({ used_at: now })
+            .where('id', '=', invitation.id)
+            .where('used_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(claimed.numUpdatedRows) !== 1) throw gone();
+          const existing = await membershipOf(trx, user.id, invitation.organization_id);
+          if (existing) return existing.role;
+          await trx
+            .insertInto('organization_members')
+            .values({
+              organization_id: invitation.organization_id,
+              user_id: user.id,
+              role: invitation.role,
+              created_at: now,
+            })
+            .execute();
+          const detail = { organization_id: invitation.organization_id, role: invitation.role };
+          await event(services, trx, input, user.id, 'organization_invitation_accepted', detail);
+          await event(services, trx, input, user.id, 'organization_member_added', detail);
+          return invitation.role;
+        }),
+      );
+      const organization = {
+        id: invitation.organization_id,
+        name: invitation.name,
+        slug: invitation.slug,
+        role,
+      };
+      // A session acting in no organization acts in the one it just joined.
+      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
+        session.set(ACTIVE_ORGANIZATION_KEY, organization.id);
+        forgetTenant(input);
+      }
+      return {
+        status: 'success',
+        message: `You joined ${invitation.name}.`,
+        data: { organization },
+        redirect_to: `/organizations/${invitation.organization_id}`,
+      };
+    },
+  });
+
+  /** The target's membership, the actor's rights over it, and the owner rule; in a transaction. */
+  const changeMember = async (
+    services: CitadelServices,
+    caller: Caller,
+    organizationId: number,
+    targetId: number,
+    change: (trx: Kysely<Database>, actor: Membership, target: Membership) => Promise<void>,
+  ) => {
+    const actor = await requireMember(services, caller, organizationId);
+    return retryOnDeadlock(() =>
+      services.db.transaction().execute(async (trx) => {
+        if (!(await lockOrganization(trx, services.dialect, organizationId)))
+          throw new NotFoundError('Organization not found.');
+        const target = await membershipOf(trx, targetId, organizationId);
+        if (!target) throw new NotFoundError('Member not found.');
+        await change(trx, actor, target);
+      }),
+    );
+  };
+
+  const updateMember = defineEndpoint({
+    method: 'PATCH',
+    path: '/organizations/:id/members/:userId',
+    aliases: [{ method: 'POST', path: '/organizations/:id/members/:userId/role' }],
+    action: 'organizations.member_update',
+    auth: 'session',
+    ability: 'organizations:update',
+    summary: "Change a member's role (owner, admin; only an owner touches an owner)",
+    params: MemberParams,
+    body: Type.Object({ role: Role }),
+    responses: { 200: Envelope() },
+    async handler(input) {
+      const { params, body, caller, services } = input;
+      const organizationId = parseId(params.id);
+      const userId = parseId(params.userId, 'Member');
+      checkRole(body.role);
+      await changeMember(services, caller!, organizationId, userId, async (trx, actor, target) => {
+        requireManager(actor);
+        if ((target.role === 'owner' || body.role === 'owner') && actor.role !== 'owner')
+          throw new ForbiddenError('Only an owner may make or change an owner.');
+        if (target.role === body.role) return;
+        if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1)
+          throw new LastOwnerError();
+        await trx
+          .updateTable('organization_members')
+          .set({ role: body.role })
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId)
+          .execute();
+        await event(services, trx, input, userId, 'organization_role_changed', {
+          organization_id: organizationId,
+          from: target.role,
+          to: body.role,
+        });
+      });
+      return { status: 'success', message: 'Role changed.', redirect_to: `/organizations/${organizationId}` };
+    },
+  });
+
+  const removeMember = defineEndpoint({
+    method: 'DELETE',
+    path: '/organizations/:id/members/:userId',
+    aliases: [{ method: 'POST', path: '/organizations/:id/members/:userId/remove' }],
+    action: 'organizations.member_remove',
+    auth: 'session',
+    ability: 'organizations:update',
+    summary: 'Remove a member (owner, admin; only an owner removes an owner; anyone may leave)',
+    params: MemberParams,
+    responses: { 200: Envelope() },
+    async handler(input) {
+      const { params, caller, services, session } = input;
+      const organizationId = parseId(params.id);
+      const userId = parseId(params.userId, 'Member');
+      const self = userId === caller!.user.id;
+      await changeMember(services, caller!, organizationId, userId, async (trx, actor, target) => {
+        if (!self) {
+          requireManager(actor);
+          if (target.role === 'owner' && actor.role !== 'owner')
+            throw new ForbiddenError('Only an owner may remove an owner.');
+        }
+        if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1)
+          throw new LastOwnerError();
+        await trx
+          .deleteFrom('organization_members')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', '=', userId)
+          .execute();
+        // A token made for the organization acts for a member of it only.
+        await trx
+          .deleteFrom('personal_access_tokens')
+          .where('user_id', '=', userId)
+          .where('organization_id', '=', organizationId)
+          .execute();
+        await event(services, trx, input, userId, 'organization_member_removed', {
+          organization_id: organizationId,
+          by: self ? 'self' : 'manager',
+        });
+      });
+      if (self && session.get(ACTIVE_ORGANIZATION_KEY) === organizationId) {
+        session.delete(ACTIVE_ORGANIZATION_KEY);
+        forgetTenant(input);
+      }
+      return {
+        status: 'success',
+        message: self ? 'You left the organization.' : 'Member removed.',
+        redirect_to: self ? '/organizations' : `/organizations/${organizationId}`,
+      };
+    },
+  });
+
+  const setActive = defineEndpoint({
+    method: 'POST',
+    path: '/organizations/active',
+    action: 'organizations.active',
+    auth: 'session',
+    // A token acts in the organization it was made for; only a session switches.
+    bearer: false,
+    summary: 'Choose the organization the session acts in (or none)',
+    body: Type.Object({
+      organization_id: Type.Union(
+        [Type.Integer({ minimum: 1 }), Type.Null(), Type.String({ maxLength: 20 })],
+        {
+          description: 'An organization of the caller, or null for none',
+        },
+      ),
+    }),
+    responses: {
+      200: Envelope({ data: Type.Object({ organization: Type.Union([OrganizationWithRole, Type.Null()]) }) }),
+    },
+    async handler(input) {
+      const { body, caller, services, session } = input;
+      const raw = body.organization_id;
+      forgetTenant(input);
+      if (raw === null || raw === '') {
+        session.delete(ACTIVE_ORGANIZATION_KEY);
+        return { status: 'success', message: 'No active organization.', data: { organization: null } };
+      }
+      const id = typeof raw === 'number' ? raw : parseId(raw);
+      const member = await requireMember(services, caller!, id);
+      session.set(ACTIVE_ORGANIZATION_KEY, member.id);
+      return {
+        status: 'success',
+        message: `You now act in ${member.name}.`,
+        data: { organization: member },
+        redirect_to: `/organizations/${member.id}`,
+      };
+    },
+  });
+
+  return [create, index, setActive, accept, show, update, remove, invite, updateMember, removeMember];
+}
