@@ -142,7 +142,11 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, { plugins, pageReplacements: pageReplacements(plugins, config.pages) });
+  await app.register(authCore, {
+    plugins,
+    pageReplacements: pageReplacements(plugins, config.pages),
+    apiBaseUrl: config.api?.apiBaseUrl ?? null,
+  });
   if (config.seedDemo && config.seed) await config.seed(app);
 
   if (config.api) {

@@ -38,15 +38,23 @@ export const BUILT_IN_PLUGIN_KEYS = Object.keys(BUILT_INS) as BuiltInPluginKey[]
  * one out (with it its routes, its pages, the links other pages show to them and its OpenAPI
  * entries). A built-in that others depend on cannot be left out alone: start-up names them.
  */
-export function defaultPlugins(overrides: DefaultPluginOverrides = {}): CitadelPlugin[] {
+export function defaultPlugins<const O extends DefaultPluginOverrides = Record<never, never>>(
+  overrides: O = {} as O,
+): (CitadelPlugin & BuiltInPlugin<Exclude<BuiltInPluginKey, { [K in keyof O]: O[K] extends false ? K : never }[keyof O]>>)[] {
   for (const key of Object.keys(overrides)) {
     if (!Object.hasOwn(BUILT_INS, key))
       throw new TypeError(
         `defaultPlugins: no built-in plugin "${key}" (known: ${BUILT_IN_PLUGIN_KEYS.join(', ')})`,
       );
   }
-  return BUILT_IN_PLUGIN_KEYS.filter((key) => overrides[key] !== false).map((key) => BUILT_INS[key]);
+  return BUILT_IN_PLUGIN_KEYS.filter((key) => overrides[key] !== false).map((key) => BUILT_INS[key]) as never;
 }
+
+/**
+ * The type of the built-in plugins of these keys, each with its endpoints' literal types (what
+ * `createClient<typeof config>()` reads).
+ */
+export type BuiltInPlugin<K extends BuiltInPluginKey = BuiltInPluginKey> = (typeof BUILT_INS)[K];
 
 /** The built-in plugin a key stands for (its `name` is what `dependencies` and errors use). */
 export function builtInPlugin(key: BuiltInPluginKey): CitadelPlugin {

@@ -425,7 +425,7 @@ const listEvents = defineEndpoint({
   },
 });
 
-export const accountCenterEndpoints: readonly AnyEndpoint[] = [
+export const accountCenterEndpoints = [
   showAccount,
   changeUsernameEndpoint,
   requestEmailChangeEndpoint,
@@ -437,7 +437,7 @@ export const accountCenterEndpoints: readonly AnyEndpoint[] = [
   revokeSession,
   revokeOthers,
   listEvents,
-];
+] as const satisfies readonly AnyEndpoint[];
 
 /** What is not an endpoint: the retention sweep of old events and the pages' shared script. */
 export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {

@@ -330,7 +330,7 @@ const resetPassword = defineEndpoint({
   },
 });
 
-export const accountEndpoints: readonly AnyEndpoint[] = [
+export const accountEndpoints = [
   home,
   me,
   pageEndpoint({
@@ -359,7 +359,7 @@ export const accountEndpoints: readonly AnyEndpoint[] = [
   forgotPassword,
   showResetPassword,
   resetPassword,
-];
+] as const satisfies readonly AnyEndpoint[];
 
 function signInPageProps({ services }: EndpointInput): SignInPageProps {
   const { passwordMinLength, passwordMaxLength } = services.config.limits;

@@ -98,9 +98,12 @@ export interface Endpoint<
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   R extends Record<number, TSchema> = Record<number, TSchema>,
+  M extends EndpointMethod = EndpointMethod,
+  Path extends string = string,
 > {
-  method: EndpointMethod;
-  path: string;
+  method: M;
+  /** Express-style: static segments and `:name` parameters (`/tokens/:id`). */
+  path: Path;
   /** The envelope's `action` of every answer, errors included. */
   action: string;
   auth: EndpointAuth;
@@ -135,6 +138,11 @@ export interface Endpoint<
   jsonOnly?: boolean;
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
+  /**
+   * A page and nothing else (the GET of a form): its JSON answer is an empty info envelope, so the
+   * typed client (`citadel/client`) has no method for it. Set by `pageEndpoint()`.
+   */
+  pageOnly?: boolean;
   handler: (
     input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
   ) => Promise<EndpointResult | Answered>;
@@ -142,16 +150,21 @@ export interface Endpoint<
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
 
-/** Types a declaration (literal types kept for the typed client). */
+/**
+ * Types a declaration, keeping its method, path and schemas literal for the typed client
+ * (`citadel/client`).
+ */
 export function defineEndpoint<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,
   B extends TSchema = TSchema,
   const R extends Record<number, TSchema> = Record<number, TSchema>,
->(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  const M extends EndpointMethod = EndpointMethod,
+  const Path extends string = string,
+>(endpoint: Endpoint<P, Q, B, R, M, Path>): Endpoint<P, Q, B, R, M, Path> {
   return endpoint;
 }
 
 /** Any endpoint, for lists of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds endpoints of every schema
-export type AnyEndpoint = Endpoint<any, any, any, any>;
+export type AnyEndpoint = Endpoint<any, any, any, any, EndpointMethod, string>;

@@ -14,6 +14,7 @@ import type { PageRenderer } from '../../http/respond.ts';
 import { registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
 import type { AnyEndpoint } from './endpoint.ts';
+import { clientRoutesEndpoint } from './client-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +42,8 @@ export interface AuthCoreOptions {
    * plugins' and the configuration's `pages`); the core only serves what it is given.
    */
   pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
+  /** The resource API's base path (`/api`), when there is one, for the typed client's route list. */
+  apiBaseUrl?: string | null;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface AuthCoreOptions {
  */
 export const authCore = fp(async function authCore(
   app: FastifyInstance,
-  { plugins, pageReplacements }: AuthCoreOptions,
+  { plugins, pageReplacements, apiBaseUrl = null }: AuthCoreOptions,
 ) {
   const { db, clock, config } = app;
   app.decorate('users', new UserService(db, clock));
@@ -103,9 +106,11 @@ export const authCore = fp(async function authCore(
     });
   }
   const endpoints = plugins.flatMap((plugin) => plugin.endpoints ?? []);
-  app.decorate('authEndpoints', endpoints);
-  serveAuthDocs(
-    app,
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
-  );
+  const clientRoutes = clientRoutesEndpoint(endpoints, apiBaseUrl);
+  registerEndpoints(app, [clientRoutes]);
+  app.decorate('authEndpoints', [...endpoints, clientRoutes]);
+  serveAuthDocs(app, [
+    ...plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+    { name: 'client', endpoints: [clientRoutes] },
+  ]);
 });

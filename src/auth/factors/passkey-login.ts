@@ -147,4 +147,4 @@ const login = defineEndpoint({
 });
 
 /** Signing in with a passkey: its options, then the assertion. */
-export const passkeyLoginEndpoints: readonly AnyEndpoint[] = [loginOptions, login];
+export const passkeyLoginEndpoints = [loginOptions, login] as const satisfies readonly AnyEndpoint[];

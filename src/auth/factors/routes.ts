@@ -360,10 +360,10 @@ const recoveryCodes = defineEndpoint({
 });
 
 /** Two-factor settings: enrollment, removal, recovery codes. */
-export const twoFactorEndpoints: readonly AnyEndpoint[] = [
+export const twoFactorEndpoints = [
   index,
   enrollStart,
   enrollConfirm,
   unenroll,
   recoveryCodes,
-];
+] as const satisfies readonly AnyEndpoint[];

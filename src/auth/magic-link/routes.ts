@@ -106,9 +106,9 @@ const verifyLink = defineEndpoint({
 });
 
 /** Sign-in by an emailed single-use link. */
-export const magicLinkEndpoints: readonly AnyEndpoint[] = [
+export const magicLinkEndpoints = [
   showMagicLink,
   magicLinkSent,
   sendLink,
   verifyLink,
-];
+] as const satisfies readonly AnyEndpoint[];

@@ -92,4 +92,4 @@ const setPassword = defineEndpoint({
 });
 
 /** Setting or changing the password of a signed-in account. */
-export const passwordEndpoints: readonly AnyEndpoint[] = [showSetPassword, setPassword];
+export const passwordEndpoints = [showSetPassword, setPassword] as const satisfies readonly AnyEndpoint[];

@@ -128,4 +128,4 @@ const providerCallback = defineEndpoint({
 });
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export const socialEndpoints: readonly AnyEndpoint[] = [redirectToProvider, providerCallback];
+export const socialEndpoints = [redirectToProvider, providerCallback] as const satisfies readonly AnyEndpoint[];

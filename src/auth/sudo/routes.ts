@@ -188,4 +188,4 @@ const exitSudo = defineEndpoint({
 });
 
 /** Step-up (sudo) mode: the page and its proofs. */
-export const sudoEndpoints: readonly AnyEndpoint[] = [showSudo, challengeSudo, verifySudo, exitSudo];
+export const sudoEndpoints = [showSudo, challengeSudo, verifySudo, exitSudo] as const satisfies readonly AnyEndpoint[];

@@ -144,4 +144,4 @@ const revokeToken = defineEndpoint({
 });
 
 /** Personal access token management: list, create (shown once), revoke. */
-export const tokenEndpoints: readonly AnyEndpoint[] = [listTokens, createToken, revokeToken];
+export const tokenEndpoints = [listTokens, createToken, revokeToken] as const satisfies readonly AnyEndpoint[];
