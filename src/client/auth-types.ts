@@ -65,15 +65,22 @@ type Extending<All extends EndpointShape, C extends string> = All extends Endpoi
     ? All
     : never
   : never;
-type AnyEndsWithParam<E extends EndpointShape> = E extends EndpointShape ? EndsWithParam<E['path']> : never;
-type VerbOf<Self extends EndpointShape, Others extends EndpointShape> = Self['method'] extends 'GET'
+type ListGet<E extends EndpointShape> = E extends { method: 'GET' } ? (EndsWithParam<E['path']> extends true ? never : E) : never;
+type Item<E extends EndpointShape> = E extends EndpointShape ? (EndsWithParam<E['path']> extends true ? E : never) : never;
+/** A chain with a GET of its own (a list) and a route ending in a parameter (an item). */
+type IsCollection<OnChain extends EndpointShape> = [ListGet<OnChain>] extends [never]
+  ? false
+  : [Item<OnChain>] extends [never]
+    ? false
+    : true;
+type VerbOf<Self extends EndpointShape, OnChain extends EndpointShape> = Self['method'] extends 'GET'
   ? EndsWithParam<Self['path']> extends true
     ? 'get'
-    : true extends AnyEndsWithParam<Others>
+    : IsCollection<OnChain> extends true
       ? 'list'
       : 'get'
   : Self['method'] extends 'POST'
-    ? true extends AnyEndsWithParam<Others>
+    ? IsCollection<OnChain> extends true
       ? 'create'
       : 'send'
     : Self['method'] extends 'PUT'
@@ -88,13 +95,13 @@ export type NameOf<Self extends EndpointShape, All extends EndpointShape> =
     ? OthersOnChain<All, C, KeyOf<Self>> extends infer Others extends EndpointShape
       ? [Others] extends [never]
         ? C extends ''
-          ? VerbOf<Self, never>
+          ? VerbOf<Self, Self>
           : [Extending<All, C>] extends [never]
             ? C
-            : `${C}.${VerbOf<Self, never>}`
+            : `${C}.${VerbOf<Self, Self>}`
         : C extends ''
-          ? VerbOf<Self, Others>
-          : `${C}.${VerbOf<Self, Others>}`
+          ? VerbOf<Self, Self | Others>
+          : `${C}.${VerbOf<Self, Self | Others>}`
       : never
     : never;
 

@@ -28,9 +28,20 @@ export function endsWithParam(path: string): boolean {
   return last !== undefined && isParam(last);
 }
 
-/** The verb an endpoint gets when its chain alone does not name it. */
-function verbOf(route: ClientRoute, others: readonly ClientRoute[]): string {
-  const collection = others.some((other) => endsWithParam(other.path));
+/**
+ * A collection: a chain with a GET of its own (a list) and a route whose path ends in a parameter
+ * (an item), like `GET /tokens` and `DELETE /tokens/:id`.
+ */
+function isCollection(routes: readonly ClientRoute[]): boolean {
+  return (
+    routes.some((route) => route.method === 'GET' && !endsWithParam(route.path)) &&
+    routes.some((route) => endsWithParam(route.path))
+  );
+}
+
+/** The verb an endpoint gets when its chain alone does not name it (`onChain`: the routes of its chain, itself included). */
+function verbOf(route: ClientRoute, onChain: readonly ClientRoute[]): string {
+  const collection = isCollection(onChain);
   switch (route.method) {
     case 'GET':
       return !endsWithParam(route.path) && collection ? 'list' : 'get';
@@ -55,11 +66,11 @@ export function clientNames(routes: readonly ClientRoute[]): Map<string, ClientR
   const names = new Map<string, ClientRoute>();
   routes.forEach((route, i) => {
     const chain = chains[i]!;
-    const others = routes.filter((_, j) => j !== i && chains[j] === chain);
+    const onChain = routes.filter((_, j) => chains[j] === chain);
     const extended = chains.some((other) => chain !== '' && other.startsWith(`${chain}.`));
     const name =
-      others.length > 0 || extended || chain === ''
-        ? `${chain === '' ? '' : `${chain}.`}${verbOf(route, others)}`
+      onChain.length > 1 || extended || chain === ''
+        ? `${chain === '' ? '' : `${chain}.`}${verbOf(route, onChain)}`
         : chain;
     if (!names.has(name)) names.set(name, route);
   });

@@ -1,0 +1,61 @@
+// The client's method names of the built-in endpoints, checked at the type level here (against
+// `keyof client.auth`, flattened) and at run time by test/client/auth.test.ts (against the names
+// the run-time rule gives the server's GET /endpoints list): both rules must agree.
+import type { createClient } from '../../../src/client/index.ts';
+import type { demoConfig } from './fixtures.ts';
+
+export const BUILT_IN_NAMES = [
+  'get',
+  'me',
+  'login',
+  'logout',
+  'register',
+  'forgotPassword',
+  'resetPassword.get',
+  'resetPassword.send',
+  'tokens.list',
+  'tokens.create',
+  'tokens.delete',
+  'oauth.get',
+  'oauth.callback',
+  'setPassword.get',
+  'setPassword.send',
+  'action.show',
+  'action.challenge',
+  'action.handle',
+  'action.cancel',
+  'magicLink.send',
+  'magicLink.verify',
+  'passkey.login.options',
+  'passkey.login.send',
+  'twoFactor.get',
+  'twoFactor.enroll.start',
+  'twoFactor.enroll.confirm',
+  'twoFactor.unenroll',
+  'twoFactor.recoveryCodes',
+  'sudo.get',
+  'sudo.challenge',
+  'sudo.verify',
+  'sudo.exit',
+  'account.get',
+  'account.username',
+  'account.email.send',
+  'account.email.verify.get',
+  'account.email.verify.send',
+  'account.delete',
+  'sessions.list',
+  'sessions.delete',
+  'sessions.revokeOthers',
+  'account.events',
+] as const;
+
+/** Every dotted method name of a client object. */
+type Names<T> = {
+  [K in keyof T & string]:
+    | (T[K] extends (...args: never[]) => unknown ? K : never)
+    | (keyof T[K] extends never ? never : `${K}.${Names<T[K]>}`);
+}[keyof T & string];
+
+type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type AuthNames = Names<ReturnType<typeof createClient<typeof demoConfig>>['auth']>;
+export const namesAgree: Exact<AuthNames, (typeof BUILT_IN_NAMES)[number]> = true;
