@@ -48,17 +48,29 @@ async function registerTypeScriptLoader(): Promise<void> {
 /** The application's config module: --config FILE, else ./citadel.config.ts when it exists. */
 /** `citadel openapi --auth`: the auth endpoints' document, from the configured plugins' declarations. */
 async function printAuthOpenApi(options: CitadelOptions, openapi: string | undefined): Promise<void> {
-  const [{ knownActions, resolvePlugins }, { buildAuthOpenApiDocument }, { parseOpenApiVersion }] =
-    await Promise.all([
-      import('./assembly.ts'),
-      import('./auth/core/endpoint-openapi.ts'),
-      import('./core/openapi.ts'),
-    ]);
+  const [
+    { knownActions, resolvePlugins },
+    { buildAuthOpenApiDocument },
+    { parseOpenApiVersion },
+    { clientRoutesEndpoint },
+  ] = await Promise.all([
+    import('./assembly.ts'),
+    import('./auth/core/endpoint-openapi.ts'),
+    import('./core/openapi.ts'),
+    import('./auth/core/client-routes.ts'),
+  ]);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));
   const { SESSION_COOKIE } = await import('./http/sessions/plugin.ts');
+  const clientRoutes = clientRoutesEndpoint(
+    plugins.flatMap((plugin) => plugin.endpoints ?? []),
+    config.api?.apiBaseUrl ?? null,
+  );
   const document = buildAuthOpenApiDocument(
-    plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+    [
+      ...plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+      { name: 'client', endpoints: [clientRoutes] },
+    ],
     {
       title: config.appName,
       serverUrl: config.basePath || '/',

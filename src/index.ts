@@ -57,6 +57,7 @@ export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListe
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,
+  type BuiltInPlugin,
   type BuiltInPluginKey,
   type DefaultPluginOverrides,
 } from './auth/index.ts';
