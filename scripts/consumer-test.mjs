@@ -12,7 +12,14 @@ import ts from 'typescript';
 
 const repo = resolve(import.meta.dirname, '..');
 const keep = process.argv.includes('--keep');
-const ENTRY_POINTS = ['citadel', 'citadel/fastify', 'citadel/html', 'citadel/migrations', 'citadel/testing'];
+const ENTRY_POINTS = [
+  'citadel',
+  'citadel/fastify',
+  'citadel/html',
+  'citadel/migrations',
+  'citadel/testing',
+  'citadel/client',
+];
 // Versions the consumer installs beside the tarball (the same pins as the repository's lock file).
 const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
 const pinned = (name) => `${name}@${lock.packages[`node_modules/${name}`].version}`;
