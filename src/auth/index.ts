@@ -40,7 +40,8 @@ export const BUILT_IN_PLUGIN_KEYS = Object.keys(BUILT_INS) as BuiltInPluginKey[]
  */
 export function defaultPlugins<const O extends DefaultPluginOverrides = Record<never, never>>(
   overrides: O = {} as O,
-): (CitadelPlugin & BuiltInPlugin<Exclude<BuiltInPluginKey, { [K in keyof O]: O[K] extends false ? K : never }[keyof O]>>)[] {
+): (CitadelPlugin &
+  BuiltInPlugin<Exclude<BuiltInPluginKey, { [K in keyof O]: O[K] extends false ? K : never }[keyof O]>>)[] {
   for (const key of Object.keys(overrides)) {
     if (!Object.hasOwn(BUILT_INS, key))
       throw new TypeError(

@@ -65,8 +65,16 @@ type Extending<All extends EndpointShape, C extends string> = All extends Endpoi
     ? All
     : never
   : never;
-type ListGet<E extends EndpointShape> = E extends { method: 'GET' } ? (EndsWithParam<E['path']> extends true ? never : E) : never;
-type Item<E extends EndpointShape> = E extends EndpointShape ? (EndsWithParam<E['path']> extends true ? E : never) : never;
+type ListGet<E extends EndpointShape> = E extends { method: 'GET' }
+  ? EndsWithParam<E['path']> extends true
+    ? never
+    : E
+  : never;
+type Item<E extends EndpointShape> = E extends EndpointShape
+  ? EndsWithParam<E['path']> extends true
+    ? E
+    : never
+  : never;
 /** A chain with a GET of its own (a list) and a route ending in a parameter (an item). */
 type IsCollection<OnChain extends EndpointShape> = [ListGet<OnChain>] extends [never]
   ? false

@@ -229,7 +229,10 @@ function builder(config: ApiConfig): ApiBuilder {
   };
 }
 
-export function createApi<const R extends readonly ResourceConfig[], const Base extends string = '/api'>(options: {
+export function createApi<
+  const R extends readonly ResourceConfig[],
+  const Base extends string = '/api',
+>(options: {
   apiName: string;
   apiBaseUrl?: Base;
   resources: R;

@@ -204,7 +204,12 @@ const cancelSignIn = defineEndpoint({
 });
 
 /** The /action/* endpoints of the post-sign-in pipeline. */
-export const pipelineEndpoints = [showStep, challengeStep, handleStep, cancelSignIn] as const satisfies readonly AnyEndpoint[];
+export const pipelineEndpoints = [
+  showStep,
+  challengeStep,
+  handleStep,
+  cancelSignIn,
+] as const satisfies readonly AnyEndpoint[];
 
 /**
  * A wrong proof (or one more than the context has left): 404. Once the wrong proofs reach the

@@ -128,4 +128,7 @@ const providerCallback = defineEndpoint({
 });
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export const socialEndpoints = [redirectToProvider, providerCallback] as const satisfies readonly AnyEndpoint[];
+export const socialEndpoints = [
+  redirectToProvider,
+  providerCallback,
+] as const satisfies readonly AnyEndpoint[];

@@ -188,4 +188,9 @@ const exitSudo = defineEndpoint({
 });
 
 /** Step-up (sudo) mode: the page and its proofs. */
-export const sudoEndpoints = [showSudo, challengeSudo, verifySudo, exitSudo] as const satisfies readonly AnyEndpoint[];
+export const sudoEndpoints = [
+  showSudo,
+  challengeSudo,
+  verifySudo,
+  exitSudo,
+] as const satisfies readonly AnyEndpoint[];

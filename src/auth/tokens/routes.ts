@@ -144,4 +144,8 @@ const revokeToken = defineEndpoint({
 });
 
 /** Personal access token management: list, create (shown once), revoke. */
-export const tokenEndpoints = [listTokens, createToken, revokeToken] as const satisfies readonly AnyEndpoint[];
+export const tokenEndpoints = [
+  listTokens,
+  createToken,
+  revokeToken,
+] as const satisfies readonly AnyEndpoint[];

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strict as assert } from 'node:assert';
 import { Type } from '@sinclair/typebox';
-import { createApi, createServer, defaultPlugins, defineConfig, defineResource, type CitadelMigration } from 'citadel';
+import {
+  createApi,
+  createServer,
+  defaultPlugins,
+  defineConfig,
+  defineResource,
+  type CitadelMigration,
+} from 'citadel';
 import { createClient, type ClientError } from 'citadel/client';
 import { idColumn, TIMESTAMP } from 'citadel/migrations';
 
@@ -94,7 +101,9 @@ export async function clientProgram(): Promise<void> {
     assert.equal(list.pagination?.nextCursor, null);
     // @ts-expect-error the hidden column is not part of the record type
     assert.equal(todo.data.secret, undefined);
-    console.log('consumer program: citadel/client typed from the configuration (auth, sudo, tokens, resources) passed');
+    console.log(
+      'consumer program: citadel/client typed from the configuration (auth, sudo, tokens, resources) passed',
+    );
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
