@@ -7,7 +7,7 @@
 import type { CitadelOptions } from '../config/types.ts';
 import type { ApiBuilder } from '../api/resource/define.ts';
 import type { ResourceConfig } from '../api/resource/types.ts';
-import type { BuiltInPlugin } from '../auth/index.ts';
+import type { defaultPlugins } from '../auth/index.ts';
 import type { AuthClient } from './auth-types.ts';
 import type { ApiClient } from './api-types.ts';
 import { clientNames, type ClientRoute } from './naming.ts';
@@ -57,7 +57,9 @@ type PluginsOf<C> = C extends { plugins?: infer P }
     ? undefined
     : P
   : undefined;
-type PluginList<C> = PluginsOf<C> extends readonly (infer Plugin)[] ? Plugin : BuiltInPlugin;
+/** The configuration's plugins, or the built-ins (what `defaultPlugins()` returns) when it has none. */
+type PluginList<C> =
+  PluginsOf<C> extends readonly (infer Plugin)[] ? Plugin : ReturnType<typeof defaultPlugins>[number];
 type EndpointsOf<C> =
   PluginList<C> extends infer Plugin
     ? Plugin extends { endpoints?: readonly (infer E)[] }
@@ -133,7 +135,8 @@ interface Call {
  */
 export function createClient<Config = CitadelOptions>(options: ClientOptions): CitadelClient<Config> {
   const base = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const doFetch =
+    options.fetch ?? ((input: Parameters<typeof fetch>[0], init?: RequestInit) => fetch(input, init));
 
   async function send({
     method,
