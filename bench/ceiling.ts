@@ -15,7 +15,7 @@ export const CEILING_LIST_QUERY = '?page=50&limit=20&sort=-created_at';
 
 const POST_COLUMNS = 'id, title, body, status, pinned, tags, created_at, updated_at';
 
-interface Queries {
+export interface Queries {
   postById(id: number): Promise<Record<string, unknown> | undefined>;
   countPublished(): Promise<number>;
   pagePublished(limit: number, offset: number): Promise<Record<string, unknown>[]>;
@@ -74,19 +74,26 @@ export interface Ceiling {
   close(): Promise<void>;
 }
 
-/** The ceiling routes on a loopback port: /posts, /posts/:id, /me. */
-export async function startCeiling(
-  dialect: TestDialect,
-  databaseUrl: string,
+/** The ceiling's prepared statements on `databaseUrl` (SQLite or PostgreSQL). */
+export async function ceilingQueries(dialect: TestDialect, databaseUrl: string): Promise<Queries> {
+  if (dialect === 'mysql') throw new Error('the ceiling runs on SQLite and PostgreSQL');
+  return dialect === 'sqlite'
+    ? await sqliteQueries(databaseUrl.slice('sqlite:'.length))
+    : await postgresQueries(databaseUrl);
+}
+
+/**
+ * The ceiling's hand-written handlers (/posts, /posts/:id, /me, /hello) under `prefix`: on the bare
+ * instance here, and the same functions mounted inside Citadel (bench/setup.ts) to measure what
+ * Citadel's global request pipeline costs a route it did not write.
+ */
+export function registerCeilingRoutes(
+  app: FastifyInstance,
+  prefix: string,
+  queries: Queries,
   codec: IdCodec,
   sessionCookie: string,
-): Promise<Ceiling> {
-  if (dialect === 'mysql') throw new Error('the ceiling runs on SQLite and PostgreSQL');
-  const queries =
-    dialect === 'sqlite'
-      ? await sqliteQueries(databaseUrl.slice('sqlite:'.length))
-      : await postgresQueries(databaseUrl);
-  const app: FastifyInstance = Fastify({ logger: false });
+): void {
   const post = (row: Record<string, unknown>) => ({
     id: codec.encode(Number(row.id)),
     title: row.title,
@@ -100,14 +107,14 @@ export async function startCeiling(
     excerpt: (row.body as string).slice(0, 100),
   });
 
-  app.get('/posts/:id', async (request, reply) => {
+  app.get(`${prefix}/posts/:id`, async (request, reply) => {
     const id = codec.decode((request.params as { id: string }).id);
     const row = id === null ? undefined : await queries.postById(id);
     if (!row) return reply.code(404).send({ status: 404 });
     return { status: 'success', data: post(row) };
   });
 
-  app.get('/posts', async (request) => {
+  app.get(`${prefix}/posts`, async (request) => {
     const query = request.query as Record<string, string>;
     const page = Number(query.page ?? 1);
     const limit = Math.min(Number(query.limit ?? 20), 50);
@@ -134,7 +141,7 @@ export async function startCeiling(
   });
 
   const cookiePattern = new RegExp(`(?:^|;\\s*)${sessionCookie}=([^;]+)`);
-  app.get('/me', async (request, reply) => {
+  app.get(`${prefix}/me`, async (request, reply) => {
     const raw = cookiePattern.exec(request.headers.cookie ?? '')?.[1];
     const hash = raw ? createHash('sha256').update(raw).digest('hex') : undefined;
     const user = hash ? await queries.sessionUser(hash, new Date().toISOString()) : undefined;
@@ -147,6 +154,21 @@ export async function startCeiling(
       user: { id: Number(user.id), username: user.username, email: user.email, active: true },
     };
   });
+
+  // No database, no work: what is left is the HTTP pipeline alone.
+  app.get(`${prefix}/hello`, async () => ({ status: 'success', data: { hello: 'world' } }));
+}
+
+/** The ceiling routes on a loopback port: /posts, /posts/:id, /me, /hello. */
+export async function startCeiling(
+  dialect: TestDialect,
+  databaseUrl: string,
+  codec: IdCodec,
+  sessionCookie: string,
+): Promise<Ceiling> {
+  const queries = await ceilingQueries(dialect, databaseUrl);
+  const app: FastifyInstance = Fastify({ logger: false });
+  registerCeilingRoutes(app, '', queries, codec, sessionCookie);
 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

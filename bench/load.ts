@@ -7,6 +7,12 @@ export interface LoadResult {
   seconds: number;
   /** Responses outside 2xx plus connection errors and timeouts: any of them spoils the case. */
   failures: number;
+  /**
+   * CPU time of this whole process (every thread, the load generator included) during the run, in
+   * microseconds: per request, a cost that other processes on the machine do not change the way
+   * they change requests per second.
+   */
+  cpuMicros: number;
 }
 
 export interface LoadOptions {
@@ -26,7 +32,13 @@ export interface LoadOptions {
 export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
   if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url))
     throw new Error(`benchmarks run on loopback only, not ${url}`);
-  if (options.amount) return sequential(url, options, options.amount);
+  const cpu = process.cpuUsage();
+  const result = options.amount ? await sequential(url, options, options.amount) : await timed(url, options);
+  const used = process.cpuUsage(cpu);
+  return { ...result, cpuMicros: used.user + used.system };
+}
+
+async function timed(url: string, options: LoadOptions): Promise<Omit<LoadResult, 'cpuMicros'>> {
   const result = await autocannon({
     url,
     method: options.method ?? 'GET',
@@ -47,7 +59,11 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
   };
 }
 
-async function sequential(url: string, options: LoadOptions, amount: number): Promise<LoadResult> {
+async function sequential(
+  url: string,
+  options: LoadOptions,
+  amount: number,
+): Promise<Omit<LoadResult, 'cpuMicros'>> {
   const latencies: number[] = [];
   let failures = 0;
   const started = performance.now();

@@ -1,14 +1,18 @@
 /**
- * `npx tsx bench/profile.ts <list|read|bulk|me|bearer> [engine|baseline]`: a CPU profile of one benchmark
- * case (same data and routes as `npm run bench`), summarised as self time per area and per function.
- * The raw profile is written to /tmp for Chrome DevTools. Environment: BENCH_DIALECTS (first one
- * used, default sqlite), BENCH_ROWS, BENCH_DURATION, BENCH_CONNECTIONS.
+ * `npx tsx bench/profile.ts <list|read|bulk|me|bearer|pipeline|hello> [engine|baseline]`: a CPU
+ * profile of one benchmark case (same data and routes as `npm run bench`), summarised as self time
+ * per area and per function. `pipeline` and `hello` run the ceiling's handlers inside Citadel
+ * (engine) or on a bare Fastify (baseline). The raw profile is written to /tmp for Chrome DevTools.
+ * Environment: BENCH_DIALECTS (first one used, default sqlite), BENCH_ROWS, BENCH_DURATION,
+ * BENCH_CONNECTIONS.
  */
 import { Session } from 'node:inspector/promises';
 import { writeFile } from 'node:fs/promises';
 import type { TestDialect } from '../test/helpers/databases.ts';
 import { load, type LoadOptions } from './load.ts';
 import { demoOptions, LIST_QUERY, startBenchTarget } from './setup.ts';
+import { startCeiling } from './ceiling.ts';
+import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
 
 interface ProfileNode {
   id: number;
@@ -65,24 +69,35 @@ function summarise(profile: Profile, top: number, requests: number): string {
 
 async function main(): Promise<void> {
   const [kind = 'read', who = 'engine'] = process.argv.slice(2);
-  if (!['list', 'read', 'bulk', 'me', 'bearer'].includes(kind) || !['engine', 'baseline'].includes(who)) {
-    throw new Error('usage: tsx bench/profile.ts <list|read|bulk|me|bearer> [engine|baseline]');
+  const kinds = ['list', 'read', 'bulk', 'me', 'bearer', 'pipeline', 'hello'];
+  if (!kinds.includes(kind) || !['engine', 'baseline'].includes(who)) {
+    throw new Error(`usage: tsx bench/profile.ts <${kinds.join('|')}> [engine|baseline]`);
   }
   const dialect = (process.env.BENCH_DIALECTS ?? 'sqlite').split(',')[0] as TestDialect;
   const rows = Number(process.env.BENCH_ROWS ?? 100_000);
   const target = await startBenchTarget(dialect, await demoOptions(), rows, (line) =>
     console.error(`profile: ${line}`),
   );
+  // pipeline and hello: the ceiling's handlers inside Citadel (engine) or on a bare Fastify (baseline).
+  const bare =
+    (kind === 'pipeline' || kind === 'hello') && who === 'baseline'
+      ? await startCeiling(dialect, target.databaseUrl, target.codec, SESSION_COOKIE)
+      : undefined;
   try {
     const base = who === 'engine' ? target.engineBase : target.baselineBase;
+    const ceilingBase = bare?.base ?? target.mountedCeilingBase;
     const url =
-      kind === 'list'
-        ? base + LIST_QUERY
-        : kind === 'read' || kind === 'bearer'
-          ? base + target.readPath
-          : kind === 'me'
-            ? target.origin + '/me'
-            : base;
+      kind === 'pipeline'
+        ? `${ceilingBase}/posts${target.readPath}`
+        : kind === 'hello'
+          ? `${ceilingBase}/hello`
+          : kind === 'list'
+            ? base + LIST_QUERY
+            : kind === 'read' || kind === 'bearer'
+              ? base + target.readPath
+              : kind === 'me'
+                ? target.origin + '/me'
+                : base;
     // GET /me with the bench author's session cookie; the bearer read with its token.
     // JSON like `npm run bench` (without it GET /me answers a browser: a redirect, not the user).
     const headers: Record<string, string> = {
@@ -123,6 +138,7 @@ async function main(): Promise<void> {
     );
     console.log(summarise(profile, 25, result.requests));
   } finally {
+    await bare?.close();
     await target.close();
   }
 }

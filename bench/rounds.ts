@@ -17,6 +17,7 @@ export function combine(results: LoadResult[]): LoadResult {
     // The worst round's p99: a conservative figure.
     p99Ms: Math.max(...results.map((r) => r.p99Ms)),
     failures: results.reduce((sum, r) => sum + r.failures, 0),
+    cpuMicros: results.reduce((sum, r) => sum + r.cpuMicros, 0),
   };
 }
 

@@ -174,7 +174,25 @@ async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, 
     await assertSameAnswer(engineBase + readPath, ceiling.base + '/posts' + readPath);
     await assertSameAnswer(target.origin + '/me', ceiling.base + '/me', session.headers);
     await assertSameAnswer(engineBase + readPath, engineBase + readPath, bearer.headers);
+    const mounted = target.mountedCeilingBase!;
+    await assertSameAnswer(mounted + '/posts' + readPath, ceiling.base + '/posts' + readPath);
+    await assertSameAnswer(mounted + '/hello', ceiling.base + '/hello');
     return [
+      // Citadel's global pipeline alone: the same hand-written handlers inside Citadel and bare.
+      await pair(
+        'ceiling read in Citadel / bare Fastify',
+        dialect,
+        mounted + '/posts' + readPath,
+        ceiling.base + '/posts' + readPath,
+        get,
+      ),
+      await pair(
+        'constant JSON in Citadel / bare Fastify',
+        dialect,
+        mounted + '/hello',
+        ceiling.base + '/hello',
+        get,
+      ),
       await pair(
         'single read / ceiling',
         dialect,

@@ -7,6 +7,10 @@ import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
 import { seed, type AnyDb } from './seed.ts';
 import { randomToken, sha256Hex } from '../src/core/crypto.ts';
 import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
+import { ceilingQueries, registerCeilingRoutes, type Queries } from './ceiling.ts';
+
+/** Where the ceiling's handlers are mounted inside Citadel (SQLite and PostgreSQL). */
+export const MOUNTED_CEILING_PREFIX = '/bench-ceiling';
 
 export const BULK = 1000;
 export const BENCH_SECRET = 'bench-session-secret-that-is-long-enough-0123456789';
@@ -29,6 +33,11 @@ export interface BenchTarget {
   codec: IdCodec;
   /** `citadel_session=…` of a stored session of the bench author. */
   sessionCookie: string;
+  /**
+   * `http://127.0.0.1:PORT/bench-ceiling`: the ceiling's own handlers mounted inside Citadel, behind
+   * its global pipeline only (SQLite and PostgreSQL; undefined on MySQL/MariaDB).
+   */
+  mountedCeilingBase?: string;
   close(): Promise<void>;
 }
 
@@ -65,8 +74,10 @@ export async function startBenchTarget(
     appUrl: 'http://127.0.0.1',
     dataDir: '/tmp/citadel-bench-data',
   });
+  let mountedQueries: Queries | undefined;
   const close = async () => {
     await server.close();
+    await mountedQueries?.close();
     await database.drop();
   };
   try {
@@ -86,6 +97,11 @@ export async function startBenchTarget(
       (posts.formClass?.post ?? posts.formClass?.['*'])!,
       posts.maxLimit ?? 100,
     );
+
+    if (dialect !== 'mysql') {
+      mountedQueries = await ceilingQueries(dialect, database.url);
+      registerCeilingRoutes(app, MOUNTED_CEILING_PREFIX, mountedQueries, codec, SESSION_COOKIE);
+    }
 
     const author = await services.users.create({
       username: 'bench author',
@@ -132,6 +148,7 @@ export async function startBenchTarget(
       databaseUrl: database.url,
       codec,
       sessionCookie: `${SESSION_COOKIE}=${rawSession}`,
+      ...(mountedQueries ? { mountedCeilingBase: origin + MOUNTED_CEILING_PREFIX } : {}),
       engineBase: `${origin}${api.apiBaseUrl}/${api.publications[0]!.version}/posts`,
       baselineBase: `${origin}${BASELINE_PREFIX}/posts`,
       readPath: `/${codec.encode(someId)}`,

@@ -9,6 +9,11 @@ export interface Row {
   load: number;
 }
 
+/** This process's CPU time per request: what a request costs, whatever else the machine runs. */
+function cpuPerRequest(result: LoadResult): number {
+  return result.cpuMicros / result.requests;
+}
+
 /** The results as a plain-text table on stdout (diagnostics go to stderr). */
 export function printTable(rows: Row[]): void {
   const header = [
@@ -19,6 +24,9 @@ export function printTable(rows: Row[]): void {
     'baseline req/s',
     'baseline p99 ms',
     'engine/baseline',
+    'engine CPU µs/req',
+    'baseline CPU µs/req',
+    'CPU engine/baseline',
     'load',
   ];
   const lines = rows.map((row) => [
@@ -29,6 +37,9 @@ export function printTable(rows: Row[]): void {
     row.baseline.requestsPerSecond.toFixed(1),
     String(row.baseline.p99Ms),
     (row.engine.requestsPerSecond / row.baseline.requestsPerSecond).toFixed(2),
+    cpuPerRequest(row.engine).toFixed(0),
+    cpuPerRequest(row.baseline).toFixed(0),
+    (cpuPerRequest(row.engine) / cpuPerRequest(row.baseline)).toFixed(2),
     row.load.toFixed(1),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)));

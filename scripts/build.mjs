@@ -3,7 +3,8 @@
 // browser assets beside the compiled modules that serve them.
 import { spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 
 const SRC = 'src';
 const DIST = 'dist';
@@ -38,4 +39,25 @@ for (const path of files(SRC)) {
   cpSync(path, join(DIST, relative(SRC, path)));
   copied++;
 }
-console.error(`built ${DIST}/ (${copied} asset file${copied === 1 ? '' : 's'} copied)`);
+// The docs UI's Swagger UI files (Apache-2.0, with its LICENSE and NOTICE), pinned by the
+// swagger-ui-dist devDependency: shipped in the package so that installing Citadel installs no
+// swagger-ui-dist (nor the install script of its telemetry dependency). src/http/docs-ui/assets.ts
+// serves them from here.
+const SWAGGER_UI_FILES = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-bundle.js.LICENSE.txt',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+  'LICENSE',
+  'NOTICE',
+];
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const vendored = join(DIST, 'http/docs-ui/swagger-ui');
+for (const name of SWAGGER_UI_FILES) cpSync(join(swaggerUi, name), join(vendored, name));
+const { version } = JSON.parse(readFileSync(join(swaggerUi, 'package.json'), 'utf8'));
+writeFileSync(join(vendored, 'VERSION'), `swagger-ui-dist ${version}\n`);
+
+console.error(
+  `built ${DIST}/ (${copied} asset file${copied === 1 ? '' : 's'} copied, Swagger UI ${version} in ${relative(DIST, vendored)}/)`,
+);

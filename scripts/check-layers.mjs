@@ -4,6 +4,12 @@
 // Rule 2: a file of a capability folder under src/auth imports (even a type) nothing from another
 // capability folder, nor the auth assembly files (src/auth/index.ts, src/auth/pages.ts); src/auth/core
 // imports no capability folder and no assembly file; src/api imports from src/auth only src/auth/core.
+// Rule 3 (domain code free of Fastify, contract section 15): no file under src/auth imports
+// `fastify` or a `@fastify/*` / `fastify-*` package (even a type), except the HTTP adapter files:
+// the route registration files (`routes.ts`, `*-routes.ts`, and `assets.ts`, a capability's static
+// scripts). Among them src/auth/core/endpoint-routes.ts turns a Fastify request into the plain
+// RequestContext domain code takes and commits what it changed, and src/auth/core/host-routes.ts
+// registers the auth core's hook and every plugin's routes.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -82,6 +88,30 @@ if (crossViolations.length > 0) {
     `a capability under src/auth imports only src/auth/${AUTH_CORE}, the core folders and the plugin API; src/auth/${AUTH_CORE} and src/api import no capability:`,
   );
   for (const line of crossViolations) console.error(`  src/${line}`);
+}
+
+// Rule 3: only the HTTP adapter files of src/auth import Fastify.
+const FASTIFY_IMPORT =
+  /(?:\bfrom\s*|\bimport\s*\(?\s*|declare module\s+)['"]((?:fastify|@fastify\/[^'"]+|fastify-[^'"/]+)(?:\/[^'"]*)?)['"]/g;
+const isAdapterFile = (name) => name === 'routes.ts' || name.endsWith('-routes.ts') || name === 'assets.ts';
+const fastifyImporters = new Set();
+const fastifyViolations = [];
+for (const file of files(AUTH)) {
+  const specs = [...readFileSync(file, 'utf8').matchAll(FASTIFY_IMPORT)].map(([, spec]) => spec);
+  if (specs.length === 0) continue;
+  fastifyImporters.add(relative(SRC, file));
+  if (!isAdapterFile(file.split('/').pop()))
+    fastifyViolations.push(`${relative(SRC, file)} imports ${specs.join(', ')}`);
+}
+console.log(
+  `check-layers: ${fastifyImporters.size} file(s) under src/auth import Fastify, ${fastifyViolations.length} outside the HTTP adapter files (routes.ts, *-routes.ts, assets.ts)`,
+);
+if (fastifyViolations.length > 0) {
+  failed = true;
+  console.error(
+    'domain code under src/auth takes plain data (RequestContext) and never imports Fastify; only the route registration files may:',
+  );
+  for (const line of fastifyViolations) console.error(`  src/${line}`);
 }
 
 if (failed) process.exit(1);

@@ -8,19 +8,27 @@ import { ConfigError } from './config/errors.ts';
 
 /**
  * The plugins of a server: `plugins` from the options is the full list (the built-ins when it is
- * absent), each name once, each plugin's `dependencies` present (one line names every one missing).
+ * absent), each id once, each table claimed by one plugin, each plugin's `dependencies` present
+ * (one line names every one missing).
  */
 export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
-  const plugins = [...(options.plugins ?? defaultPlugins())];
-  const names = new Set<string>();
-  for (const { name } of plugins) {
-    if (names.has(name)) throw new ConfigError(`two plugins are named "${name}"`);
-    names.add(name);
+  const plugins: CitadelPlugin[] = [...(options.plugins ?? defaultPlugins())];
+  const ids = new Set<string>();
+  const tables = new Map<string, string>();
+  for (const { id, tables: own = [] } of plugins) {
+    if (ids.has(id)) throw new ConfigError(`two plugins have the id "${id}"`);
+    ids.add(id);
+    for (const table of own) {
+      const owner = tables.get(table);
+      if (owner !== undefined)
+        throw new ConfigError(`plugins "${owner}" and "${id}" both create the table "${table}"`);
+      tables.set(table, id);
+    }
   }
   const missing = plugins.flatMap((plugin) =>
     (plugin.dependencies ?? [])
-      .filter((dependency) => !names.has(dependency))
-      .map((dependency) => `"${plugin.name}" needs "${dependency}"`),
+      .filter((dependency) => !ids.has(dependency))
+      .map((dependency) => `"${plugin.id}" needs "${dependency}"`),
   );
   if (missing.length > 0)
     throw new ConfigError(`plugins are missing what others depend on: ${missing.join(', ')}`);

@@ -10,7 +10,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { redactUrl } from './db/url.ts';
 import { isClusterPrimary, parseWorkerCount, runPrimary } from './ops/cluster.ts';
 import { exitGracefullyOnSignals } from './ops/shutdown.ts';
-import { importOptional, MissingDependencyError } from './core/optional-dependency.ts';
+import { MissingDependencyError } from './core/optional-dependency.ts';
 
 const HELP = `citadel: authentication server and resource API engine
 
@@ -29,23 +29,55 @@ Usage:
   citadel --help
 
 Configuration comes from environment variables (see README) and, when present, from
-citadel.config.ts in the current folder (or --config FILE), whose default export is the
-object createServer() accepts.`;
+citadel.config.ts, .mjs or .js in the current folder (or --config FILE), whose default export
+is the object createServer() accepts. A .ts config needs Node.js 23.6+ (its own type stripping;
+22.6+ with NODE_OPTIONS=--experimental-strip-types); on older versions, compile it to .js.`;
 
 class UsageError extends Error {}
 
 /**
- * A TypeScript config file needs a loader when Citadel itself runs compiled (the installed
- * package); tsx is the only thing it is used for.
+ * Whether this process can import a `.ts` module: the repository's own command line runs under tsx
+ * (`bin/citadel.mjs` in a checkout), and Node.js strips types itself from 23.6 (22.6 with
+ * `--experimental-strip-types`), which `process.features.typescript` reports. Citadel brings no
+ * TypeScript loader of its own.
  */
-async function registerTypeScriptLoader(): Promise<void> {
-  if (process.env.CITADEL_TS_LOADER === '1') return;
-  const { register } = await importOptional('tsx', 'A TypeScript config file', () => import('tsx/esm/api'));
-  register();
-  process.env.CITADEL_TS_LOADER = '1';
+export function canImportTypeScript(): boolean {
+  if (process.env.CITADEL_TS_LOADER === '1') return true;
+  const features = process.features as { typescript?: string | false };
+  return typeof features.typescript === 'string';
 }
 
-/** The application's config module: --config FILE, else ./citadel.config.ts when it exists. */
+/** The config files looked for in the current folder, in order, when --config is not given. */
+const DEFAULT_CONFIGS = ['citadel.config.ts', 'citadel.config.mjs', 'citadel.config.js'];
+
+/**
+ * The config file to load: --config FILE, else the first of citadel.config.ts (where this Node.js
+ * runs TypeScript), .mjs, .js in the current folder; none is fine (environment variables only).
+ * A TypeScript config this Node.js cannot run is one line saying what to do instead.
+ */
+export function configPath(
+  given: string | undefined,
+  typescript = canImportTypeScript(),
+  dir = '.',
+): string | null {
+  const typeScriptOnly = (path: string) =>
+    new ConfigError(
+      `${path} is TypeScript, which Node.js ${process.versions.node} cannot load without a loader: ` +
+        'compile it to citadel.config.js (or .mjs), or use Node.js 23.6+ (22.6+ with NODE_OPTIONS=--experimental-strip-types)',
+    );
+  if (given) {
+    const path = resolve(dir, given);
+    if (!existsSync(path)) throw new ConfigError(`config file not found: ${path}`);
+    if (/\.[cm]?ts$/.test(path) && !typescript) throw typeScriptOnly(path);
+    return path;
+  }
+  const found = DEFAULT_CONFIGS.map((name) => resolve(dir, name)).filter((path) => existsSync(path));
+  const usable = found.find((path) => typescript || !path.endsWith('.ts'));
+  if (usable) return usable;
+  if (found[0]) throw typeScriptOnly(found[0]);
+  return null;
+}
+
 /** `citadel openapi --auth`: the auth endpoints' document, from the configured plugins' declarations. */
 async function printAuthOpenApi(options: CitadelOptions, openapi: string | undefined): Promise<void> {
   const [
@@ -68,7 +100,7 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
   );
   const document = buildAuthOpenApiDocument(
     [
-      ...plugins.map((plugin) => ({ name: plugin.name, endpoints: plugin.endpoints ?? [] })),
+      ...plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
       { name: 'client', endpoints: [clientRoutes] },
     ],
     {
@@ -81,13 +113,9 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
-async function loadOptions(configPath: string | undefined): Promise<CitadelOptions> {
-  const path = resolve(configPath ?? 'citadel.config.ts');
-  if (!existsSync(path)) {
-    if (configPath) throw new ConfigError(`config file not found: ${path}`);
-    return {};
-  }
-  if (/\.[cm]?ts$/.test(path)) await registerTypeScriptLoader();
+async function loadOptions(given: string | undefined): Promise<CitadelOptions> {
+  const path = configPath(given);
+  if (!path) return {};
   const module = (await import(pathToFileURL(path).href)) as {
     default?: CitadelOptions | (() => CitadelOptions | Promise<CitadelOptions>);
   };

@@ -51,19 +51,47 @@ export type {
   ExtensionSettings,
   OAuthProviderConfig,
   Limits,
+  PluginLimits,
   LogLevel,
 } from './config/types.ts';
-export { definePlugin, type CitadelPlugin, type PluginEvents, type SignedInListener } from './plugin.ts';
+export {
+  definePlugin,
+  type CitadelPlugin,
+  type PluginEvents,
+  type RequestListener,
+  type SignedInEvent,
+  type SignedInInfo,
+  type SignedInListener,
+} from './plugin.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,
-  type BuiltInPlugin,
+  accounts,
+  tokens,
+  social,
+  password,
+  pipeline,
+  magicLink,
+  factors,
+  sudo,
+  accountCenter,
   type BuiltInPluginKey,
+  type BuiltInPlugin,
   type DefaultPluginOverrides,
+  type DefaultPlugins,
+  type AccountsOptions,
+  type TokensOptions,
+  type SocialOptions,
+  type PasswordOptions,
+  type PipelineOptions,
+  type MagicLinkOptions,
+  type FactorsOptions,
+  type SudoOptions,
+  type AccountCenterOptions,
 } from './auth/index.ts';
+export { pluginOptions, type PluginOptionsMap } from './auth/core/plugin-options.ts';
 export {
   defineEndpoint,
-  ANSWERED,
   type Endpoint,
   type AnyEndpoint,
   type EndpointAuth,
@@ -139,7 +167,8 @@ export type RowAlternative = api.RowAlternative;
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';
-export type { CitadelServices } from './http/fastify-types.ts';
+export type { CitadelServices } from './auth/core/services.ts';
+export type { CookieWrite, RequestContext } from './auth/core/request-context.ts';
 export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
 export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
 export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';

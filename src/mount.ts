@@ -11,13 +11,17 @@ import { createCoreServices } from './services.ts';
 import type { Clock } from './core/clock.ts';
 import { sessionPlugin } from './http/sessions/plugin.ts';
 import { verifyCsrf } from './http/csrf.ts';
+import { hookOf } from './http/hooks.ts';
 import { refuseForbiddenKeys } from './http/request-keys.ts';
 import { ServedPaths } from './http/served-paths.ts';
 import { readMultipartBody } from './http/multipart-body.ts';
 import { refuseLongUrls } from './http/request-head.ts';
 import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
-import { authCore } from './auth/core/plugin-host.ts';
+import { createAuthServices } from './auth/core/plugin-host.ts';
+import { authCore } from './auth/core/host-routes.ts';
+import type { CitadelServices } from './auth/core/services.ts';
+import { resolvePluginOptions } from './auth/core/plugin-options.ts';
 import { pageReplacements } from './auth/pages.ts';
 import type { CitadelPlugin } from './plugin.ts';
 import { citadelMigrations } from './assembly.ts';
@@ -40,6 +44,8 @@ export interface MountOptions {
 }
 
 export interface MountedCitadel {
+  /** Every service, as one plain object (what domain code and the tests use). */
+  services: CitadelServices;
   redis?: Redis;
   /** Closes what Citadel opened (mail transport, Redis, database); the Fastify instance stays. */
   release(): Promise<void>;
@@ -53,6 +59,9 @@ export interface MountedCitadel {
  */
 export async function mountCitadel(app: FastifyInstance, options: MountOptions): Promise<MountedCitadel> {
   const { config, plugins, clock, migrate, database: databaseOptions } = options;
+  // Every plugin's options (given, then the environment, then defaults): a bad value stops
+  // start-up with one line before the database is touched.
+  const pluginOptions = resolvePluginOptions(plugins, config);
   const database = await openDatabase(config.databaseUrl, {
     onConnectionError: (error) =>
       app.log.warn({ err: { message: error.message } }, 'database connection lost'),
@@ -73,6 +82,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     clock,
     logger: app.log,
   });
+  // The core services are also decorators, for the HTTP layer and the resource API.
   for (const [name, service] of Object.entries(core)) app.decorate(name, service);
   if (redis && config.redisUrl) {
     await assertRedisReachable(redis, config.redisUrl).catch(async (error: unknown) => {
@@ -98,6 +108,18 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Every GET route registered from here on (auth, plugins, resource API, docs), for page links.
   const servedPaths = new ServedPaths();
   app.decorate('servedPaths', servedPaths);
+  const replacements = pageReplacements(plugins, config.pages);
+  app.decorate('pageReplacements', replacements);
+  // Every service as one plain object, the auth core's included: what domain code is handed.
+  const services = createAuthServices(core, {
+    plugins,
+    log: app.log,
+    servedPaths,
+    pageReplacements: replacements,
+    pluginOptions,
+    apiBaseUrl: config.api?.apiBaseUrl ?? null,
+  });
+  app.decorate('citadel', services);
   const basePath = config.basePath;
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
@@ -111,12 +133,15 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // request keys that name a prototype (contract section 14) on every route, ops routes included.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
   // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
-  app.addHook('preValidation', refuseNonJsonBodies);
-  if (!app.hasContentTypeParser('multipart/form-data')) {
-    await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
-    app.addHook('preValidation', readMultipartBody);
-  }
-  app.addHook('preValidation', refuseForbiddenKeys);
+  // One hook, in this order; no promise unless a multipart body is read.
+  const ownMultipart = !app.hasContentTypeParser('multipart/form-data');
+  if (ownMultipart) await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
+  app.addHook(
+    'preValidation',
+    ownMultipart
+      ? hookOf(refuseNonJsonBodies, readMultipartBody, refuseForbiddenKeys)
+      : hookOf(refuseNonJsonBodies, refuseForbiddenKeys),
+  );
 
   // Health, readiness and metrics (sessionless routes); the metrics hook first, to time every request.
   await registerOperations(app, {
@@ -131,8 +156,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   await app.register(sessionPlugin);
   // A request target over 32 KiB: Citadel's own 414 (with the session loaded, so a form client
   // gets the error page).
-  app.addHook('onRequest', refuseLongUrls);
-  app.addHook('preHandler', verifyCsrf);
+  app.addHook('onRequest', hookOf(refuseLongUrls));
+  app.addHook('preHandler', hookOf(verifyCsrf));
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {
     // A known path with another method: OPTIONS 204 or 405, both with Allow (RFC 9110).
@@ -142,12 +167,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, {
-    plugins,
-    pageReplacements: pageReplacements(plugins, config.pages),
-    apiBaseUrl: config.api?.apiBaseUrl ?? null,
-  });
-  if (config.seedDemo && config.seed) await config.seed(app);
+  await app.register(authCore, { plugins });
+  if (config.seedDemo && config.seed) await config.seed(services);
 
   if (config.api) {
     const { resourceApi } = await import('./api/http/plugin.ts');
@@ -156,6 +177,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   }
 
   return {
+    services,
     redis,
     async release() {
       core.mailer.close();

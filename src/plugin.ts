@@ -1,12 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/caller.ts';
+import type { SessionCompanion } from './http/sessions/store.ts';
+import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
+import type { CitadelConfig } from './config/types.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -16,16 +19,30 @@ export interface SignedInInfo {
   registration?: boolean;
 }
 
+/** What a `signedIn` listener is told: plain data, no HTTP framework object. */
+export interface SignedInEvent {
+  user: UserRecord;
+  info: SignedInInfo;
+  /**
+   * The request that signed in: `ip`, `userAgent`, `cookies`, its new `session` (stored with the
+   * answer) and Citadel's `services`.
+   */
+  request: RequestContext;
+  /** Set a cookie on the sign-in's answer (`maxAge` in seconds), or clear it with `null`. */
+  setCookie(name: string, value: string | null, maxAge?: number): void;
+  /**
+   * A row written with the new session, in the same transaction (or not at all); `afterCommit`
+   * runs once both are stored (a notification mail, say).
+   */
+  record(row: SessionCompanion): void;
+}
+
 /**
- * Runs after a session is established for a user, on every sign-in path. `reply` is the answer of
- * that sign-in, for a cookie that goes with it (the account center's device cookie).
+ * Runs after a session is established for a user, on every sign-in path. What it writes (session
+ * data, rows through `record`, cookies) is committed by the HTTP adapter with the new session,
+ * before the answer is sent.
  */
-export type SignedInListener = (
-  request: FastifyRequest,
-  user: UserRecord,
-  info: SignedInInfo,
-  reply: FastifyReply,
-) => Promise<void> | void;
+export type SignedInListener = (event: SignedInEvent) => Promise<void> | void;
 
 /**
  * Runs when a user's password is set (reset or change), on `db`, the transaction that writes the
@@ -34,33 +51,59 @@ export type SignedInListener = (
  */
 export type PasswordChangedListener = (db: Kysely<Database>, userId: number, now: Date) => Promise<void>;
 
+/** Runs on every request once its caller is known; changes to `request.session` are stored. */
+export type RequestListener = (request: RequestContext) => Promise<void> | void;
+
 /** What a plugin wants to hear about. */
 export interface PluginEvents {
   /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
   signedIn?: SignedInListener;
   /** Every request, once its caller is known (for example: note when a session was last seen). */
-  request?: (request: FastifyRequest) => Promise<void> | void;
+  request?: RequestListener;
   /** A user's password was set (reset or change), inside the transaction that sets it. */
   passwordChanged?: PasswordChangedListener;
 }
 
 /**
- * A capability: its tables (migrations), its routes, the sign-in actions and factors it brings,
- * the built-in pages it replaces and the events it listens to. Every built-in capability is one; an application adds its own in
- * `plugins: [...]` without editing Citadel's files.
+ * A capability: its options, its tables (migrations), its endpoints, the sign-in actions and
+ * factors it brings, the built-in pages it replaces and the events it listens to. Every built-in
+ * capability is one, made by a factory with typed options (`magicLink({ ttlSeconds: 600 })`); an
+ * application adds its own in `plugins: [...]` without editing Citadel's files.
+ *
+ * The type parameters keep what a factory declares (its id, its options, its endpoints as a
+ * readonly tuple), so that a typed client can read the endpoints from `typeof config`.
  */
-export interface CitadelPlugin {
-  /** Unique among the server's plugins. */
-  name: string;
-  /** Names of the plugins this one needs (start-up stops, naming them, when one is missing). */
+export interface CitadelPlugin<
+  Id extends string = string,
+  Options = unknown,
+  Endpoints extends readonly AnyEndpoint[] = readonly AnyEndpoint[],
+> {
+  /** Unique among the server's plugins; what `dependencies` and start-up errors name. */
+  id: Id;
+  /** Ids of the plugins this one needs (start-up stops, naming them, when one is missing). */
   dependencies?: readonly string[];
+  /**
+   * The plugin's options as its factory resolved them (the given ones over the defaults). A
+   * built-in fills what was not given from the environment at start-up: see `resolveOptions`.
+   */
+  options?: Options;
+  /**
+   * Called once at start-up, before the database is opened: the options the plugin runs with,
+   * from those given to its factory, then the configuration (its environment, `config.env`, and
+   * settings of earlier versions), then the defaults. Throws `ConfigError` for a value it cannot
+   * use. Without it the plugin runs with `options`. The plugin's code reads the result with
+   * `pluginOptions(services, id)`.
+   */
+  resolveOptions?: (config: CitadelConfig) => Options;
   /** Kysely migrations for the plugin's tables; names sort in the order they run. */
   migrations?: readonly CitadelMigration[];
+  /** The tables its migrations create (two plugins may not claim the same table). */
+  tables?: readonly string[];
   /**
    * The plugin's HTTP endpoints as declarations (contract section 15): validated, serialized,
    * redacted and documented from their schemas, served at the same prefix as the auth routes.
    */
-  endpoints?: readonly AnyEndpoint[];
+  endpoints?: Endpoints;
   /** Routes registered by hand, for what a declaration cannot express yet. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
@@ -82,11 +125,15 @@ declare module './config/types.ts' {
      * Every plugin of the server, in order: the built-ins when absent. Add your own after them:
      * `plugins: [...defaultPlugins(), myPlugin]` (`defaultPlugins({ magicLink: false })` leaves one out).
      */
-    plugins?: CitadelPlugin[];
+    plugins?: readonly CitadelPlugin[];
   }
 }
 
-/** Identity helper that types a plugin. */
+/**
+ * Identity helper that types a plugin, keeping its literal types (id, endpoints' paths, methods
+ * and schemas). A plugin with options is a factory around it:
+ * `export const notes = (options: Partial<NotesOptions> = {}) => definePlugin({ id: 'notes', options: { ...defaults, ...options }, ... })`.
+ */
 export function definePlugin<const T extends CitadelPlugin>(plugin: T): T {
   return plugin;
 }

@@ -1,4 +1,4 @@
-import type { CitadelServices } from './http/fastify-types.ts';
+import type { CitadelServices } from './auth/core/services.ts';
 
 declare module './config/types.ts' {
   interface ExtensionSettings {

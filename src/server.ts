@@ -3,7 +3,7 @@ import type { RedisClient } from './core/redis-client.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
-import type { CitadelServices } from './http/fastify-types.ts';
+import type { CitadelServices } from './auth/core/services.ts';
 import { systemClock } from './core/clock.ts';
 import { redactedRequestSerializer } from './http/logging.ts';
 import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from './http/request-head.ts';
@@ -39,7 +39,7 @@ export interface CreateServerOptions extends CitadelOptions {
 /** A running-ready Citadel: the Fastify instance, its configuration, a Node handler and `close()`. */
 export interface CitadelServer {
   app: FastifyInstance;
-  /** The Fastify instance again: its decorators (`db`, `users`, `mailer`, ...) are the services. */
+  /** Every service (`db`, `users`, `mailer`, ...) as one plain object. */
   services: CitadelServices;
   config: CitadelConfig;
   /** The Redis connection when `redisUrl` is set (sessions and rate-limit counters live there). */
@@ -135,7 +135,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   let closed = false;
   const server: CitadelServer = {
     app,
-    services: app,
+    services: mounted.services,
     redis: mounted.redis,
     handler: nodeHandler(app),
     fetch: (request, context) =>

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../src/http/fastify-types.ts';
+import type { CitadelServices } from '../../src/auth/core/services.ts';
 
 const SAMPLE_POSTS = [
   [

@@ -1,6 +1,8 @@
 /**
- * A plugin as `definePlugin` takes it today: its table (a migration and the table's type), its
- * routes, a pipeline action, a page replacement, an event listener and a sign-in fact. Referenced
+ * A plugin as `definePlugin` takes it: its table (a migration and the table's type), its
+ * routes, a pipeline action, a page replacement, an event listener and a sign-in fact. It has no
+ * options, so it is a constant; a plugin with options is a factory around `definePlugin`, as the
+ * built-ins are (`magicLink({ ttlSeconds })`; see docs/architecture.md). Referenced
  * by docs/architecture.md; type-checked with the rest of the repository (`npm run typecheck`).
  * In an application the imports are `citadel`, `citadel/html` and `citadel/migrations`.
  */
@@ -45,7 +47,7 @@ const createNotes: CitadelMigration = {
 };
 
 export const notesPlugin = definePlugin({
-  name: 'notes',
+  id: 'notes',
   migrations: [createNotes],
 
   // Registered at the auth routes' prefix, behind the global hooks: the session is loaded, the
@@ -103,7 +105,7 @@ export const notesPlugin = definePlugin({
   },
 
   events: {
-    signedIn: async (request, user) => {
+    signedIn: async ({ request, user }) => {
       const facts = await signInFactsFor(request, user);
       request.log.info({ userId: user.id, hasNotes: facts['notes.has_notes'] }, 'signed in');
     },

@@ -1,63 +1,121 @@
-import type { CitadelPlugin } from '../plugin.ts';
-import { accountsPlugin } from './accounts/plugin.ts';
-import { tokensPlugin } from './tokens/plugin.ts';
-import { socialPlugin } from './social/plugin.ts';
-import { passwordPlugin } from './password/plugin.ts';
-import { pipelinePlugin } from './pipeline/plugin.ts';
-import { magicLinkPlugin } from './magic-link/plugin.ts';
-import { factorsPlugin } from './factors/plugin.ts';
-import { sudoPlugin } from './sudo/plugin.ts';
-import { accountCenterPlugin } from './account-center/plugin.ts';
+import { accounts } from './accounts/plugin.ts';
+import { tokens } from './tokens/plugin.ts';
+import { social } from './social/plugin.ts';
+import { password } from './password/plugin.ts';
+import { pipeline } from './pipeline/plugin.ts';
+import { magicLink } from './magic-link/plugin.ts';
+import { factors } from './factors/plugin.ts';
+import { sudo } from './sudo/plugin.ts';
+import { accountCenter } from './account-center/plugin.ts';
 
-/** The built-in capabilities by the key `defaultPlugins()` takes, in the order they register. */
+export { accounts, tokens, social, password, pipeline, magicLink, factors, sudo, accountCenter };
+export type { AccountsOptions } from './accounts/options.ts';
+export type { SocialOptions } from './social/options.ts';
+export type { PipelineOptions } from './pipeline/options.ts';
+export type { MagicLinkOptions } from './magic-link/options.ts';
+export type { FactorsOptions } from './factors/options.ts';
+export type { SudoOptions } from './sudo/options.ts';
+export type { AccountCenterOptions } from './account-center/options.ts';
+export type { PasswordOptions } from './password/plugin.ts';
+export type { TokensOptions } from './tokens/plugin.ts';
+
+/** The built-in plugins' factories by the key `defaultPlugins()` takes. */
 const BUILT_INS = {
-  accounts: accountsPlugin,
-  tokens: tokensPlugin,
-  social: socialPlugin,
-  password: passwordPlugin,
-  pipeline: pipelinePlugin,
-  magicLink: magicLinkPlugin,
-  factors: factorsPlugin,
-  sudo: sudoPlugin,
-  accountCenter: accountCenterPlugin,
-} as const satisfies Record<string, CitadelPlugin>;
+  accounts,
+  tokens,
+  social,
+  password,
+  pipeline,
+  magicLink,
+  factors,
+  sudo,
+  accountCenter,
+} as const;
+
+type BuiltIns = typeof BUILT_INS;
 
 /** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */
-export type BuiltInPluginKey = keyof typeof BUILT_INS;
+export type BuiltInPluginKey = keyof BuiltIns;
 
-/** `false` leaves a built-in out: `defaultPlugins({ magicLink: false })`. */
-export type DefaultPluginOverrides = Partial<Record<BuiltInPluginKey, false>>;
+/** The built-ins in the order they register. */
+type BuiltInOrder = [
+  'accounts',
+  'tokens',
+  'social',
+  'password',
+  'pipeline',
+  'magicLink',
+  'factors',
+  'sudo',
+  'accountCenter',
+];
 
-/** Every built-in key, for tests and tools that go through them all. */
-export const BUILT_IN_PLUGIN_KEYS = Object.keys(BUILT_INS) as BuiltInPluginKey[];
+/** Every built-in key in registration order, for tests and tools that go through them all. */
+export const BUILT_IN_PLUGIN_KEYS: BuiltInOrder = [
+  'accounts',
+  'tokens',
+  'social',
+  'password',
+  'pipeline',
+  'magicLink',
+  'factors',
+  'sudo',
+  'accountCenter',
+];
+
+/** The plugin a built-in's factory returns (`BuiltInPlugin<'magicLink'>`). */
+export type BuiltInPlugin<K extends BuiltInPluginKey> = ReturnType<BuiltIns[K]>;
 
 /**
- * The built-in capabilities (contract section 15), each a plugin with its endpoints, pages, tables
- * and actions. `plugins` in the config is the full list, so an application adds its own after
- * them: `plugins: [...defaultPlugins(), myPlugin]`; `defaultPlugins({ magicLink: false })` leaves
- * one out (with it its routes, its pages, the links other pages show to them and its OpenAPI
- * entries). A built-in that others depend on cannot be left out alone: start-up names them.
+ * Per built-in: `false` leaves it out, an object gives its factory's options
+ * (`defaultPlugins({ magicLink: { ttlSeconds: 600 }, social: false })`).
  */
-export function defaultPlugins<const O extends DefaultPluginOverrides = Record<never, never>>(
-  overrides: O = {} as O,
-): (CitadelPlugin &
-  BuiltInPlugin<Exclude<BuiltInPluginKey, { [K in keyof O]: O[K] extends false ? K : never }[keyof O]>>)[] {
-  for (const key of Object.keys(overrides)) {
+export type DefaultPluginOverrides = {
+  [K in BuiltInPluginKey]?: false | NonNullable<Parameters<BuiltIns[K]>[0]>;
+};
+
+/** The tuple `defaultPlugins(overrides)` returns: each built-in's plugin type, those left out gone. */
+export type DefaultPlugins<
+  O extends DefaultPluginOverrides,
+  Keys extends readonly BuiltInPluginKey[] = BuiltInOrder,
+> = Keys extends readonly [
+  infer K extends BuiltInPluginKey,
+  ...infer Rest extends readonly BuiltInPluginKey[],
+]
+  ? O[K] extends false
+    ? DefaultPlugins<O, Rest>
+    : [BuiltInPlugin<K>, ...DefaultPlugins<O, Rest>]
+  : [];
+
+/**
+ * The built-in capabilities (contract section 15), each made by its factory: `plugins` in the
+ * config is the full list, so an application adds its own after them:
+ * `plugins: [...defaultPlugins(), myPlugin]`. Each key of `overrides` is `false` (leave that
+ * built-in out, with its routes, its pages, the links other pages show to them and its OpenAPI
+ * entries) or options for its factory: `defaultPlugins({ magicLink: { ttlSeconds: 600 }, social:
+ * false })`. A built-in that others depend on cannot be left out alone: start-up names them.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no overrides: every built-in with its defaults
+export function defaultPlugins<const O extends DefaultPluginOverrides = {}>(
+  overrides?: O & Record<Exclude<keyof O, BuiltInPluginKey>, never>,
+): DefaultPlugins<O> {
+  for (const key of Object.keys(overrides ?? {})) {
     if (!Object.hasOwn(BUILT_INS, key))
       throw new TypeError(
         `defaultPlugins: no built-in plugin "${key}" (known: ${BUILT_IN_PLUGIN_KEYS.join(', ')})`,
       );
   }
-  return BUILT_IN_PLUGIN_KEYS.filter((key) => overrides[key] !== false).map((key) => BUILT_INS[key]) as never;
+  const given: DefaultPluginOverrides = overrides ?? {};
+  const plugins = BUILT_IN_PLUGIN_KEYS.flatMap((key) => {
+    const options = given[key];
+    if (options === false) return [];
+    const factory = BUILT_INS[key] as (options?: object) => BuiltInPlugin<BuiltInPluginKey>;
+    return [factory(options ?? {})];
+  });
+  return plugins as DefaultPlugins<O>;
 }
 
-/**
- * The type of the built-in plugins of these keys, each with its endpoints' literal types (what
- * `createClient<typeof config>()` reads).
- */
-export type BuiltInPlugin<K extends BuiltInPluginKey = BuiltInPluginKey> = (typeof BUILT_INS)[K];
-
-/** The built-in plugin a key stands for (its `name` is what `dependencies` and errors use). */
-export function builtInPlugin(key: BuiltInPluginKey): CitadelPlugin {
-  return BUILT_INS[key];
+/** A built-in plugin with its default options (its `id` is what `dependencies` and errors use). */
+export function builtInPlugin<K extends BuiltInPluginKey>(key: K): BuiltInPlugin<K> {
+  return (BUILT_INS[key] as () => BuiltInPlugin<K>)();
 }

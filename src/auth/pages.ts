@@ -142,13 +142,13 @@ declare module '../config/types.ts' {
  * configuration's, each later one winning. An unknown page name stops start-up.
  */
 export function pageReplacements(
-  plugins: readonly { name: string; pages?: PageReplacements }[],
+  plugins: readonly { id: string; pages?: PageReplacements }[],
   configured: PageReplacements | undefined,
 ): Map<PageRenderer, PageRenderer> {
   const replacements = new Map<PageRenderer, PageRenderer>();
   const sources: [string, PageReplacements | undefined][] = [
     ...plugins.map((plugin): [string, PageReplacements | undefined] => [
-      `plugin "${plugin.name}"`,
+      `plugin "${plugin.id}"`,
       plugin.pages,
     ]),
     ['the configuration', configured],

@@ -4,25 +4,13 @@ import { join, resolve } from 'node:path';
 import { parseOpenApiVersion } from '../core/openapi.ts';
 import { ConfigError } from './errors.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
-import type { CitadelConfig, CitadelOptions, Limits, LogLevel, OAuthProviderConfig } from './types.ts';
+import type { CitadelConfig, CitadelOptions, Limits, LogLevel } from './types.ts';
 import { parseDatabaseUrl } from '../db/url.ts';
 
 export const defaultLimits: Limits = {
   sessionIdleTtl: 2 * 60 * 60,
   rememberTtl: 30 * 24 * 60 * 60,
-  resetTokenTtl: 60 * 60,
-  magicLinkTtl: 15 * 60,
   pendingActionTtl: 15 * 60,
-  codeTtl: 10 * 60,
-  codeResendInterval: 30,
-  maxCodeAttempts: 5,
-  sudoTtl: 900,
-  sudoMaxFailures: 5,
-  sudoFailureWindow: 15 * 60,
-  loginFailuresPerIdentifierIp: 5,
-  loginFailureWindow: 60,
-  loginFailuresPerAccount: 100,
-  loginAccountWindow: 60 * 60,
   sendsPerAddress: 5,
   sendsPerIp: 30,
   sendWindow: 60 * 60,
@@ -40,17 +28,6 @@ export interface KnownAction {
   automatic?: boolean;
 }
 
-const PROVIDER_PRESETS: Record<string, Partial<OAuthProviderConfig>> = {
-  github: {
-    label: 'GitHub',
-    authorizationUrl: 'https://github.com/login/oauth/authorize',
-    tokenUrl: 'https://github.com/login/oauth/access_token',
-    userinfoUrl: 'https://api.github.com/user',
-    scopes: ['read:user', 'user:email'],
-  },
-  google: { label: 'Google', issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'] },
-};
-
 function list(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -64,57 +41,6 @@ function integer(name: string, value: string | undefined, min: number): number |
     throw new ConfigError(`${name} must be a whole number of at least ${min}, got "${value}"`);
   }
   return Number(value);
-}
-
-function providersFromEnv(env: Record<string, string | undefined>): OAuthProviderConfig[] {
-  return list(env.OAUTH_PROVIDERS).map((id) => {
-    if (!/^[a-z0-9_-]+$/.test(id)) throw new ConfigError(`OAUTH_PROVIDERS: invalid provider id "${id}"`);
-    const prefix = `OAUTH_${id.toUpperCase().replace(/-/g, '_')}_`;
-    const preset = PROVIDER_PRESETS[id] ?? {};
-    const clientId = env[`${prefix}CLIENT_ID`];
-    const clientSecret = env[`${prefix}CLIENT_SECRET`];
-    if (!clientId || !clientSecret) {
-      throw new ConfigError(
-        `${prefix}CLIENT_ID and ${prefix}CLIENT_SECRET are required for provider "${id}"`,
-      );
-    }
-    const provider: OAuthProviderConfig = {
-      id,
-      clientId,
-      clientSecret,
-      label: preset.label ?? id.charAt(0).toUpperCase() + id.slice(1),
-      issuer: env[`${prefix}ISSUER`] ?? preset.issuer,
-      authorizationUrl: env[`${prefix}AUTHORIZATION_URL`] ?? preset.authorizationUrl,
-      tokenUrl: env[`${prefix}TOKEN_URL`] ?? preset.tokenUrl,
-      userinfoUrl: env[`${prefix}USERINFO_URL`] ?? preset.userinfoUrl,
-      scopes: env[`${prefix}SCOPES`]
-        ? list(env[`${prefix}SCOPES`]?.replace(/ /g, ','))
-        : (preset.scopes ?? []),
-      tokenEndpointAuth: tokenEndpointAuth(prefix, env[`${prefix}TOKEN_AUTH`]),
-    };
-    validateProvider(provider);
-    return provider;
-  });
-}
-
-function tokenEndpointAuth(
-  prefix: string,
-  value: string | undefined,
-): OAuthProviderConfig['tokenEndpointAuth'] {
-  if (value === undefined || value === '') return 'client_secret_basic';
-  if (value === 'client_secret_basic' || value === 'client_secret_post') return value;
-  throw new ConfigError(
-    `${prefix}TOKEN_AUTH must be client_secret_basic or client_secret_post, got "${value}"`,
-  );
-}
-
-function validateProvider(p: OAuthProviderConfig): void {
-  if (!p.issuer && !(p.authorizationUrl && p.tokenUrl)) {
-    throw new ConfigError(
-      `OAuth provider "${p.id}" needs an issuer (OpenID Connect) or authorization and token URLs`,
-    );
-  }
-  if (p.scopes.length === 0) p.scopes = p.issuer ? ['openid', 'email', 'profile'] : [];
 }
 
 /** The session secret: required in production; elsewhere generated once and kept in the data folder. */
@@ -180,9 +106,8 @@ export function loadConfig(
   if (!smtpUrl && !options.mail && production)
     notices.push('SMTP_URL is not set: emails, with their links and codes, are written to the log');
 
-  const sudoTtl = options.sudoTtl ?? integer('SUDO_TTL', env.SUDO_TTL, 1) ?? options.limits?.sudoTtl;
-  const limits: Limits = { ...defaultLimits, ...options.limits };
-  if (sudoTtl !== undefined) limits.sudoTtl = sudoTtl;
+  // The built-ins' limits of earlier versions pass through as given: their plugins read them.
+  const limits = { ...defaultLimits, ...options.limits };
 
   const loginActions = options.loginActions ?? list(env.AUTH_LOGIN_ACTIONS);
   const registerActions = options.registerActions ?? list(env.AUTH_REGISTER_ACTIONS);
@@ -196,9 +121,6 @@ export function loadConfig(
   // Without activation a new registration signs in at once: a known address could not look the same.
   if (registerHideExisting && !registerActions.includes('email_activation'))
     throw new ConfigError('REGISTER_HIDE_EXISTING needs email_activation in AUTH_REGISTER_ACTIONS');
-
-  const oauthProviders = options.oauthProviders ?? providersFromEnv(env);
-  oauthProviders.forEach(validateProvider);
 
   const sqidsMinLength = options.sqidsMinLength ?? integer('SQIDS_MIN_LENGTH', env.SQIDS_MIN_LENGTH, 0) ?? 8;
   const sqidsAlphabet = options.sqidsAlphabet ?? (env.SQIDS_ALPHABET || undefined);
@@ -237,7 +159,6 @@ export function loadConfig(
     loginActions,
     registerActions,
     registerHideExisting,
-    oauthProviders,
     redisUrl: options.redisUrl ?? (env.REDIS_URL || undefined),
     sqidsAlphabet,
     sqidsMinLength,

@@ -26,13 +26,33 @@ export interface OAuthProviderConfig {
   label: string;
 }
 
-/** Lifetimes (seconds) and limits. Every one is configurable; defaults are in contract.md. */
+/**
+ * The core's lifetimes (seconds) and limits: sessions, remember-me, half-finished sign-ins, the
+ * email send limits shared by every capability that mails, password length, token bookkeeping.
+ * The built-in plugins' own lifetimes and limits are their options (`magicLink({ ttlSeconds })`).
+ */
 export interface Limits {
   sessionIdleTtl: number;
   rememberTtl: number;
+  pendingActionTtl: number;
+  sendsPerAddress: number;
+  sendsPerIp: number;
+  sendWindow: number;
+  passwordMinLength: number;
+  passwordMaxLength: number;
+  tokenLastUsedInterval: number;
+}
+
+/**
+ * Limits of earlier versions that are now options of a built-in plugin. Still honoured when given
+ * in `limits` (a plugin option given to the factory wins over them); prefer the plugin's option:
+ * `resetTokenTtl`, `loginFailures*` and `login*Window` → `accounts({ … })`, `magicLinkTtl` →
+ * `magicLink({ ttlSeconds })`, `codeTtl`, `codeResendInterval`, `maxCodeAttempts` →
+ * `pipeline({ … })`, `sudoTtl`, `sudoMaxFailures`, `sudoFailureWindow` → `sudo({ … })`.
+ */
+export interface PluginLimits {
   resetTokenTtl: number;
   magicLinkTtl: number;
-  pendingActionTtl: number;
   codeTtl: number;
   codeResendInterval: number;
   maxCodeAttempts: number;
@@ -43,12 +63,6 @@ export interface Limits {
   loginFailureWindow: number;
   loginFailuresPerAccount: number;
   loginAccountWindow: number;
-  sendsPerAddress: number;
-  sendsPerIp: number;
-  sendWindow: number;
-  passwordMinLength: number;
-  passwordMaxLength: number;
-  tokenLastUsedInterval: number;
 }
 
 /**
@@ -97,7 +111,9 @@ export interface CitadelOptions extends ExtensionSettings {
    * owner instead (needs `email_activation` among the register actions).
    */
   registerHideExisting?: boolean;
+  /** Earlier versions' setting: `sudo({ ttlSeconds })` now (still honoured; the option wins). */
   sudoTtl?: number;
+  /** Earlier versions' setting: `social({ providers })` now (still honoured; the option wins). */
   oauthProviders?: OAuthProviderConfig[];
   redisUrl?: string;
   sqidsAlphabet?: string;
@@ -119,7 +135,8 @@ export interface CitadelOptions extends ExtensionSettings {
   trustProxy?: boolean | number | string | string[];
   /** Bearer token for GET /metrics (METRICS_TOKEN); without one there is no /metrics. */
   metricsToken?: string;
-  limits?: Partial<Limits>;
+  /** The core's limits; the built-in plugins' limits of earlier versions are still read here. */
+  limits?: Partial<Limits & PluginLimits>;
   /** The application's own migrations (its tables), applied after Citadel's own. */
   migrations?: CitadelMigration[];
   /** Source of time; tests pass a controllable clock. */
@@ -154,7 +171,10 @@ export interface CitadelConfig extends ExtensionSettings {
   loginActions: string[];
   registerActions: string[];
   registerHideExisting: boolean;
-  oauthProviders: OAuthProviderConfig[];
+  /** As given in code (earlier versions' setting); the social plugin's options hold the providers. */
+  oauthProviders?: OAuthProviderConfig[];
+  /** As given in code (earlier versions' setting); the sudo plugin's options hold the lifetime. */
+  sudoTtl?: number;
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength: number;
@@ -163,7 +183,8 @@ export interface CitadelConfig extends ExtensionSettings {
   logLevel: LogLevel;
   dataDir: string;
   production: boolean;
-  limits: Limits;
+  /** The core's limits, and the plugin limits given in code (read by the built-ins' options). */
+  limits: Limits & Partial<PluginLimits>;
   migrations: CitadelMigration[];
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;

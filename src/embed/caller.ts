@@ -87,7 +87,7 @@ export class CallerResolver implements CallerResolving {
   }
 
   private async fromHeaders(headers: { cookie?: string; authorization?: string }): Promise<Resolved | null> {
-    const { tokens, users, sessions, clock } = this.services;
+    const { tokens, users, sessions, clock } = this.services.citadel;
     if (headers.authorization !== undefined) {
       const match = BEARER.exec(headers.authorization);
       if (!match) return null;

@@ -8,14 +8,16 @@ export const PRIVATE_NO_STORE = 'private, no-store';
  * the caller's private rows: `private, no-store`. An anonymous answer may be cached, but only for
  * requests without credentials (`Vary`), so a cache never hands it to a signed-in caller or back.
  */
-export async function cacheByCaller(
+export function cacheByCaller(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: unknown,
-): Promise<unknown> {
-  if (reply.hasHeader('cache-control')) return payload;
-  if (request.headers.cookie !== undefined || request.headers.authorization !== undefined || request.caller)
-    reply.header('cache-control', PRIVATE_NO_STORE);
-  else reply.header('vary', 'Cookie, Authorization');
-  return payload;
+  done: (error: null, payload: unknown) => void,
+): void {
+  if (!reply.hasHeader('cache-control')) {
+    if (request.headers.cookie !== undefined || request.headers.authorization !== undefined || request.caller)
+      reply.header('cache-control', PRIVATE_NO_STORE);
+    else reply.header('vary', 'Cookie, Authorization');
+  }
+  done(null, payload);
 }

@@ -30,7 +30,7 @@ export class CsrfError extends HttpError {
  * token in `_csrf` (or the X-CSRF-Token header): a POST with a form, multipart or text/plain body,
  * or none. PUT, PATCH and DELETE always need a preflight, so they are safe by construction.
  */
-export async function verifyCsrf(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+export function verifyCsrf(request: FastifyRequest, _reply?: FastifyReply): void {
   if (!UNSAFE_METHODS.has(request.method)) return;
   if (request.headers['sec-fetch-site'] === 'cross-site')
     throw new CsrfError('Requests from other sites are not accepted.');

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Session } from './sessions/session.ts';
 import type { SessionStore } from './sessions/store.ts';
@@ -14,14 +13,11 @@ import type { ServedPaths } from './served-paths.ts';
 import type { EmailSender } from '../mail/emails.ts';
 import './caller.ts';
 
-/**
- * Citadel's services are decorators of the Fastify instance, one per concern, each declared by
- * the module that owns it (the core ones here; plugins declare theirs beside their code). Route
- * handlers reach them as `request.server.db`, services receive the instance (or the few members
- * they need) explicitly. `CitadelServices` names that instance where code means "the services".
+/*
+ * The core services are also decorators of the Fastify instance, for the HTTP layer and the
+ * resource API (`request.server.db`); domain code takes the plain `CitadelServices` object
+ * (`src/auth/core/services.ts`) instead, which the composition root builds.
  */
-export type CitadelServices = FastifyInstance;
-
 declare module 'fastify' {
   interface FastifyInstance {
     config: CitadelConfig;

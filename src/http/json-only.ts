@@ -22,7 +22,7 @@ export class UnsupportedMediaTypeError extends HttpError {
  * request from a form client (an HTML Accept, no JSON Content-Type, no X-Spa), which such a route
  * has no page for. It runs before the CSRF check, so the answer does not depend on `_csrf`.
  */
-export async function refuseNonJsonBodies(request: FastifyRequest): Promise<void> {
+export function refuseNonJsonBodies(request: FastifyRequest): void {
   if (!request.routeOptions.config?.jsonOnly) return;
   const type = request.headers['content-type'];
   const refused = type === undefined ? clientKind(request) === 'form' : !JSON_MEDIA_TYPE.test(type);

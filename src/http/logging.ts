@@ -39,7 +39,7 @@ function segmentParams(segment: string): string[] {
  * logged, never the path.
  */
 function redactPath(path: string, pattern: string | undefined, secrets: ReadonlySet<string>): string {
-  if (pattern === undefined) return path;
+  if (pattern === undefined || secrets.size === 0) return path;
   const patternSegments = pattern.split('/');
   if (!patternSegments.some((segment) => segmentParams(segment).some((name) => secrets.has(name))))
     return path;
@@ -66,13 +66,15 @@ function redactPath(path: string, pattern: string | undefined, secrets: Readonly
   return [...out, ...rest].join('/');
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * The URL as it may be logged. `secrets` are the names the route declares secret (`config: {
  * secrets }`): path parameters of its pattern and query names; the default query names are
  * redacted too.
  */
 export function redactUrl(url: string, pattern?: string, secrets: readonly string[] = []): string {
-  const declared = new Set(secrets);
+  const declared = secrets.length === 0 ? NONE : new Set(secrets);
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   const safePath = redactPath(path, pattern, declared);

@@ -16,8 +16,12 @@ interface FieldPart {
  * The plugin's own client errors (limits 413, prototype names 400, JSON parts 406) keep theirs.
  * Files are refused by the plugin's limits (`files: 0`), so every part here is a field.
  */
-export async function readMultipartBody(request: FastifyRequest): Promise<void> {
-  if (!request.isMultipart()) return;
+export function readMultipartBody(request: FastifyRequest): Promise<void> | undefined {
+  // Only a multipart request waits for anything.
+  return request.isMultipart() ? readFields(request) : undefined;
+}
+
+async function readFields(request: FastifyRequest): Promise<void> {
   let fields: Record<string, FieldPart | FieldPart[] | undefined> = {};
   try {
     for await (const part of request.parts()) fields = part.fields as typeof fields;

@@ -20,8 +20,8 @@ export class UriTooLongError extends HttpError {
   }
 }
 
-/** onRequest hook: a request target over MAX_URL_LENGTH is refused before anything reads it. */
-export async function refuseLongUrls(request: FastifyRequest): Promise<void> {
+/** onRequest step: a request target over MAX_URL_LENGTH is refused before anything reads it. */
+export function refuseLongUrls(request: FastifyRequest): void {
   if (request.url.length > MAX_URL_LENGTH) throw new UriTooLongError();
 }
 

@@ -8,7 +8,7 @@ import { findForbiddenKey, ForbiddenKeyError, nameHasForbiddenKey } from '../cor
  * `request.body` by the preValidation hook before it, src/http/multipart-body.ts), so JSON, form
  * and multipart bodies are all seen parsed.
  */
-export async function refuseForbiddenKeys(request: FastifyRequest): Promise<void> {
+export function refuseForbiddenKeys(request: FastifyRequest): void {
   const query = request.query;
   if (query !== null && typeof query === 'object') {
     for (const name of Object.keys(query)) {

@@ -2,7 +2,7 @@ import { PRIVATE_NO_STORE } from './cache-control.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicUser, type PublicUser } from './caller.ts';
 import type { SafeHtml } from './html.ts';
-import type { Flash } from './sessions/session.ts';
+import type { Flash, Session } from './sessions/session.ts';
 import { clientKind } from './negotiation.ts';
 import { csrfToken } from './csrf.ts';
 import { mountLinks, publicPath } from './base-path.ts';
@@ -87,11 +87,18 @@ export function refillableInput(request: FastifyRequest): Record<string, string>
   return input;
 }
 
+/**
+ * Runs once the answer is shaped (flash message, CSRF token and page rendered) and before it is
+ * sent: the auth adapter commits the request's writes there.
+ */
+export type BeforeSend = () => Promise<void>;
+
 export async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: PageRenderer,
   outcome?: Outcome,
+  beforeSend?: BeforeSend,
 ): Promise<FastifyReply> {
   const caller = request.caller;
   const loadProps = request.routeOptions.config.pageProps;
@@ -111,6 +118,7 @@ export async function renderPage(
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
   const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);
+  await beforeSend?.();
   return reply
     .code(outcome?.statusCode ?? 200)
     .header('cache-control', NO_STORE)
@@ -127,18 +135,22 @@ export async function respond(
   request: FastifyRequest,
   reply: FastifyReply,
   outcome: Outcome,
+  beforeSend?: BeforeSend,
 ): Promise<FastifyReply> {
   if (clientKind(request) !== 'form') {
     const redirectTo = outcome.redirectTo && publicPath(request, outcome.redirectTo);
+    await beforeSend?.();
     return reply
       .code(outcome.statusCode ?? 200)
       .header('cache-control', NO_STORE)
       .send(envelope({ ...outcome, redirectTo }));
   }
   const page = request.routeOptions.config.page;
-  if ((outcome.render || !outcome.redirectTo) && page) return renderPage(request, reply, page, outcome);
+  if ((outcome.render || !outcome.redirectTo) && page)
+    return renderPage(request, reply, page, outcome, beforeSend);
   if (outcome.message)
     request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
+  await beforeSend?.();
   return reply.redirect(publicPath(request, outcome.redirectTo ?? '/'), 303);
 }
 
@@ -151,9 +163,14 @@ interface SavedInput {
   input: Record<string, string>;
 }
 
-export function saveInputForPage(request: FastifyRequest, path: string, userId: number): void {
-  const input = refillableInput(request);
-  if (Object.keys(input).length > 0) request.session.set(KEY, { path, userId, input } satisfies SavedInput);
+/** Keep `input` in `session` for the page at `path`, shown next to `userId` (see `takeSavedInput`). */
+export function saveInput(
+  session: Session,
+  path: string,
+  userId: number,
+  input: Record<string, string>,
+): void {
+  if (Object.keys(input).length > 0) session.set(KEY, { path, userId, input } satisfies SavedInput);
 }
 
 /** The input saved for the page being rendered now, taken out of the session. */

@@ -30,7 +30,11 @@ export function bearerMatcher(token: string): (header: string | undefined) => bo
 export async function registerOperations(app: FastifyInstance, options: OperationsOptions): Promise<void> {
   const metricsToken = options.metricsToken;
   const metrics = metricsToken ? new CitadelMetrics(options.poolUse) : undefined;
-  if (metrics) app.addHook('onResponse', async (request, reply) => metrics.observe(request, reply));
+  if (metrics)
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.observe(request, reply);
+      done();
+    });
   await app.register(async (ops) => {
     await healthRoutes(ops, options.readiness);
     if (metrics && metricsToken) installMetrics(ops, metrics, bearerMatcher(metricsToken));

@@ -1,4 +1,5 @@
 import { accountSettings } from '../../src/auth/core/account-settings.ts';
+import { accountCenterOptions } from '../../src/auth/account-center/options.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { ClientKind } from '../helpers/client.ts';
@@ -241,13 +242,9 @@ describe('GET /account/events', () => {
       type: 'sign_in',
       at: new Date(now - 179 * day),
     });
-    expect(accountSettings(t.services.config).eventRetentionDays).toBe(180);
+    expect(accountCenterOptions(t.services).eventRetentionDays).toBe(180);
     expect(
-      await sweepSecurityEvents(
-        t.services.db,
-        t.clock,
-        accountSettings(t.services.config).eventRetentionDays,
-      ),
+      await sweepSecurityEvents(t.services.db, t.clock, accountCenterOptions(t.services).eventRetentionDays),
     ).toBeGreaterThanOrEqual(1);
     expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
   });

@@ -1,4 +1,4 @@
-import { accountSettings } from '../../src/auth/core/account-settings.ts';
+import { factorsOptions } from '../../src/auth/factors/options.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { totpCode } from '../factors/helpers.ts';
@@ -22,7 +22,7 @@ describe('REQUIRE_TWO_FACTOR=1: the two_factor_enroll action', () => {
   }
 
   it('a user without a factor cannot finish signing in before enrolling TOTP and seeing recovery codes', async () => {
-    expect(accountSettings(t.services.config).requireTwoFactor).toBe(true);
+    expect(factorsOptions(t.services).requireTwoFactor).toBe(true);
     const user = await t.createUser();
     const { client, show } = await startSignIn(user.email);
     const secret = show.body.data.totp.secret as string;

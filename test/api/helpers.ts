@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
+import { blogPages } from '../../examples/blog/pages/plugin.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { deploymentCodecs } from '../../src/api/resource/sqids.ts';
 import type { ApiConfig } from '../../src/api/resource/types.ts';
-import type { CitadelMigration } from '../../src/index.ts';
+import { defaultPlugins, type CitadelMigration } from '../../src/index.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
 
 export interface BlogApp extends ApiApp {
@@ -51,14 +52,15 @@ export async function startApiApp(
   return Object.assign(t, { responses: checker });
 }
 
-/** The demo blog API on a fresh database of the run's dialect. */
+/** The demo blog (its API and its pages) on a fresh database of the run's dialect. */
 export async function startBlogApp(
   options: TestAppOptions & { countQueries?: boolean } = {},
 ): Promise<BlogApp> {
   const { countQueries, ...rest } = options;
   const queries: string[] = [];
   const database = countQueries ? { onQuery: (sql: string) => queries.push(sql) } : undefined;
-  const t = await startApiApp(blogApi, blogMigrations, { ...rest, database });
+  const plugins = [...defaultPlugins(), blogPages()];
+  const t = await startApiApp(blogApi, blogMigrations, { plugins, ...rest, database });
   return Object.assign(t, { db: t.services.db as Kysely<any>, queries }); // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 

@@ -66,10 +66,21 @@ describe('OpenAPI documents of the demo blog API', () => {
     });
   }
 
-  it('v1 lists posts and comments, v2 only posts', () => {
+  it("v1 lists posts, comments and the caller's own posts, v2 only posts", () => {
     const v1 = documentOf('v1');
     const v2 = documentOf('v2');
-    expect(Object.keys(v1.paths).sort()).toEqual(['/comments', '/comments/{id}', '/posts', '/posts/{id}']);
+    expect(Object.keys(v1.paths).sort()).toEqual([
+      '/comments',
+      '/comments/{id}',
+      '/my_posts',
+      '/my_posts/{id}',
+      '/posts',
+      '/posts/{id}',
+    ]);
+    // my_posts: read only, and only by a signed-in caller.
+    expect(Object.keys(v1.paths['/my_posts']!)).toEqual(['get']);
+    expect(Object.keys(v1.paths['/my_posts/{id}']!).sort()).toEqual(['get', 'parameters']);
+    expect(v1.paths['/my_posts']!.get!['x-required-ability']).toBe('my_posts:read');
     expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/{id}']);
     expect(Object.keys(v1.components.schemas)).toContain('Comments');
     expect(Object.keys(v2.components.schemas).filter((name) => name.startsWith('Comments'))).toEqual([]);

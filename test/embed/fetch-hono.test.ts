@@ -17,7 +17,7 @@ import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
  */
 
 const whereFrom = definePlugin({
-  name: 'where-from',
+  id: 'where-from',
   routes(app) {
     app.get('/where-from', async (request) => ({ ip: request.ip }));
   },

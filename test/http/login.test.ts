@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { PasswordHasher } from '../../src/auth/core/passwords.ts';
+import { accountsOptions } from '../../src/auth/accounts/options.ts';
 
 describe('POST /login, GET /me, logout', () => {
   let t: TestApp;
@@ -198,7 +199,7 @@ describe('POST /login, GET /me, logout', () => {
 
   it('limits failures per account per hour across identifiers (both its email and its username)', async () => {
     const target = await t.createUser();
-    const hourly = t.services.config.limits.loginFailuresPerAccount;
+    const hourly = accountsOptions(t.services).loginFailuresPerAccount;
     // Spread the failures over minute windows so the per-minute pair limit never triggers.
     let failures = 0;
     while (failures < hourly) {

@@ -36,7 +36,7 @@ const signIns: number[] = [];
 
 /** A whole capability from outside Citadel's files: table, routes, a sign-in action, a listener. */
 const notesPlugin = definePlugin({
-  name: 'notes',
+  id: 'notes',
   migrations: [notesMigration],
   routes(app) {
     app.get('/notes', async (request: FastifyRequest) => {
@@ -73,7 +73,7 @@ const notesPlugin = definePlugin({
     },
   ],
   events: {
-    signedIn: (_request, user) => void signIns.push(user.id),
+    signedIn: ({ user }) => void signIns.push(user.id),
   },
 });
 
@@ -117,9 +117,13 @@ describe('an application plugin (route, action, table) without editing Citadel',
     expect(page.text).toContain('<input name="note" />');
   });
 
-  it('a plugin name used twice is refused at start-up', () => {
+  it('a plugin id used twice, or a table claimed by two plugins, is refused at start-up', () => {
     expect(() => resolvePlugins({ plugins: [notesPlugin, notesPlugin] })).toThrow(
-      'two plugins are named "notes"',
+      'two plugins have the id "notes"',
+    );
+    const other = { id: 'other-notes', tables: ['notes'] };
+    expect(() => resolvePlugins({ plugins: [{ ...notesPlugin, tables: ['notes'] }, other] })).toThrow(
+      /^plugins "notes" and "other-notes" both create the table "notes"$/,
     );
   });
 });

@@ -6,7 +6,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILT_IN_PLUGIN_KEYS, defaultPlugins, type BuiltInPluginKey } from '../../src/index.ts';
+import {
+  BUILT_IN_PLUGIN_KEYS,
+  defaultPlugins,
+  type BuiltInPluginKey,
+  type CitadelPlugin,
+  type DefaultPluginOverrides,
+} from '../../src/index.ts';
 import { resolvePlugins } from '../../src/assembly.ts';
 import { builtInPlugin } from '../../src/auth/index.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
@@ -20,8 +26,8 @@ function withDependents(key: BuiltInPluginKey): BuiltInPluginKey[] {
     grew = false;
     for (const other of BUILT_IN_PLUGIN_KEYS) {
       if (out.has(other)) continue;
-      const needs = builtInPlugin(other).dependencies ?? [];
-      if ([...out].some((gone) => needs.includes(builtInPlugin(gone).name))) {
+      const needs = (builtInPlugin(other) as CitadelPlugin).dependencies ?? [];
+      if ([...out].some((gone) => needs.includes(builtInPlugin(gone).id))) {
         out.add(other);
         grew = true;
       }
@@ -71,7 +77,7 @@ describe('every built-in can be left out (defaultPlugins overrides)', () => {
       { timeout: 60_000 },
       async () => {
         const left = withDependents(key);
-        const overrides = Object.fromEntries(left.map((k) => [k, false]));
+        const overrides: DefaultPluginOverrides = Object.fromEntries(left.map((k) => [k, false]));
         const t = await startTestApp({ plugins: defaultPlugins(overrides) });
         try {
           const remaining = paths(t.app);

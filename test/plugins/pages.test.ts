@@ -26,7 +26,7 @@ const pages: PageReplacements = {
 
 // A plugin that restyles registration by wrapping the built-in page.
 const themePlugin = definePlugin({
-  name: 'theme',
+  id: 'theme',
   pages: {
     register: async (ctx) => html`<div id="theme-wrapper">${builtInPages.register(ctx)}</div>`,
     // The configuration's own login page wins over this one.
@@ -110,7 +110,7 @@ describe('page replacements that cannot work stop start-up', () => {
     expect(() => pageReplacements([], { loginn: () => html`x` } as unknown as PageReplacements)).toThrow(
       /the configuration replaces an unknown page "loginn" \(known: home, login, /,
     );
-    const plugin = definePlugin({ name: 'typo', pages: { sign_in: () => html`x` } as PageReplacements });
+    const plugin = definePlugin({ id: 'typo', pages: { sign_in: () => html`x` } as PageReplacements });
     expect(() => pageReplacements([plugin], undefined)).toThrow(
       /plugin "typo" replaces an unknown page "sign_in"/,
     );

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyRequest } from 'fastify';
 import {
   defaultPlugins,
   AuthenticationRequiredError,
   definePlugin,
   ValidationError,
   type CitadelMigration,
+  type CitadelServices,
   type Factor,
   type UserRecord,
 } from '../../src/index.ts';
@@ -15,6 +15,7 @@ import { FactorRegistry } from '../../src/auth/core/factors/registry.ts';
 import { builtInFactors } from '../../src/auth/factors/registry.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import type { TestClient } from '../helpers/client.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 // A real second factor from outside Citadel's files: a security PIN, stored as a keyed hash.
 interface PinFactorsTable {
@@ -40,12 +41,12 @@ const pinMigration: CitadelMigration = {
   },
 };
 
-function pinHash(request: FastifyRequest, userId: number, pin: string): string {
-  return request.server.secrets.hmac('pin_factor', `${userId}:${pin}`);
+function pinHash(services: CitadelServices, userId: number, pin: string): string {
+  return services.secrets.hmac('pin_factor', `${userId}:${pin}`);
 }
 
-async function storedPin(request: FastifyRequest, user: UserRecord): Promise<string | undefined> {
-  const row = await request.server.db
+async function storedPin(services: CitadelServices, user: UserRecord): Promise<string | undefined> {
+  const row = await services.db
     .selectFrom('pin_factors')
     .select('pin_hash')
     .where('user_id', '=', user.id)
@@ -58,19 +59,19 @@ const pinFactor: Factor = {
   label: 'Security PIN',
   proofInput: { label: 'Your PIN', inputmode: 'numeric', autocomplete: 'off' },
   async isEnrolled(request, user) {
-    return (await storedPin(request, user)) !== undefined;
+    return (await storedPin(request.services, user)) !== undefined;
   },
   async isAvailable(request, user) {
-    return (await storedPin(request, user)) !== undefined;
+    return (await storedPin(request.services, user)) !== undefined;
   },
   async challenge() {
     return {};
   },
   async verify(request, user, proof) {
     pinChecks.push(user.id);
-    const stored = await storedPin(request, user);
+    const stored = await storedPin(request.services, user);
     if (stored === undefined || typeof proof !== 'string' || !/^\d{6}$/.test(proof)) return false;
-    return safeEqual(stored, pinHash(request, user.id, proof));
+    return safeEqual(stored, pinHash(request.services, user.id, proof));
   },
 };
 
@@ -95,10 +96,10 @@ const seenRequests: string[] = [];
 const pinChecks: number[] = [];
 
 const pinPlugin = definePlugin({
-  name: 'pin',
+  id: 'pin',
   migrations: [pinMigration],
   routes(app) {
-    app.post('/pin', async (request: FastifyRequest) => {
+    app.post('/pin', async (request) => {
       const caller = request.caller;
       if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
       const pin = (request.body as Record<string, unknown> | undefined)?.pin;
@@ -107,7 +108,7 @@ const pinPlugin = definePlugin({
         .insertInto('pin_factors')
         .values({
           user_id: caller.user.id,
-          pin_hash: pinHash(request, caller.user.id, pin),
+          pin_hash: pinHash(request.server.citadel, caller.user.id, pin),
           created_at: request.server.clock.now().toISOString(),
         })
         .execute();
@@ -117,7 +118,7 @@ const pinPlugin = definePlugin({
   factors: [pinFactor, sudoOnlyFactor],
   events: {
     request(request) {
-      if (request.url === '/me' && request.caller) seenRequests.push(request.caller.user.username);
+      if (request.path === '/me' && request.caller) seenRequests.push(request.caller.user.username);
     },
   },
 });
@@ -227,7 +228,7 @@ describe("a plugin's factor under the sudo failure limit", () => {
     await client.post('/login', { email: user.email, password: TEST_PASSWORD });
     expect((await client.post('/action/handle', { factor: 'pin', proof: PIN })).status).toBe(200);
 
-    const max = t.server.config.limits.sudoMaxFailures;
+    const max = sudoOptions(t.services).maxFailures;
     const before = pinChecks.filter((id) => id === user.id).length;
     const guesses = Array.from({ length: max + 4 }, (_, i) => String(100000 + i));
     const answers = await Promise.all(

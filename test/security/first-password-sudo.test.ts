@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
 import { nextStep, totpCode } from '../factors/helpers.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 const NEW_PASSWORD = 'planted-maple-lantern-5';
 
@@ -27,7 +28,7 @@ describe('set-password for a social-only user with a factor', () => {
         .status,
     ).toBe(200);
     // The sign-in grace period ends: whoever holds this session now has no sudo.
-    app.t.clock.advance(app.t.services.config.limits.sudoTtl + 1);
+    app.t.clock.advance(sudoOptions(app.t.services).ttlSeconds + 1);
     nextStep(app.t);
     // A second session of the same user (another device).
     const other = app.t.client();

@@ -15,7 +15,7 @@ const secret = () => `s3cr3t${randomBytes(18).toString('base64url')}`;
 
 /** A plugin of the application's whose invitation links carry two secrets of its own naming. */
 const invitations = definePlugin({
-  name: 'invitations-test',
+  id: 'invitations-test',
   routes(app) {
     app.get(
       '/invitations/:invite/accept',

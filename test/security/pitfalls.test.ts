@@ -11,6 +11,8 @@ import { authorize, socialSignIn, startSignIn, useSocialApp } from '../social/mo
 import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
 import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
+import { pipelineOptions } from '../../src/auth/pipeline/options.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const MAGIC_PREFIX = `${ORIGIN}/magic-link/verify/`;
@@ -79,7 +81,7 @@ describe('security pitfalls (no login actions configured)', () => {
 
   it('the sudo lifetime is the server setting: ttl/expires_at sent by the client are ignored', async () => {
     const client = await app.t.signIn(await app.t.createUser());
-    const ttl = app.t.services.config.limits.sudoTtl;
+    const ttl = sudoOptions(app.t.services).ttlSeconds;
     const verify = await client.post('/sudo/verify?ttl=999999&expires_at=2099-01-01T00:00:00.000Z', {
       factor: 'password',
       proof: TEST_PASSWORD,
@@ -157,7 +159,7 @@ describe('security pitfalls (no login actions configured)', () => {
     nextStep(app.t);
     const client = await startLogin(app.t, user);
     const right = totpCode(app.t, secret);
-    for (let i = 0; i < app.t.services.config.limits.maxCodeAttempts; i += 1) {
+    for (let i = 0; i < pipelineOptions(app.t.services).maxCodeAttempts; i += 1) {
       const bad = await client.post('/action/handle', { code: otherCode(right) });
       expect(bad.body.status).toBe('error');
       expect(bad.body.action).not.toBe('action.success');
@@ -475,7 +477,7 @@ describe('security pitfalls with AUTH_LOGIN_ACTIONS=email_2fa, logs captured', (
     const user = await app.t.createUser();
     const { client, code } = await passwordStep(user);
     expect(containsToken(await sessionData(app.t), code)).toBe(false);
-    app.t.clock.advance(app.t.services.config.limits.codeResendInterval + 1);
+    app.t.clock.advance(pipelineOptions(app.t.services).codeResendIntervalSeconds + 1);
     expect((await client.post('/action/challenge')).status).toBe(200);
     const resent = codeIn(await app.t.mail.waitFor(user.email, { count: 2 }));
     expect(containsToken(await sessionData(app.t), resent)).toBe(false);

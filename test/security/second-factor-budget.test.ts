@@ -11,6 +11,7 @@ import {
   SECOND_FACTOR_WINDOW,
 } from '../../src/auth/core/second-factor-budget.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 function otherCode(code: string): string {
   return String((Number(code) + 1) % 1_000_000).padStart(6, '0');
@@ -83,7 +84,7 @@ describe('second-factor failures per account', () => {
       } else {
         const bad = await signedIn.post('/sudo/verify', { factor: 'password', proof: 'not the password' });
         expect(bad.status).toBe(422);
-        t.clock.advance(t.services.config.limits.sudoFailureWindow / 4);
+        t.clock.advance(sudoOptions(t.services).failureWindowSeconds / 4);
       }
       // A correct password sign-in in between resets nothing.
       const password = await t.client().post('/login', { email: user.email, password: TEST_PASSWORD });

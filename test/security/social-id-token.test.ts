@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { MockProvider, authorize, socialSignIn, startSignIn } from '../social/mock-provider.ts';
 import { loadConfig } from '../../src/config/load.ts';
+import { resolveSocialOptions } from '../../src/auth/social/options.ts';
 
 /**
  * Issue 13 item 13: the ID token's signature is checked against the provider's JWKS, and the
@@ -149,8 +150,9 @@ describe('ID token signature and token endpoint client authentication', () => {
       OAUTH_LEGACY_ISSUER: 'https://legacy.example',
       OAUTH_LEGACY_TOKEN_AUTH: 'client_secret_post',
     };
-    const load = (e: Record<string, string>) => loadConfig({ env: e, sessionSecret: 'x'.repeat(40) });
-    const providers = load(env).oauthProviders;
+    const load = (e: Record<string, string>) =>
+      resolveSocialOptions({}, loadConfig({ env: e, sessionSecret: 'x'.repeat(40) })).providers;
+    const providers = load(env);
     expect(providers.map((p) => p.tokenEndpointAuth)).toEqual(['client_secret_basic', 'client_secret_post']);
     expect(() => load({ ...env, OAUTH_LEGACY_TOKEN_AUTH: 'private_key_jwt' })).toThrow(
       /OAUTH_LEGACY_TOKEN_AUTH/,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
 import { enrollTotp, nextStep, totpCode } from '../factors/helpers.ts';
+import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 /** A route that declares requireSudo: enrollment start. */
 const PROTECTED = '/two-factor/enroll/start';
@@ -38,7 +39,7 @@ describe('sudo mode', () => {
     expect(verify.status).toBe(200);
     expect(verify.body).toMatchObject({ action: 'sudo.verified', status: 'success', redirect_to: '/' });
     const expected = new Date(
-      t.clock.now().getTime() + t.services.config.limits.sudoTtl * 1000,
+      t.clock.now().getTime() + sudoOptions(t.services).ttlSeconds * 1000,
     ).toISOString();
     expect(verify.body.data.expires_at).toBe(expected);
     expect(client.cookie('citadel_session')).not.toBe(sessionBefore);
@@ -65,7 +66,7 @@ describe('sudo mode', () => {
   it('expires after SUDO_TTL (server-fixed)', async () => {
     const client = await t.signIn(await t.createUser());
     await client.post('/sudo/verify', { factor: 'password', proof: TEST_PASSWORD, ttl: 999_999 });
-    const ttl = t.services.config.limits.sudoTtl;
+    const ttl = sudoOptions(t.services).ttlSeconds;
     t.clock.advance(ttl - 5);
     expect((await client.post(PROTECTED, BODY)).status).toBe(200);
     t.clock.advance(6);
@@ -112,7 +113,7 @@ describe('sudo mode', () => {
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
     expect((await client.post(PROTECTED, BODY)).status).toBe(403);
-    t.clock.advance(t.services.config.limits.sudoFailureWindow + 1);
+    t.clock.advance(sudoOptions(t.services).failureWindowSeconds + 1);
     expect((await client.post('/sudo/verify', { factor: 'password', proof: TEST_PASSWORD })).status).toBe(
       200,
     );
@@ -214,7 +215,7 @@ describe('sudo mode', () => {
     const sudo = await client.get('/sudo');
     expect(sudo.body.data).toMatchObject({ active: true, factors: [] });
     expect((await client.post(PROTECTED, BODY)).status).toBe(200);
-    t.clock.advance(t.services.config.limits.sudoTtl + 1);
+    t.clock.advance(sudoOptions(t.services).ttlSeconds + 1);
     expect((await client.post(PROTECTED, BODY)).status).toBe(403);
 
     // A user with a password is not elevated by signing in.

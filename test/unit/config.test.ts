@@ -5,16 +5,29 @@ import { describe, expect, it } from 'vitest';
 import { defaultLimits, loadConfig } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import type { CitadelOptions } from '../../src/config/types.ts';
-import { knownActions } from '../../src/assembly.ts';
+import { knownActions, resolvePlugins } from '../../src/assembly.ts';
+import { resolvePluginOptions } from '../../src/auth/core/plugin-options.ts';
+import type { SocialOptions } from '../../src/auth/social/options.ts';
+import type { SudoOptions } from '../../src/auth/sudo/options.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import { parseDatabaseUrl, redactUrl } from '../../src/db/url.ts';
 
 const SECRET = 'x'.repeat(40);
 const dataDir = () => mkdtempSync(join(tmpdir(), 'citadel-config-'));
 
-/** The configuration as createServer() loads it: knowing the built-in plugins' actions. */
+/**
+ * The configuration as createServer() loads it: knowing the built-in plugins' actions, then the
+ * built-ins' options resolved from it (where their environment variables are read).
+ */
 function load(options: CitadelOptions) {
-  return loadConfig(options, [], knownActions(defaultPlugins(), options));
+  const config = loadConfig(options, [], knownActions(defaultPlugins(), options));
+  const plugins = resolvePluginOptions(resolvePlugins(options), config);
+  return Object.assign(config, { pluginOptions: plugins });
+}
+
+/** The options built-in `id` runs with under `options`. */
+function optionsOf<T>(id: string, options: CitadelOptions): T {
+  return load(options).pluginOptions.get(id) as T;
 }
 
 function configError(env: Record<string, string>, options = {}): string {
@@ -41,7 +54,6 @@ describe('configuration', () => {
       mailFrom: 'Citadel <no-reply@localhost>',
       loginActions: [],
       registerActions: [],
-      oauthProviders: [],
       sqidsMinLength: 8,
       seedDemo: true,
       logLevel: 'info',
@@ -53,18 +65,35 @@ describe('configuration', () => {
     expect(config.limits).toEqual(defaultLimits);
     expect(config.limits).toMatchObject({
       rememberTtl: 2592000,
-      resetTokenTtl: 3600,
-      sudoTtl: 900,
-      loginFailuresPerIdentifierIp: 5,
-      loginFailureWindow: 60,
-      loginFailuresPerAccount: 100,
-      loginAccountWindow: 3600,
       sendsPerAddress: 5,
       sendsPerIp: 30,
       passwordMinLength: 8,
       passwordMaxLength: 256,
       tokenLastUsedInterval: 60,
     });
+    // The built-ins' own settings are their options, with the contract's defaults.
+    const options = load({ env: {}, dataDir: dir }).pluginOptions;
+    expect(options.get('sudo')).toEqual({ ttlSeconds: 900, maxFailures: 5, failureWindowSeconds: 900 });
+    expect(options.get('magic-link')).toEqual({ ttlSeconds: 900 });
+    expect(options.get('accounts')).toEqual({
+      resetTokenTtlSeconds: 3600,
+      loginFailuresPerIdentifierIp: 5,
+      loginFailureWindowSeconds: 60,
+      loginFailuresPerAccount: 100,
+      loginAccountWindowSeconds: 3600,
+    });
+    expect(options.get('pipeline')).toEqual({
+      codeTtlSeconds: 600,
+      codeResendIntervalSeconds: 30,
+      maxCodeAttempts: 5,
+    });
+    expect(options.get('social')).toEqual({ providers: [] });
+    expect(options.get('factors')).toEqual({
+      requireTwoFactor: false,
+      confirmMaxFailures: 5,
+      confirmFailureWindowSeconds: 900,
+    });
+    expect(options.get('account-center')).toEqual({ eventRetentionDays: 180 });
   });
 
   it('outside production a session secret is generated once, kept in the data folder, with a notice', () => {
@@ -98,7 +127,7 @@ describe('configuration', () => {
   });
 
   it('reads the environment', () => {
-    const config = loadConfig({
+    const config = load({
       dataDir: dataDir(),
       env: {
         PORT: '8080',
@@ -135,7 +164,7 @@ describe('configuration', () => {
       production: true,
       secureCookies: true,
     });
-    expect(config.limits.sudoTtl).toBe(600);
+    expect(config.pluginOptions.get('sudo')).toMatchObject({ ttlSeconds: 600 });
     expect(config.appUrl).toBe('https://auth.example.com');
   });
 
@@ -146,22 +175,102 @@ describe('configuration', () => {
   });
 
   it('code options win over the environment; limits are configurable', () => {
-    const config = loadConfig({
+    const codeOptions: CitadelOptions = {
       env: { PORT: '8080', SESSION_SECRET: SECRET, SUDO_TTL: '600' },
-      dataDir: dataDir(),
       port: 9000,
       sudoTtl: 60,
       limits: { sendsPerAddress: 2, rememberTtl: 100 },
-    });
+    };
+    const config = load({ ...codeOptions, dataDir: dataDir() });
     expect(config.port).toBe(9000);
-    expect(config.limits.sudoTtl).toBe(60);
+    expect(optionsOf<SudoOptions>('sudo', { ...codeOptions, dataDir: dataDir() }).ttlSeconds).toBe(60);
     expect(config.limits.sendsPerAddress).toBe(2);
     expect(config.limits.rememberTtl).toBe(100);
     expect(config.limits.sendsPerIp).toBe(30);
   });
 
+  it("environment variables feed the built-ins' options; options given to a factory win", () => {
+    const env = {
+      SESSION_SECRET: SECRET,
+      SUDO_TTL: '600',
+      REQUIRE_TWO_FACTOR: '1',
+      EVENT_RETENTION_DAYS: '30',
+      OAUTH_PROVIDERS: 'github',
+      OAUTH_GITHUB_CLIENT_ID: 'gid',
+      OAUTH_GITHUB_CLIENT_SECRET: 'gsecret',
+    };
+    const fromEnv = load({ env, dataDir: dataDir() }).pluginOptions;
+    expect(fromEnv.get('sudo')).toMatchObject({ ttlSeconds: 600 });
+    expect(fromEnv.get('factors')).toMatchObject({ requireTwoFactor: true });
+    expect(fromEnv.get('account-center')).toEqual({ eventRetentionDays: 30 });
+    expect((fromEnv.get('social') as SocialOptions).providers.map((p) => p.id)).toEqual(['github']);
+
+    const plugins = defaultPlugins({
+      sudo: { ttlSeconds: 120 },
+      factors: { requireTwoFactor: false },
+      accountCenter: { eventRetentionDays: 7 },
+      social: { providers: [] },
+      magicLink: { ttlSeconds: 300 },
+    });
+    const given = load({ env, dataDir: dataDir(), plugins }).pluginOptions;
+    expect(given.get('sudo')).toMatchObject({ ttlSeconds: 120 });
+    expect(given.get('factors')).toMatchObject({ requireTwoFactor: false });
+    expect(given.get('account-center')).toEqual({ eventRetentionDays: 7 });
+    expect(given.get('social')).toEqual({ providers: [] });
+    expect(given.get('magic-link')).toEqual({ ttlSeconds: 300 });
+  });
+
+  it('the limits of earlier versions are still honoured, below the options given to a factory', () => {
+    const limits = {
+      magicLinkTtl: 120,
+      resetTokenTtl: 1800,
+      codeTtl: 300,
+      codeResendInterval: 10,
+      maxCodeAttempts: 3,
+      sudoTtl: 200,
+      sudoMaxFailures: 4,
+      sudoFailureWindow: 100,
+      loginFailuresPerIdentifierIp: 2,
+      loginFailureWindow: 30,
+      loginFailuresPerAccount: 50,
+      loginAccountWindow: 600,
+    };
+    const options = load({ env: {}, dataDir: dataDir(), limits }).pluginOptions;
+    expect(options.get('magic-link')).toEqual({ ttlSeconds: 120 });
+    expect(options.get('sudo')).toEqual({ ttlSeconds: 200, maxFailures: 4, failureWindowSeconds: 100 });
+    expect(options.get('pipeline')).toEqual({
+      codeTtlSeconds: 300,
+      codeResendIntervalSeconds: 10,
+      maxCodeAttempts: 3,
+    });
+    expect(options.get('accounts')).toEqual({
+      resetTokenTtlSeconds: 1800,
+      loginFailuresPerIdentifierIp: 2,
+      loginFailureWindowSeconds: 30,
+      loginFailuresPerAccount: 50,
+      loginAccountWindowSeconds: 600,
+    });
+    expect(options.get('factors')).toMatchObject({ confirmMaxFailures: 4, confirmFailureWindowSeconds: 100 });
+    const plugins = defaultPlugins({ magicLink: { ttlSeconds: 60 } });
+    expect(load({ env: {}, dataDir: dataDir(), limits, plugins }).pluginOptions.get('magic-link')).toEqual({
+      ttlSeconds: 60,
+    });
+  });
+
+  it('a factory option it cannot use stops start-up with one line', () => {
+    expect(configError({}, { plugins: defaultPlugins({ magicLink: { ttlSeconds: 0 } }) })).toBe(
+      'magicLink: ttlSeconds must be a whole number of at least 1, got 0',
+    );
+    expect(configError({}, { plugins: defaultPlugins({ sudo: { ttlSeconds: 1.5 } }) })).toBe(
+      'sudo: ttlSeconds must be a whole number of at least 1, got 1.5',
+    );
+    expect(configError({ EVENT_RETENTION_DAYS: 'soon' })).toBe(
+      'EVENT_RETENTION_DAYS must be a whole number of at least 1, got "soon"',
+    );
+  });
+
   it('OAuth providers from the environment, with presets for github and google', () => {
-    const config = loadConfig({
+    const { providers } = optionsOf<SocialOptions>('social', {
       dataDir: dataDir(),
       env: {
         SESSION_SECRET: SECRET,
@@ -173,9 +282,9 @@ describe('configuration', () => {
         OAUTH_ACME_ISSUER: 'https://id.acme.test',
       },
     });
-    expect(config.oauthProviders.map((p) => p.id)).toEqual(['github', 'acme']);
-    expect(config.oauthProviders[0]).toMatchObject({ label: 'GitHub', clientId: 'gid' });
-    expect(config.oauthProviders[1]).toMatchObject({
+    expect(providers.map((p) => p.id)).toEqual(['github', 'acme']);
+    expect(providers[0]).toMatchObject({ label: 'GitHub', clientId: 'gid' });
+    expect(providers[1]).toMatchObject({
       issuer: 'https://id.acme.test',
       scopes: ['openid', 'email', 'profile'],
     });

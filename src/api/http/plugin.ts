@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
 import { cacheByCaller } from '../../http/cache-control.ts';
+import { hookOf } from '../../http/hooks.ts';
 import { authorize } from '../request/authorize.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
 import type { RequestScope } from '../request/context.ts';
@@ -156,8 +157,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       scope.setErrorHandler(problemErrorHandler);
       scope.setNotFoundHandler(problemNotFound);
       scope.addHook('onSend', cacheByCaller);
-      scope.addHook('preValidation', limitPayloadShape);
-      scope.addHook('preValidation', refuseNulCharacters);
+      scope.addHook('preValidation', hookOf(limitPayloadShape, refuseNulCharacters));
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))

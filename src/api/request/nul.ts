@@ -27,7 +27,7 @@ export function findNul(value: unknown, pointer = ''): string | null {
  * preValidation hook of the resource API: U+0000 has no place in text, and PostgreSQL refuses it
  * outright (a driver error, not a client error). Refused up front: 400 in the query, 422 in a payload.
  */
-export async function refuseNulCharacters(request: FastifyRequest): Promise<void> {
+export function refuseNulCharacters(request: FastifyRequest): void {
   const inQuery = findNul(request.query);
   if (inQuery !== null) {
     throw new BadRequestError('A query parameter contains an invalid character.', {

@@ -41,7 +41,7 @@ class ContentTooLargeError extends HttpError {
 }
 
 /** preValidation hook of the resource API, before any recursive walk of the body. */
-export async function limitPayloadShape(request: FastifyRequest): Promise<void> {
+export function limitPayloadShape(request: FastifyRequest): void {
   if (request.body === null || typeof request.body !== 'object') return;
   const { depth, objects } = measurePayload(request.body, MAX_JSON_DEPTH);
   if (depth > MAX_JSON_DEPTH) {

@@ -6,20 +6,38 @@ import type { CompiledResource } from '../resource/compile.ts';
 import type { AnyDb } from '../request/context.ts';
 import type { ApiRecord } from '../resource/types.ts';
 
+function storedValue(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value instanceof Date ? value.toISOString() : value;
+}
+
+const columnLists = new WeakMap<CompiledResource, readonly string[]>();
+
+function columnList(resource: CompiledResource): readonly string[] {
+  let columns = columnLists.get(resource);
+  if (!columns) {
+    columns = [...resource.columns];
+    columnLists.set(resource, columns);
+  }
+  return columns;
+}
+
 /**
  * Optimistic concurrency (contract section 11). A record's ETag is strong and made from every
  * stored column (hidden ones too, so that any change shows), through an HMAC: a hidden value cannot
  * be guessed by hashing candidates against it.
  */
 export function etagOf(secrets: SecretBox, resource: CompiledResource, row: ApiRecord): string {
-  const values = [...resource.columns].map((column) => row[column] ?? null);
-  const text = JSON.stringify(values, (_, value) =>
-    typeof value === 'bigint'
-      ? value.toString()
-      : value instanceof Date
-        ? value.toISOString()
-        : (value as unknown),
-  );
+  const columns = columnList(resource);
+  const values: unknown[] = new Array(columns.length);
+  // Only a bigint or a Date needs the replacer; without one, JSON.stringify takes its fast path.
+  // (A nested value comes from JSON.parse, which makes neither.)
+  let special = false;
+  for (let i = 0; i < columns.length; i++) {
+    const value = row[columns[i]!] ?? null;
+    if (typeof value === 'bigint' || value instanceof Date) special = true;
+    values[i] = value;
+  }
+  const text = special ? JSON.stringify(values, storedValue) : JSON.stringify(values);
   const digest = createHmac('sha256', secrets.key('hmac:api-etag'))
     .update(`${resource.name}\n${text}`)
     .digest('base64url')

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeUsername } from '../core/users.ts';
 import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';

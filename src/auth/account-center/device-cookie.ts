@@ -1,6 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomToken, safeEqual } from '../../core/crypto.ts';
-import { cookieOptions } from '../../http/sessions/plugin.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 /**
  * The device cookie (contract section 14): a browser is a known device of an account when it
@@ -43,16 +42,16 @@ function parse(value: string | undefined): DeviceCookie | null {
   return { browserId, entries };
 }
 
-function tagFor(request: FastifyRequest, browserId: string, userId: number, day: number): string {
-  return request.server.secrets.hmac(PURPOSE, `${browserId}.${userId}.${day}`).slice(0, 32);
+function tagFor(request: RequestContext, browserId: string, userId: number, day: number): string {
+  return request.services.secrets.hmac(PURPOSE, `${browserId}.${userId}.${day}`).slice(0, 32);
 }
 
-function today(request: FastifyRequest): number {
-  return Math.floor(request.server.clock.now().getTime() / DAY_MS);
+function today(request: RequestContext): number {
+  return Math.floor(request.services.clock.now().getTime() / DAY_MS);
 }
 
 /** The entry of this browser's cookie that belongs to `userId`, if one verifies. */
-function entryOf(request: FastifyRequest, cookie: DeviceCookie, userId: number) {
+function entryOf(request: RequestContext, cookie: DeviceCookie, userId: number) {
   return cookie.entries.find((entry) =>
     safeEqual(entry.tag, tagFor(request, cookie.browserId, userId, entry.day)),
   );
@@ -63,7 +62,7 @@ function entryOf(request: FastifyRequest, cookie: DeviceCookie, userId: number) 
  * verified entry for the account, no older than that. A missing, malformed or tampered cookie, or
  * one with entries for other accounts only, is a new device.
  */
-export function isKnownDevice(request: FastifyRequest, userId: number, days: number): boolean {
+export function isKnownDevice(request: RequestContext, userId: number, days: number): boolean {
   const cookie = parse(request.cookies[DEVICE_COOKIE]);
   if (!cookie) return false;
   const entry = entryOf(request, cookie, userId);
@@ -78,7 +77,11 @@ export function isKnownDevice(request: FastifyRequest, userId: number, days: num
  * has a well-formed one; this account's old entry is replaced; other accounts' entries are kept
  * (they cannot be checked without their user id), the oldest dropped beyond the limit.
  */
-export function rememberDevice(request: FastifyRequest, reply: FastifyReply, userId: number): void {
+export function rememberDevice(
+  request: RequestContext,
+  setCookie: (name: string, value: string, maxAge: number) => void,
+  userId: number,
+): void {
   const cookie = parse(request.cookies[DEVICE_COOKIE]) ?? { browserId: randomToken(16), entries: [] };
   const mine = entryOf(request, cookie, userId);
   const others = cookie.entries.filter((entry) => entry !== mine);
@@ -90,9 +93,5 @@ export function rememberDevice(request: FastifyRequest, reply: FastifyReply, use
   const value = [VERSION, cookie.browserId, ...entries.map((e) => `${e.day.toString(36)}_${e.tag}`)].join(
     '.',
   );
-  reply.setCookie(
-    DEVICE_COOKIE,
-    value,
-    cookieOptions(request.server.config.secureCookies, DEVICE_COOKIE_MAX_AGE),
-  );
+  setCookie(DEVICE_COOKIE, value, DEVICE_COOKIE_MAX_AGE);
 }

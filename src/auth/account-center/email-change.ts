@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { EndpointRateLimit, RateLimitInput } from '../core/endpoint.ts';
 import type { UserRecord } from '../core/users.ts';
 import { normalizeEmail } from '../core/users.ts';

@@ -2,15 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { clientKind } from '../../http/negotiation.ts';
 import type { Caller } from '../../http/caller.ts';
 import { publicUser } from '../core/users.ts';
-import {
-  defineEndpoint,
-  type AnyEndpoint,
-  type EndpointInput,
-  type EndpointResult,
-} from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { USERNAME } from '../core/username-rule.ts';
@@ -34,6 +28,7 @@ import {
   revokeSessionByHandle,
 } from './sessions.ts';
 import { accountSettings } from '../core/account-settings.ts';
+import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
 import {
   type AccountPageProps,
@@ -66,8 +61,9 @@ function positiveInteger(name: string, description: string) {
 }
 
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
-async function accountPageProps({ caller, services, http }: EndpointInput): Promise<AccountPageProps> {
-  const retentionDays = accountSettings(services.config).eventRetentionDays;
+async function accountPageProps(request: EndpointInput): Promise<AccountPageProps> {
+  const { caller, services } = request;
+  const retentionDays = accountCenterOptions(services).eventRetentionDays;
   if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
   const user = await services.users.findById(caller.user.id);
   return {
@@ -77,14 +73,14 @@ async function accountPageProps({ caller, services, http }: EndpointInput): Prom
       created_at: user.created_at,
       has_password: user.password_hash !== null,
     },
-    needsSudo: !(await isSudoActive(http.request)),
+    needsSudo: !(await isSudoActive(request)),
     retentionDays,
   };
 }
 
 /** Form clients see the link's page with the error; others get a 404. */
-function invalidLink({ http }: EndpointInput): EndpointResult {
-  if (clientKind(http.request) === 'form')
+function invalidLink(request: EndpointInput): EndpointResult {
+  if (request.client === 'form')
     return { status: 'error', statusCode: 404, message: INVALID_LINK, render: true };
   throw new NotFoundError(INVALID_LINK);
 }
@@ -175,9 +171,10 @@ const changeUsernameEndpoint = defineEndpoint({
   responses: { 200: Envelope({ user: 'required' }) },
   page: accountPage,
   pageProps: accountPageProps,
-  async handler({ body, caller, services, ip, userAgent, http }) {
+  async handler(request) {
+    const { body, caller, services, ip, userAgent } = request;
     const updated = await changeUsername(services, caller!.user, body.username, { ip, userAgent });
-    http.request.caller = { via: 'session', user: updated, token: null };
+    request.caller = { via: 'session', user: updated, token: null };
     return {
       status: 'success',
       message: 'Your username was changed.',
@@ -233,7 +230,7 @@ const showEmailVerify = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ new_email: Type.String() }) }) },
   page: emailVerifyPage,
   async handler(input) {
-    const { params, caller, services, http } = input;
+    const { params, caller, services } = input;
     const pending = await findPendingEmailChange(services, params.token);
     if (!pending) return invalidLink(input);
     requireLinkOwner(caller, pending.userId);
@@ -242,7 +239,7 @@ const showEmailVerify = defineEndpoint({
       message: `Confirm to change your email address to ${pending.newEmail}.`,
       data: { new_email: pending.newEmail },
       // The page's form posts the token back; JSON clients already hold it.
-      fields: clientKind(http.request) === 'form' ? { token: params.token } : undefined,
+      fields: input.client === 'form' ? { token: params.token } : undefined,
       render: true,
     };
   },
@@ -261,13 +258,13 @@ const confirmEmailVerify = defineEndpoint({
   responses: { 200: Envelope({ user: 'required' }) },
   page: emailVerifyPage,
   async handler(input) {
-    const { body, caller, services, ip, userAgent, http } = input;
+    const { body, caller, services, ip, userAgent } = input;
     const pending = await findPendingEmailChange(services, body.token);
     if (!pending) return invalidLink(input);
     requireLinkOwner(caller, pending.userId);
     const user = await confirmEmailChange(services, body.token, pending.userId, { ip, userAgent });
     if (!user) return invalidLink(input);
-    http.request.caller = { via: 'session', user, token: null };
+    input.caller = { via: 'session', user, token: null };
     return {
       status: 'success',
       message: `Your email address is now ${user.email}.`,
@@ -297,9 +294,10 @@ const deleteAccountEndpoint = defineEndpoint({
   responses: { 200: Envelope() },
   page: deleteAccountPage,
   pageProps: accountPageProps,
-  async handler({ caller, services, ip, userAgent, http }) {
+  async handler(request) {
+    const { caller, services, ip, userAgent } = request;
     await deleteAccount(services, caller!.user, { ip, userAgent });
-    await endSession(http.request, http.reply);
+    await endSession(request);
     return {
       status: 'success',
       message: 'Your account and everything in it were deleted.',
@@ -318,8 +316,9 @@ const listSessionsEndpoint = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ sessions: Type.Array(SessionSchema) }) }) },
   page: sessionsPage,
   pageProps: accountPageProps,
-  async handler({ caller, services, http }) {
-    const current = caller!.via === 'session' ? currentMeta(http.request) : null;
+  async handler(request) {
+    const { caller, services } = request;
+    const current = caller!.via === 'session' ? currentMeta(request) : null;
     return {
       status: 'success',
       data: { sessions: await listSessions(services, caller!.user.id, current) },
@@ -338,7 +337,8 @@ const revokeSession = defineEndpoint({
   summary: 'Sign out one session (and its remember-me token); unknown or someone else’s: 404',
   params: Type.Object({ id: Type.String({ 'x-raw': true, description: 'A session handle' }) }),
   responses: { 200: Envelope() },
-  async handler({ params, caller, services, ip, userAgent, http }) {
+  async handler(request) {
+    const { params, caller, services, ip, userAgent } = request;
     const user = caller!.user;
     const handle = params.id;
     // Unknown and someone else's look the same: only the caller's own sessions are searched.
@@ -352,10 +352,10 @@ const revokeSession = defineEndpoint({
       userAgent,
       detail: { device: describeDevice(ended.meta.user_agent), count: 1 },
     });
-    const own = caller!.via === 'session' && handle === currentHandle(http.request);
+    const own = caller!.via === 'session' && handle === currentHandle(request);
     // Another session signed out: whatever email change it may have asked for ends with it.
     if (!own) await voidPendingEmailChanges(services.db, user.id, services.clock.now());
-    if (own) await endSession(http.request, http.reply);
+    if (own) await endSession(request);
     return {
       status: 'success',
       message: own ? 'You were signed out of this browser.' : 'That session was signed out.',
@@ -372,9 +372,10 @@ const revokeOthers = defineEndpoint({
   ability: 'sessions:delete',
   summary: 'Sign out every other session and remember-me token of the user',
   responses: { 200: Envelope({ data: Type.Object({ revoked: Type.Integer() }) }) },
-  async handler({ caller, services, ip, userAgent, http }) {
+  async handler(request) {
+    const { caller, services, ip, userAgent } = request;
     const user = caller!.user;
-    const handle = caller!.via === 'session' ? currentHandle(http.request) : null;
+    const handle = caller!.via === 'session' ? currentHandle(request) : null;
     const revoked = await revokeOtherSessions(services, user.id, handle);
     // Whoever held another session may have asked for an email change: it ends too.
     await voidPendingEmailChanges(services.db, user.id, services.clock.now());
@@ -437,17 +438,18 @@ export const accountCenterEndpoints = [
   revokeSession,
   revokeOthers,
   listEvents,
-] as const satisfies readonly AnyEndpoint[];
+] as const;
 
 /** What is not an endpoint: the retention sweep of old events and the pages' shared script. */
 export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
-  const services = app;
-  // Bad NOTIFY_EVENTS / EVENT_RETENTION_DAYS stop start-up here, with one line.
-  const settings = accountSettings(app.config);
+  const services = app.citadel;
+  // A bad NOTIFY_EVENTS stops start-up here, with one line (EVENT_RETENTION_DAYS: with the options).
+  accountSettings(app.config);
+  const { eventRetentionDays } = accountCenterOptions(services);
 
   // Retention: old events go at start and every few hours after (each process; the delete is idempotent).
   const sweep = () =>
-    sweepSecurityEvents(services.db, services.clock, settings.eventRetentionDays).catch((error: unknown) =>
+    sweepSecurityEvents(services.db, services.clock, eventRetentionDays).catch((error: unknown) =>
       services.log.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
     );
   let timer: NodeJS.Timeout | undefined;

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { SignedInInfo } from '../../plugin.ts';
 import type { SessionData } from '../../http/sessions/store.ts';
 import { randomToken } from '../../core/crypto.ts';
 import { describeDevice } from '../core/device.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 /** Where a session keeps what the device list shows. Lives in the session data, so both stores have it. */
 export const SESSION_META_KEY = 'account_session';
@@ -34,9 +34,8 @@ export interface SessionView {
   remembered: boolean;
 }
 
-function userAgentOf(request: FastifyRequest): string | null {
-  const ua = request.headers['user-agent'];
-  return typeof ua === 'string' ? ua.slice(0, 512) : null;
+function userAgentOf(request: RequestContext): string | null {
+  return request.userAgent === null ? null : request.userAgent.slice(0, 512);
 }
 
 export function readMeta(data: SessionData): SessionMeta | undefined {
@@ -45,18 +44,18 @@ export function readMeta(data: SessionData): SessionMeta | undefined {
 }
 
 /** This request's own session facts, if it is signed in. */
-export function currentMeta(request: FastifyRequest): SessionMeta | null {
+export function currentMeta(request: RequestContext): SessionMeta | null {
   if (request.session.userId === null) return null;
   return readMeta({ [SESSION_META_KEY]: request.session.get(SESSION_META_KEY) }) ?? null;
 }
 
-export function currentHandle(request: FastifyRequest): string | null {
+export function currentHandle(request: RequestContext): string | null {
   return currentMeta(request)?.handle ?? null;
 }
 
 /** A signed-in listener: every new session gets its handle and device facts. */
-export function startSessionMeta(request: FastifyRequest, info: SignedInInfo): SessionMeta {
-  const now = request.server.clock.now().toISOString();
+export function startSessionMeta(request: RequestContext, info: SignedInInfo): SessionMeta {
+  const now = request.services.clock.now().toISOString();
   const meta: SessionMeta = {
     handle: randomToken(16),
     created_at: now,
@@ -74,7 +73,7 @@ export function startSessionMeta(request: FastifyRequest, info: SignedInInfo): S
  * Every request of a signed-in session: note when it was last seen, at most once a minute (the
  * write rides on the session save). Sessions older than this feature get their facts now.
  */
-export function touchSession(request: FastifyRequest): void {
+export function touchSession(request: RequestContext): void {
   const session = request.session;
   if (!session || session.userId === null) return;
   const meta = readMeta({ [SESSION_META_KEY]: session.get(SESSION_META_KEY) });
@@ -82,7 +81,7 @@ export function touchSession(request: FastifyRequest): void {
     startSessionMeta(request, { method: 'sign_in' });
     return;
   }
-  const now = request.server.clock.now();
+  const now = request.services.clock.now();
   if (now.getTime() - new Date(meta.last_seen_at).getTime() < LAST_SEEN_INTERVAL_MS) return;
   session.set(SESSION_META_KEY, { ...meta, last_seen_at: now.toISOString(), ip: request.ip });
 }

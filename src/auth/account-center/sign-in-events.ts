@@ -1,6 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SignedInInfo } from '../../plugin.ts';
-import type { UserRecord } from '../core/users.ts';
+import type { SignedInEvent } from '../../plugin.ts';
 import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
 import { describeDevice } from '../core/device.ts';
@@ -34,18 +32,13 @@ export const signInEventFacts: Record<string, SignInFact> = {
  * user's very first sign-in (registration) sends nothing: there is no earlier device to compare
  * with. The event commits with the new session (contract 10); the notice goes once both are stored.
  */
-export async function recordSignIn(
-  request: FastifyRequest,
-  user: UserRecord,
-  info: SignedInInfo,
-  reply: FastifyReply,
-) {
-  const services = request.server;
+export async function recordSignIn({ user, info, request, setCookie, record }: SignedInEvent) {
+  const services = request.services;
   const meta = startSessionMeta(request, info);
   const device = describeDevice(meta.user_agent);
   const facts = await signInFactsFor(request, user);
   const knownDevice = isKnownDevice(request, user.id, NEW_DEVICE_DAYS);
-  rememberDevice(request, reply, user.id);
+  rememberDevice(request, setCookie, user.id);
   const origin = originOf(request);
   const event = {
     userId: user.id,
@@ -59,7 +52,7 @@ export async function recordSignIn(
       ...(info.registration ? { registration: true } : {}),
     },
   };
-  request.session.alongWithSave(
+  record(
     sessionEvent(services.clock, event, () => {
       if (facts['events.signed_in_before'] && !knownDevice)
         void notify(services, user, 'new_device', { device, ip: origin.ip });

@@ -1,12 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import type { UserRecord } from '../core/users.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 /** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
 export const ACTIVATION_PENDING = {
   action: 'register.action_required',
   status: 'info',
   message: 'Your account was created. One more step is needed to activate it.',
-  redirectTo: '/action/show',
+  redirect_to: '/action/show',
 } as const;
 
 /**
@@ -14,8 +14,8 @@ export const ACTIVATION_PENDING = {
  * owner gets a mail saying so (no link, no code: nothing in it signs anyone in). The caller hashed
  * the password like a real registration, so both answers take the same time class.
  */
-export async function mailOwnerOfExistingAddress(request: FastifyRequest, owner: UserRecord): Promise<void> {
-  const { emails } = request.server;
+export async function mailOwnerOfExistingAddress(request: RequestContext, owner: UserRecord): Promise<void> {
+  const { emails } = request.services;
   // Like a new registration, the session starts over (a new registration clears it too).
   request.session.clear();
   request.caller = null;

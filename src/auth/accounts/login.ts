@@ -1,10 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { selectUserWithFacts } from '../core/sign-in-facts.ts';
 import type { UserRecord } from '../core/users.ts';
 import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
 import { FailureBudget } from '../core/failure-budget.ts';
 import { recordSecurityEvent } from '../core/security-events.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
+import { accountsOptions } from './options.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
@@ -34,11 +35,11 @@ function limitKeys(identifier: string, ip: string, user: UserRecord | undefined)
  * right password gets 403 unless it can still be activated (then the pipeline takes it).
  */
 export async function verifyPasswordLogin(
-  request: FastifyRequest,
+  request: RequestContext,
   input: { identifier: string; password: string; ip: string; userAgent?: string | null },
 ): Promise<UserRecord> {
-  const services = request.server;
-  const { limits } = services.config;
+  const services = request.services;
+  const limits = accountsOptions(services);
   // The facts the sign-in asks next (factors, devices) come with the user row: one statement.
   const user = await services.users.findByLogin(input.identifier, (query) =>
     selectUserWithFacts(request, query),
@@ -51,10 +52,10 @@ export async function verifyPasswordLogin(
     services,
     'login:account',
     limits.loginFailuresPerAccount,
-    limits.loginAccountWindow,
+    limits.loginAccountWindowSeconds,
   );
   const [pair, attempt] = await services.rateLimiter.hitMany([
-    { key: keys.pair, windowSeconds: limits.loginFailureWindow },
+    { key: keys.pair, windowSeconds: limits.loginFailureWindowSeconds },
     account.counter(keys.account),
   ]);
   if (pair!.count > limits.loginFailuresPerIdentifierIp) {

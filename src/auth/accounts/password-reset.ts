@@ -1,16 +1,19 @@
 import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
+import { accountsOptions } from './options.ts';
 
 /**
- * Password-reset tokens: 32 random bytes, stored as SHA-256, single use, `resetTokenTtl` long.
+ * Password-reset tokens: 32 random bytes, stored as SHA-256, single use,
+ * `resetTokenTtlSeconds` (the accounts plugin's option) long.
  * A new request invalidates the user's older tokens.
  */
 export async function sendPasswordReset(services: CitadelServices, email: string): Promise<void> {
   const user = await services.users.findByEmail(email);
   if (!user) return;
   const { db, clock, config } = services;
+  const ttlSeconds = accountsOptions(services).resetTokenTtlSeconds;
   const token = randomToken(32);
   const now = clock.now();
   // Parallel requests for one user invalidate each other's tokens: a deadlock victim runs again.
@@ -27,7 +30,7 @@ export async function sendPasswordReset(services: CitadelServices, email: string
         .values({
           user_id: user.id,
           token_hash: sha256Hex(token),
-          expires_at: new Date(now.getTime() + config.limits.resetTokenTtl * 1000).toISOString(),
+          expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
           used_at: null,
           created_at: now.toISOString(),
         })
@@ -35,7 +38,7 @@ export async function sendPasswordReset(services: CitadelServices, email: string
     }),
   );
   const url = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-  const minutes = Math.round(config.limits.resetTokenTtl / 60);
+  const minutes = Math.round(ttlSeconds / 60);
   await services.emails.send(
     'resetPassword',
     { to: user.email, username: user.username, url, expiresInMinutes: minutes },

@@ -1,5 +1,17 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { accountEndpoints } from './routes.ts';
+import { ACCOUNTS_ID, accountsDefaults, resolveAccountsOptions, type AccountsOptions } from './options.ts';
 
-/** Home page, registration, password sign-in, sign-out, forgotten and reset passwords. */
-export const accountsPlugin = definePlugin({ name: 'accounts', endpoints: accountEndpoints });
+/**
+ * Home page, registration, password sign-in, sign-out, forgotten and reset passwords
+ * (`accounts({ resetTokenTtlSeconds: 1800 })`).
+ */
+export function accounts(options: Partial<AccountsOptions> = {}) {
+  return definePlugin({
+    id: ACCOUNTS_ID,
+    options: { ...accountsDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveAccountsOptions(options, config),
+    endpoints: accountEndpoints,
+  });
+}

@@ -1,18 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { respond } from '../../http/respond.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../core/sign-in/runner.ts';
-import { respondToSignIn } from '../core/sign-in/response.ts';
+import { signInAnswer } from '../core/sign-in/response.ts';
 import { endSession } from '../core/sessions.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
-import {
-  ANSWERED,
-  defineEndpoint,
-  type Answered,
-  type AnyEndpoint,
-  type EndpointInput,
-} from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { verifyPasswordLogin } from './login.ts';
@@ -38,6 +31,8 @@ import { changeWithEvent, originOf, sessionEvent } from '../core/security-events
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
 import { passwordChanged } from '../core/password-changed.ts';
+import { pluginOptions } from '../core/plugin-options.ts';
+import type { CitadelServices } from '../core/services.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 
@@ -98,26 +93,24 @@ const login = defineEndpoint({
   responses: { 200: SIGN_IN },
   page: loginPage,
   pageProps: signInPageProps,
-  async handler({ body, ip, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, ip } = request;
     const user = await verifyPasswordLogin(request, {
       identifier: (body.email ?? body.username)!,
       password: body.password,
       ip,
       userAgent: originOf(request).userAgent,
     });
-    const result = await beginSignIn(request, reply, user, {
+    const result = await beginSignIn(request, user, {
       purpose: 'login',
       remember: body.remember === true,
     });
-    await respondToSignIn(request, reply, result, {
-      action: 'login.attempt',
+    return signInAnswer(result, {
       status: 'success',
       message: 'You are signed in.',
       user: publicUser(user),
-      redirectTo: '/',
+      redirect_to: '/',
     });
-    return ANSWERED;
   },
 });
 
@@ -129,8 +122,8 @@ const logout = defineEndpoint({
   auth: 'optional',
   summary: 'Sign out (a bearer token revokes itself)',
   responses: { 200: INFO },
-  async handler({ caller, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { caller, services } = request;
     if (caller?.via === 'token') {
       await changeWithEvent(
         services,
@@ -143,8 +136,8 @@ const logout = defineEndpoint({
         (db) => services.tokens.revoke(caller.user.id, caller.token.id, db),
       );
     } else {
-      await endSession(request, reply);
-      // Committed with the end of the session (saved on send), or not at all.
+      await endSession(request);
+      // Committed with the end of the session (before the answer), or not at all.
       if (caller) {
         const event = { userId: caller.user.id, type: 'sign_out' as const, ...originOf(request) };
         request.session.alongWithSave(sessionEvent(services.clock, event));
@@ -176,8 +169,8 @@ const register = defineEndpoint({
   responses: { 200: SIGN_IN, 201: Envelope({ user: 'required' }) },
   page: registerPage,
   pageProps: signInPageProps,
-  async handler({ body, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, services } = request;
     const { username, email, password } = body;
     const errors: Record<string, string> = {};
     if (await services.users.findByUsername(username)) errors.username = 'This username is already taken.';
@@ -186,10 +179,9 @@ const register = defineEndpoint({
     let knownOwner = await services.users.findByEmail(email);
     if (knownOwner && !hideExisting) errors.email = 'This email address is already registered.';
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    const answerForKnownAddress = async (owner: UserRecord): Promise<Answered> => {
+    const answerForKnownAddress = async (owner: UserRecord): Promise<EndpointResult> => {
       await mailOwnerOfExistingAddress(request, owner);
-      await respond(request, reply, { ...ACTIVATION_PENDING });
-      return ANSWERED;
+      return { ...ACTIVATION_PENDING };
     };
     if (knownOwner) {
       // The same work as a real registration (the hash dominates), so the timing class matches.
@@ -217,14 +209,10 @@ const register = defineEndpoint({
 
     if (user === null) return answerForKnownAddress(knownOwner!);
 
-    const result = await beginSignIn(request, reply, user, { purpose: 'register', remember: false });
+    const result = await beginSignIn(request, user, { purpose: 'register', remember: false });
     if (!result.signedIn) {
       // Hiding known addresses, the answer carries no user: a known address has none to show.
-      await respond(request, reply, {
-        ...ACTIVATION_PENDING,
-        ...(hideExisting ? {} : { user: publicUser(user) }),
-      });
-      return ANSWERED;
+      return { ...ACTIVATION_PENDING, ...(hideExisting ? {} : { user: publicUser(user) }) };
     }
     return {
       status: 'success',
@@ -246,8 +234,8 @@ const forgotPassword = defineEndpoint({
   rateLimit: emailSendLimits('forgot-password', { countInvalid: false }),
   responses: { 200: INFO },
   page: forgotPasswordPage,
-  async handler({ body, services, http }) {
-    const { request } = http;
+  async handler(request) {
+    const { body, services } = request;
     // Sent after the response is on its way: the answer and its timing are the same for any address.
     services.emails.afterResponse(
       sendPasswordReset(services, body.email).catch((error: unknown) =>
@@ -299,8 +287,8 @@ const resetPassword = defineEndpoint({
   responses: { 200: INFO },
   page: resetPasswordPage,
   pageProps: resetPasswordPageProps,
-  async handler({ body, services, ip, http }) {
-    const { request } = http;
+  async handler(request) {
+    const { body, services, ip } = request;
     const userId = await consumePasswordResetToken(services, body.token);
     if (userId === null) throw new ValidationError({ token: INVALID_RESET_LINK });
 
@@ -359,20 +347,29 @@ export const accountEndpoints = [
   forgotPassword,
   showResetPassword,
   resetPassword,
-] as const satisfies readonly AnyEndpoint[];
+] as const;
+
+/**
+ * The social plugin's providers, for the sign-in buttons: read from its options by id (capabilities
+ * do not import each other); none when that plugin is left out.
+ */
+function socialProviders(services: CitadelServices): readonly { id: string; label: string }[] | undefined {
+  return pluginOptions<{ providers: readonly { id: string; label: string }[] }>(services, 'social')
+    ?.providers;
+}
 
 function signInPageProps({ services }: EndpointInput): SignInPageProps {
   const { passwordMinLength, passwordMaxLength } = services.config.limits;
   return {
-    providers: services.config.oauthProviders.map(({ id, label }) => ({ id, label })),
+    providers: (socialProviders(services) ?? []).map(({ id, label }) => ({ id, label })),
     passwordLength: { passwordMinLength, passwordMaxLength },
   };
 }
 
-function resetPasswordPageProps({ http }: EndpointInput): ResetPasswordPageProps {
-  const { request } = http;
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  const body = (request.body ?? {}) as Record<string, unknown>;
+function resetPasswordPageProps(input: EndpointInput): ResetPasswordPageProps {
+  // The raw input: the page is shown again after a refused one too.
+  const query = (input.query ?? {}) as Record<string, unknown>;
+  const body = (input.body ?? {}) as Record<string, unknown>;
   const token = typeof body.token === 'string' ? body.token : query.token;
   return { token: typeof token === 'string' ? token : '' };
 }

@@ -21,9 +21,6 @@ export const NOTIFICATION_IDS = [
 /** One kind of notification email (the values NOTIFY_EVENTS lists). */
 export type NotificationId = (typeof NOTIFICATION_IDS)[number];
 
-/** Days security events are kept unless EVENT_RETENTION_DAYS says otherwise. */
-export const DEFAULT_EVENT_RETENTION_DAYS = 180;
-
 /** The application's part of an account deletion: remove or anonymise its own rows of the user. */
 export type UserDeletedHook = (
   user: { id: number; username: string; email: string },
@@ -32,32 +29,38 @@ export type UserDeletedHook = (
 
 declare module '../../config/types.ts' {
   interface ExtensionSettings {
-    /** REQUIRE_TWO_FACTOR=1: every sign-in of a user without a factor enrolls one first. */
+    /**
+     * Earlier versions' setting, still honoured: `factors({ requireTwoFactor })` now (the option
+     * wins; REQUIRE_TWO_FACTOR=1 feeds it).
+     */
     requireTwoFactor?: boolean;
     /** NOTIFY_EVENTS: the notification emails to send (ids above); default all, [] none. */
     notifyEvents?: string[];
-    /** EVENT_RETENTION_DAYS: security events are kept this long (default 180). */
+    /**
+     * Earlier versions' setting, still honoured: `accountCenter({ eventRetentionDays })` now (the
+     * option wins; EVENT_RETENTION_DAYS feeds it).
+     */
     eventRetentionDays?: number;
     /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
     onUserDeleted?: UserDeletedHook;
   }
 }
 
-/** The account center's resolved settings: notification emails to send and event retention. */
+/**
+ * The notification emails to send (read by the core's `notify`, which every capability uses). The
+ * account center's and the factors' own settings are their plugins' options.
+ */
 export interface AccountCenterSettings {
-  requireTwoFactor: boolean;
   notifyEvents: readonly string[];
-  eventRetentionDays: number;
 }
 
 const resolved = new WeakMap<CitadelConfig, AccountCenterSettings>();
 
-/** The account center's settings: code options over environment variables over defaults. */
+/** The notification settings: code options over environment variables over defaults. */
 export function accountSettings(config: CitadelConfig): AccountCenterSettings {
   const cached = resolved.get(config);
   if (cached) return cached;
   const env = config.env ?? {};
-  const requireTwoFactor = config.requireTwoFactor ?? env.REQUIRE_TWO_FACTOR === '1';
   let notifyEvents: string[] = [...NOTIFICATION_IDS];
   if (config.notifyEvents) notifyEvents = config.notifyEvents;
   else if (env.NOTIFY_EVENTS !== undefined)
@@ -70,15 +73,7 @@ export function accountSettings(config: CitadelConfig): AccountCenterSettings {
         `NOTIFY_EVENTS: unknown notification "${id}" (known: ${NOTIFICATION_IDS.join(', ')})`,
       );
   }
-  let eventRetentionDays = config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS;
-  if (config.eventRetentionDays === undefined && env.EVENT_RETENTION_DAYS) {
-    if (!/^\d+$/.test(env.EVENT_RETENTION_DAYS) || Number(env.EVENT_RETENTION_DAYS) < 1)
-      throw new ConfigError(
-        `EVENT_RETENTION_DAYS must be a whole number of at least 1, got "${env.EVENT_RETENTION_DAYS}"`,
-      );
-    eventRetentionDays = Number(env.EVENT_RETENTION_DAYS);
-  }
-  const settings = { requireTwoFactor, notifyEvents, eventRetentionDays };
+  const settings = { notifyEvents };
   resolved.set(config, settings);
   return settings;
 }

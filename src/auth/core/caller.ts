@@ -1,7 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller, UserRecord } from '../../http/caller.ts';
 import { hasAbility } from './abilities.ts';
 import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
+import type { RequestContext } from './request-context.ts';
 
 export type { Caller } from '../../http/caller.ts';
 
@@ -22,9 +22,9 @@ export class InvalidTokenError extends HttpError {
  * that: a bad token is a 401, never a fall-back to the cookie), else the session's user.
  * Tokens are accepted only in the header, never in the query string.
  */
-export async function resolveCaller(request: FastifyRequest): Promise<Caller | null> {
-  const services = request.server;
-  const header = request.headers.authorization;
+export async function resolveCaller(request: RequestContext): Promise<Caller | null> {
+  const services = request.services;
+  const header = request.authorization;
   if (header !== undefined) {
     const match = BEARER.exec(header);
     if (!match) throw new InvalidTokenError();
@@ -47,28 +47,23 @@ export async function resolveCaller(request: FastifyRequest): Promise<Caller | n
 }
 
 /** The caller, or 401. */
-export function requireCaller(request: FastifyRequest): Caller {
+export function requireCaller(request: { caller: Caller | null }): Caller {
   if (!request.caller) throw new AuthenticationRequiredError();
   return request.caller;
 }
 
 /** A session caller (not a token), or 401: for pages and flows that only make sense in a browser. */
-export function requireSessionUser(request: FastifyRequest): UserRecord {
+export function requireSessionUser(request: { caller: Caller | null }): UserRecord {
   const caller = request.caller;
   if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
   return caller.user;
 }
 
 /** For token callers, the ability or 403; session callers hold every ability of their user. */
-export function requireAbility(request: FastifyRequest, ability: string): Caller {
+export function requireAbility(request: { caller: Caller | null }, ability: string): Caller {
   const caller = requireCaller(request);
   if (caller.via === 'token' && !hasAbility(caller.token.abilities, ability)) {
     throw new InsufficientScopeError(ability);
   }
   return caller;
-}
-
-/** Route preHandler: 401 unless there is a caller. */
-export async function authenticated(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  requireCaller(request);
 }

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
 import type { CitadelMigration } from '../../db/migrations/types.ts';
 import { TIMESTAMP } from '../../db/columns.ts';
 import { isoAfter } from '../../core/clock.ts';

@@ -1,41 +1,123 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AuthenticationRequiredError } from '../../core/errors.ts';
-import { respond } from '../../http/respond.ts';
+import { refillableInput, respond } from '../../http/respond.ts';
+import { clientKind } from '../../http/negotiation.ts';
+import { mountedPath } from '../../http/base-path.ts';
+import { commitSession, cookieOptions } from '../../http/sessions/plugin.ts';
 import { requireAbility, requireCaller } from './caller.ts';
 import { requireSudo } from './sudo/guard.ts';
-import {
-  ANSWERED,
-  type AnyEndpoint,
-  type EndpointInput,
-  type EndpointRateLimit,
-  type RateLimitInput,
-} from './endpoint.ts';
+import type { AnyEndpoint, EndpointInput, EndpointRateLimit, RateLimitInput } from './endpoint.ts';
 import { inputReader, validOrThrow, type DecodedInput } from './endpoint-input.ts';
+import type { CitadelServices } from './services.ts';
+import type { RequestContext } from './request-context.ts';
 
-declare module './endpoint.ts' {
-  interface EndpointHttp {
-    request: FastifyRequest;
-    reply: FastifyReply;
-  }
-}
+/*
+ * The HTTP adapter of the auth side: the only place (with the route registration files) where a
+ * Fastify request becomes the plain `RequestContext` domain code takes, and where what a request
+ * changed (its session with the session's events, its cookies) is committed before the answer.
+ */
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Citadel's services, one plain object built by the composition root (`src/mount.ts`). */
+    citadel: CitadelServices;
+  }
   interface FastifyContextConfig {
     /** The declaration this route serves (for the auth OpenAPI document and log redaction). */
     endpoint?: AnyEndpoint;
   }
 }
 
-/** Who may call, checked before the input is read: 401 without a caller, 403 without the ability or sudo. */
-async function checkAccess(
-  endpoint: AnyEndpoint,
+const contexts = new WeakMap<FastifyRequest, RequestContext>();
+
+/** The same-origin Referer's path, for returning a form POST to its page. */
+function refererPath(request: FastifyRequest, appUrl: string): string | null {
+  const referer = request.headers.referer;
+  if (!referer) return null;
+  try {
+    const url = new URL(referer);
+    if (url.origin !== new URL(appUrl).origin) return null;
+    return url.pathname + url.search;
+  } catch {
+    return null;
+  }
+}
+
+/** This request as domain code sees it (one per request): plain data, its session and caller. */
+export function contextOf(request: FastifyRequest): RequestContext {
+  let context = contexts.get(request);
+  if (context) return context;
+  const services = request.server.citadel;
+  const ua = request.headers['user-agent'];
+  context = {
+    services,
+    ip: request.ip,
+    userAgent: typeof ua === 'string' ? ua : null,
+    cookies: request.cookies,
+    authorization: request.headers.authorization,
+    get client() {
+      return clientKind(request);
+    },
+    method: request.method,
+    get path() {
+      const path = request.url.split('?')[0]!;
+      return mountedPath(request, path) ?? path;
+    },
+    get returnPath() {
+      const from = request.method === 'GET' ? request.url : refererPath(request, services.config.appUrl);
+      return from === null ? null : mountedPath(request, from);
+    },
+    get refillableInput() {
+      return refillableInput(request);
+    },
+    get session() {
+      return request.session;
+    },
+    get caller() {
+      return request.caller;
+    },
+    set caller(caller) {
+      request.caller = caller;
+    },
+    log: request.log,
+    cookieWrites: [],
+    signInFactsRead: null,
+  };
+  contexts.set(request, context);
+  return context;
+}
+
+/**
+ * Commit what this request changed, before its answer is sent: the session with the rows that go
+ * with it (a sign-in's event: one transaction, or on PostgreSQL one statement), then the cookies
+ * domain code asked for, which go out only once that is stored. A failed commit is the answer
+ * (503 outage, 401 for a user deleted meanwhile), without those cookies.
+ */
+export async function commitRequest(
   request: FastifyRequest,
   reply: FastifyReply,
+  context: RequestContext,
 ): Promise<void> {
+  await commitSession(request, reply);
+  writeCookies(reply, context);
+}
+
+/** The cookies domain code asked for, on the answer. */
+function writeCookies(reply: FastifyReply, context: RequestContext): void {
+  const { secureCookies } = context.services.config;
+  for (const { name, value, maxAge } of context.cookieWrites.splice(0)) {
+    if (value === null) reply.clearCookie(name, cookieOptions(secureCookies));
+    else reply.setCookie(name, value, cookieOptions(secureCookies, maxAge));
+  }
+}
+
+/** Who may call, checked before the input is read: 401 without a caller, 403 without the ability or sudo. */
+async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Promise<void> {
   if (endpoint.auth === 'anonymous' || endpoint.auth === 'optional') return;
-  const caller = endpoint.ability ? requireAbility(request, endpoint.ability) : requireCaller(request);
+  const context = contextOf(request);
+  const caller = endpoint.ability ? requireAbility(context, endpoint.ability) : requireCaller(context);
   if (endpoint.bearer === false && caller.via !== 'session') throw new AuthenticationRequiredError();
-  if (endpoint.auth === 'sudo') await requireSudo(request, reply);
+  if (endpoint.auth === 'sudo') await requireSudo(context);
 }
 
 /** Hit each rule's counter (429 past its limit), keyed as the rule says. */
@@ -44,7 +126,7 @@ async function countRequest(
   request: FastifyRequest,
   decoded: Record<'params' | 'query' | 'body', DecodedInput<unknown>>,
 ): Promise<void> {
-  const services = request.server;
+  const services = request.server.citadel;
   const record = (part: DecodedInput<unknown>) => (part.value ?? {}) as Record<string, unknown>;
   const input: RateLimitInput = {
     params: record(decoded.params),
@@ -72,20 +154,15 @@ async function countRequest(
   }
 }
 
-/** The handler's input for this request (params, query and body already decoded and checked). */
+/**
+ * The handler's input for this request (params, query and body already decoded and checked): the
+ * request's context with them. Its `caller` reads and writes the request's.
+ */
 function inputOf(
   request: FastifyRequest,
-  reply: FastifyReply,
   parts: Pick<EndpointInput, 'params' | 'query' | 'body'>,
 ): EndpointInput {
-  return {
-    ...parts,
-    caller: request.caller,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'] ?? null,
-    services: request.server,
-    http: { request, reply },
-  };
+  return Object.assign(Object.create(contextOf(request)) as RequestContext, parts);
 }
 
 /** Serve one declaration (and its aliases) as Fastify routes of `app`. */
@@ -103,39 +180,66 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
       query: query.decode(request.query),
       body: body.decode(
         request.body,
-        endpoint.refine && ((value) => endpoint.refine!(value as never, request.server)),
+        endpoint.refine && ((value) => endpoint.refine!(value as never, request.server.citadel)),
       ),
     };
     if (limits.length > 0) await countRequest(limits, request, decoded);
-    const input = inputOf(request, reply, {
+    const input = inputOf(request, {
       params: validOrThrow(decoded.params),
       query: validOrThrow(decoded.query),
       body: validOrThrow(decoded.body),
     });
-    const result = await endpoint.handler(input as never);
-    if (result === ANSWERED) return reply;
-    return respond(request, reply, {
-      action: endpoint.action,
-      status: result.status,
-      statusCode: result.statusCode,
-      message: result.message,
-      user: result.user,
-      data: result.data,
-      redirectTo: result.redirect_to,
-      errors: result.errors,
-      fields: result.fields,
-      render: result.render,
-    });
+    const context = contextOf(request);
+    let result;
+    try {
+      result = await endpoint.handler(input as never);
+    } catch (error) {
+      // The error answer carries the cookies asked for so far; the session changes it keeps are
+      // stored once the error is answered (`sessionPlugin`).
+      writeCookies(reply, context);
+      throw error;
+    }
+    // The session, its events and cookies commit after the answer is shaped (a form client's
+    // flash message, a page's CSRF token) and before it is sent.
+    const commit = () => commitRequest(request, reply, context);
+    if (result.headers) reply.headers(result.headers);
+    if (result.location !== undefined) {
+      await commit();
+      return reply.redirect(result.location, 302);
+    }
+    return respond(
+      request,
+      reply,
+      {
+        action: result.action ?? endpoint.action,
+        status: result.status,
+        statusCode: result.statusCode,
+        message: result.message,
+        user: result.user,
+        data: result.data,
+        redirectTo: result.redirect_to,
+        errors: result.errors,
+        fields: result.fields,
+        render: result.render,
+      },
+      commit,
+    );
   };
 
   const options: Omit<RouteOptions, 'method' | 'url' | 'handler'> = {
     config: {
       action: endpoint.action,
       page: endpoint.page,
-      // A page shown again after an error reads what it needs without the (refused) input.
+      // A page shown again after an error reads what it needs from the raw (possibly refused) input.
       pageProps: pageProps
         ? (request: FastifyRequest) =>
-            pageProps(inputOf(request, undefined as never, { params: request.params, query: {}, body: {} }))
+            pageProps(
+              inputOf(request, {
+                params: request.params,
+                query: request.query ?? {},
+                body: request.body ?? {},
+              }),
+            )
         : undefined,
       csrfExempt: endpoint.csrfExempt,
       secrets: endpoint.secrets,
@@ -144,7 +248,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     },
     // JSON answers are serialized from the declared schemas (form clients get pages or redirects).
     schema: { response: endpoint.responses },
-    preHandler: (request, reply) => checkAccess(endpoint, request, reply),
+    preHandler: (request) => checkAccess(endpoint, request),
   };
   for (const { method, path } of [
     { method: endpoint.method, path: endpoint.path },

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Caller, PublicUser } from '../../http/caller.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
+import type { RequestContext } from './request-context.ts';
 import type { PageRenderer } from '../../http/respond.ts';
 
 /**
@@ -48,31 +49,22 @@ export interface RateLimitInput {
   caller: Caller | null;
 }
 
-/** What a handler is given: plain data, already validated against the declaration's schemas. */
-export interface EndpointInput<P = unknown, Q = unknown, B = unknown> {
+/**
+ * What a handler is given: the request as plain data (`caller`, `ip`, `userAgent`, `cookies`,
+ * `session`, `services`, … : `RequestContext`), with its params, query and body already validated
+ * against the declaration's schemas. No HTTP framework object: what the handler changes (the
+ * session and its events, cookies) the adapter commits before the answer.
+ */
+export interface EndpointInput<P = unknown, Q = unknown, B = unknown> extends RequestContext {
   params: P;
   query: Q;
   body: B;
-  /** The session's user or the bearer token's owner; never null when `auth` is `session` or `sudo`. */
-  caller: Caller | null;
-  ip: string;
-  userAgent: string | null;
-  /** Citadel's services (database, clock, secrets, mailer, rate limiter, users, tokens, …). */
-  services: CitadelServices;
-  /**
-   * The HTTP exchange, for handlers whose services still take the request (sign-in, sudo, the
-   * pipeline). Declared empty here so the plugin API imports no HTTP framework; the adapter fills
-   * it in (`endpoint-routes.ts`). New endpoints should not need it.
-   */
-  http: EndpointHttp;
 }
-
-/** Filled in by the HTTP adapter by declaration merging. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the adapter
-export interface EndpointHttp {}
 
 /** The envelope's parts a handler answers with; Citadel adds `action` and the HTTP status. */
 export interface EndpointResult {
+  /** The envelope's `action` when it is not the endpoint's (a sign-in held for another step). */
+  action?: string;
   status: 'success' | 'info' | 'error';
   /** Default 200. */
   statusCode?: number;
@@ -86,11 +78,11 @@ export interface EndpointResult {
   fields?: Record<string, unknown>;
   /** Form clients: show the endpoint's page with this result instead of redirecting. */
   render?: boolean;
+  /** Answer with a 302 to this absolute URL instead of the envelope (the start of an OAuth flow). */
+  location?: string;
+  /** Headers of the answer (`retry-after` of a refusal shown to a form client as a redirect). */
+  headers?: Record<string, string>;
 }
-
-/** A handler that answered through `input.http` itself (a redirect, a sign-in's own response). */
-export const ANSWERED: unique symbol = Symbol('answered');
-export type Answered = typeof ANSWERED;
 
 /** One endpoint's declaration: see `defineEndpoint` and contract section 15. */
 export interface Endpoint<
@@ -145,7 +137,7 @@ export interface Endpoint<
   pageOnly?: boolean;
   handler: (
     input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
-  ) => Promise<EndpointResult | Answered>;
+  ) => Promise<EndpointResult>;
 }
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;

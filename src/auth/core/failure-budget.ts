@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
 import { TooManyRequestsError } from '../../core/errors.ts';
 import type { CounterHit, LimitState } from '../../http/rate-limit.ts';
 

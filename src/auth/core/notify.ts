@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
 import type { EmailKind, EmailKinds, NoticeEmailProps } from '../../mail/kinds.ts';
 import { accountSettings, type NotificationId } from './account-settings.ts';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from './services.ts';
 
 /**
  * Tells the plugins that a user's password was set (a reset or a change), on `db`, the

@@ -97,9 +97,8 @@ export interface EventOrigin {
   userAgent: string | null;
 }
 
-export function originOf(request: { ip: string; headers: Record<string, unknown> }): EventOrigin {
-  const ua = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : null };
+export function originOf(request: { ip: string; userAgent: string | null }): EventOrigin {
+  return { ip: request.ip, userAgent: request.userAgent };
 }
 
 export interface SecurityEventView {

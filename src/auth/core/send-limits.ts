@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { EndpointRateLimit, RateLimitInput } from './endpoint.ts';
 import { normalizeEmail } from './users.ts';
+import type { RequestContext } from './request-context.ts';
 
 /**
  * Email-sending endpoints (registration, forgot-password, magic link): at most `sendsPerAddress`
@@ -8,11 +8,11 @@ import { normalizeEmail } from './users.ts';
  * answer (429 or not) does not depend on whether the address has an account.
  */
 export async function limitEmailSends(
-  request: FastifyRequest,
+  request: RequestContext,
   kind: string,
   email: string | undefined,
 ): Promise<void> {
-  const { rateLimiter, config } = request.server;
+  const { rateLimiter, config } = request.services;
   const { sendsPerAddress, sendsPerIp, sendWindow } = config.limits;
   await rateLimiter.consume(`send:${kind}:ip:${request.ip}`, sendsPerIp, sendWindow);
   if (email)

@@ -1,8 +1,7 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRecord } from './users.ts';
-import { cookieOptions } from '../../http/sessions/plugin.ts';
 import { REMEMBER_COOKIE, type RememberCookie } from './remember.ts';
-import type { SignedInInfo } from '../../plugin.ts';
+import type { SignedInEvent, SignedInInfo } from '../../plugin.ts';
+import { setCookie, type RequestContext } from './request-context.ts';
 
 export interface EstablishOptions {
   /** Issue a new remember-me cookie (a sign-in form's "remember me"). */
@@ -12,27 +11,29 @@ export interface EstablishOptions {
 }
 
 /** Set the remember-me cookie (or clear it with null). */
-export function setRememberCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  value: RememberCookie | null,
-) {
-  const secure = request.server.config.secureCookies;
-  if (value) reply.setCookie(REMEMBER_COOKIE, value.value, cookieOptions(secure, value.maxAge));
-  else reply.clearCookie(REMEMBER_COOKIE, cookieOptions(secure));
+export function setRememberCookie(request: RequestContext, value: RememberCookie | null) {
+  if (value) setCookie(request, REMEMBER_COOKIE, value.value, value.maxAge);
+  else setCookie(request, REMEMBER_COOKIE, null);
 }
 
-/** A fresh session id for this user, nothing carried over, then the sign-in listeners. */
-async function startSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  user: UserRecord,
-  info: SignedInInfo,
-): Promise<void> {
-  request.session.clear();
-  request.session.setUser(user.id);
+/**
+ * A fresh session id for this user, nothing carried over, then the sign-in listeners. What it
+ * writes (the session, the listeners' rows and cookies) is left on the request for the HTTP
+ * adapter, which commits it in one transaction before the answer.
+ */
+async function startSession(request: RequestContext, user: UserRecord, info: SignedInInfo): Promise<void> {
+  const { session } = request;
+  session.clear();
+  session.setUser(user.id);
   request.caller = { via: 'session', user, token: null };
-  for (const listener of request.server.signInListeners) await listener(request, user, info, reply);
+  const event: SignedInEvent = {
+    user,
+    info,
+    request,
+    setCookie: (name, value, maxAge) => setCookie(request, name, value, maxAge),
+    record: (row) => session.alongWithSave(row),
+  };
+  for (const listener of request.services.signInListeners) await listener(event);
 }
 
 /**
@@ -41,20 +42,19 @@ async function startSession(
  * from another account), the remember-me cookie if asked for, then the sign-in listeners.
  */
 export async function establishSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RequestContext,
   user: UserRecord,
   options: EstablishOptions,
 ): Promise<void> {
-  const { remember } = request.server;
+  const { remember } = request.services;
   // One remember-me row per device: a sign-in replaces whatever token this browser held before
   // (possibly another account's), so no orphaned row can sign the browser back in later.
   const previous = request.cookies[REMEMBER_COOKIE];
   if (previous) await remember.revoke(previous);
   const issued = options.remember ? await remember.issue(user.id) : undefined;
-  if (issued) setRememberCookie(request, reply, issued);
-  else if (previous) setRememberCookie(request, reply, null);
-  await startSession(request, reply, user, {
+  if (issued) setRememberCookie(request, issued);
+  else if (previous) setRememberCookie(request, null);
+  await startSession(request, user, {
     method: 'sign_in',
     rememberSelector: issued?.value.split(':')[0],
     ...(options.registration ? { registration: true } : {}),
@@ -65,30 +65,30 @@ export async function establishSession(
  * A remember-me cookie signs the browser back in when its session has ended; it is rotated on use.
  * Runs before the caller is resolved, only for cookie requests without a signed-in session.
  */
-export async function restoreRememberedSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function restoreRememberedSession(request: RequestContext): Promise<void> {
   const cookie = request.cookies[REMEMBER_COOKIE];
-  if (!cookie || request.session.userId !== null || request.headers.authorization) return;
-  const { remember, users } = request.server;
+  if (!cookie || request.session.userId !== null || request.authorization) return;
+  const { remember, users } = request.services;
   const restored = await remember.consume(cookie);
   // A concurrent request of the same browser rotated the cookie first: leave the new one alone.
   if (restored === 'superseded') return;
   const user = restored ? await users.findById(restored.userId) : undefined;
   if (!restored || !user || user.active !== 1) {
-    setRememberCookie(request, reply, null);
+    setRememberCookie(request, null);
     return;
   }
-  setRememberCookie(request, reply, restored.cookie);
-  await startSession(request, reply, user, {
+  setRememberCookie(request, restored.cookie);
+  await startSession(request, user, {
     method: 'remember',
     rememberSelector: restored.cookie.value.split(':')[0],
   });
 }
 
 /** Sign-out: the session, this device's remember-me token and every session-bound state end. */
-export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function endSession(request: RequestContext): Promise<void> {
   const remember = request.cookies[REMEMBER_COOKIE];
-  if (remember) await request.server.remember.revoke(remember);
-  setRememberCookie(request, reply, null);
+  if (remember) await request.services.remember.revoke(remember);
+  setRememberCookie(request, null);
   request.session.clear();
   request.caller = null;
 }

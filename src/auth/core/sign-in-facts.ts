@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import {
   sql,
   type AliasableExpression,
@@ -9,6 +8,7 @@ import {
 } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { UserRecord } from './users.ts';
+import type { RequestContext } from './request-context.ts';
 
 /**
  * A yes/no fact about a user that a sign-in needs once its credential is right (an enrolled
@@ -19,32 +19,21 @@ import type { UserRecord } from './users.ts';
 export type SignInFact = (
   eb: ExpressionBuilder<Database, never>,
   userId: Expression<number>,
-  request: FastifyRequest,
+  request: RequestContext,
 ) => AliasableExpression<unknown>;
 
 /** The sign-in facts of one user, by name (true or false). */
 export type SignInFacts = Record<string, boolean>;
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every plugin's sign-in facts, by name. */
-    signInFacts: Readonly<Record<string, SignInFact>>;
-  }
-  interface FastifyRequest {
-    /** The facts read for one user during this request (see `signInFactsFor`). */
-    signInFactsRead: { userId: number; facts: SignInFacts } | null;
-  }
-}
-
 /** Columns named `fact:<name>` beside the user's own. */
 const COLUMN = 'fact:';
 
 function selections(
-  request: FastifyRequest,
+  request: RequestContext,
   eb: ExpressionBuilder<Database, never>,
   userId: Expression<number>,
 ) {
-  return Object.entries(request.server.signInFacts).map(([name, fact]) =>
+  return Object.entries(request.services.signInFacts).map(([name, fact]) =>
     fact(eb, userId, request).as(`${COLUMN}${name}`),
   );
 }
@@ -65,7 +54,7 @@ function collect(row: Record<string, unknown>): { facts: SignInFacts; rest: Reco
  * that follows asks nothing more. Returns the user row without the fact columns.
  */
 export async function selectUserWithFacts(
-  request: FastifyRequest,
+  request: RequestContext,
   query: SelectQueryBuilder<Database, 'users', UserRecord>,
 ): Promise<UserRecord | undefined> {
   const row = (await query
@@ -79,11 +68,11 @@ export async function selectUserWithFacts(
 }
 
 /** The sign-in facts of `user`: read with the user when they were, else in one statement now. */
-export async function signInFactsFor(request: FastifyRequest, user: UserRecord): Promise<SignInFacts> {
+export async function signInFactsFor(request: RequestContext, user: UserRecord): Promise<SignInFacts> {
   const read = request.signInFactsRead;
   if (read && read.userId === user.id) return read.facts;
-  if (Object.keys(request.server.signInFacts).length === 0) return {};
-  const db: Kysely<Database> = request.server.db;
+  if (Object.keys(request.services.signInFacts).length === 0) return {};
+  const db: Kysely<Database> = request.services.db;
   const row = (await db
     .selectNoFrom((eb) => selections(request, eb as never, sql.val(user.id)))
     .executeTakeFirstOrThrow()) as Record<string, unknown>;
@@ -93,6 +82,6 @@ export async function signInFactsFor(request: FastifyRequest, user: UserRecord):
 }
 
 /** A change made them stale (a factor enrolled during the sign-in): the next ask reads again. */
-export function forgetSignInFacts(request: FastifyRequest): void {
+export function forgetSignInFacts(request: RequestContext): void {
   request.signInFactsRead = null;
 }

@@ -9,7 +9,7 @@ import { issueRecoveryCodes } from './recovery.ts';
 import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
-import { accountSettings } from '../core/account-settings.ts';
+import { factorsOptions } from './options.ts';
 
 const SEAL = 'enroll-display';
 /** Shorter than the factor's own 10-minute enrollment state, so a shown QR code is always usable. */
@@ -60,7 +60,7 @@ export const twoFactorEnrollAction: PipelineAction = {
 
   async isPendingFor(ctx) {
     return (
-      accountSettings(ctx.services.config).requireTwoFactor &&
+      factorsOptions(ctx.services).requireTwoFactor &&
       (await enrolledAtSignIn(ctx.request, ctx.user)).length === 0
     );
   },

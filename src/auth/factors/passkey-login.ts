@@ -4,11 +4,11 @@ import { HttpError } from '../../core/errors.ts';
 import { isoAfter } from '../../core/clock.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../core/sign-in/runner.ts';
-import { respondToSignIn } from '../core/sign-in/response.ts';
+import { signInAnswer } from '../core/sign-in/response.ts';
 import { claimOnce } from '../core/claims.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { originOf, recordSecurityEvent } from '../core/security-events.ts';
-import { ANSWERED, defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 import { webAuthnJson } from './schemas.ts';
@@ -54,7 +54,7 @@ const loginOptions = defineEndpoint({
       }),
     }),
   },
-  async handler({ services, http }) {
+  async handler({ services, session }) {
     const options = await generateAuthenticationOptions({
       rpID: relyingParty(services).rpID,
       userVerification: 'required',
@@ -63,7 +63,7 @@ const loginOptions = defineEndpoint({
       challenge: options.challenge,
       expiresAt: isoAfter(services.clock, CHALLENGE_TTL_SECONDS),
     };
-    http.request.session.set(CHALLENGE_KEY, state);
+    session.set(CHALLENGE_KEY, state);
     return { status: 'info', data: { options } };
   },
 });
@@ -94,8 +94,8 @@ const login = defineEndpoint({
     remember: Type.Optional(Type.Boolean({ description: 'Keep this browser signed in (30 days).' })),
   }),
   responses: { 200: Envelope({ user: 'optional' }) },
-  async handler({ body, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, services } = request;
     const response = parseJsonProof<AuthenticationResponseJSON>(body.response);
     // Taken out of the session whatever happens next: one challenge, one attempt.
     const pending = request.session.get<LoginChallenge>(CHALLENGE_KEY);
@@ -124,27 +124,18 @@ const login = defineEndpoint({
     const user = await services.users.findById(stored.user_id);
     if (!user) throw new PasskeyRejectedError();
     assertMaySignIn(services, user);
-    const result = await beginSignIn(request, reply, user, {
+    const result = await beginSignIn(request, user, {
       purpose: 'login',
       remember: body.remember === true,
       satisfied: ['two_factor'],
     });
-    await respondToSignIn(
-      request,
-      reply,
+    return signInAnswer(
       result,
-      {
-        action: 'passkey.login',
-        status: 'success',
-        message: 'You are signed in.',
-        user: publicUser(user),
-        redirectTo: '/',
-      },
+      { status: 'success', message: 'You are signed in.', user: publicUser(user), redirect_to: '/' },
       'passkey.action_required',
     );
-    return ANSWERED;
   },
 });
 
 /** Signing in with a passkey: its options, then the assertion. */
-export const passkeyLoginEndpoints = [loginOptions, login] as const satisfies readonly AnyEndpoint[];
+export const passkeyLoginEndpoints = [loginOptions, login] as const;

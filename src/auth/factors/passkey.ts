@@ -7,11 +7,11 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import { ValidationError } from '../../core/errors.ts';
 import type { EnrollableFactor, ProofScope } from '../core/factors/types.ts';
 import { putPending, takePending } from './pending.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 const ENROLL_KEY = 'enroll:passkey';
 const challengeKey = (scope: ProofScope) => `passkey_challenge:${scope}`;
@@ -99,13 +99,13 @@ export type StoredPasskey = Awaited<ReturnType<typeof listPasskeys>>[number];
  * counter that did not increase (a cloned key).
  */
 export async function verifyAssertion(
-  request: FastifyRequest,
+  request: RequestContext,
   stored: StoredPasskey,
   response: AuthenticationResponseJSON,
   expectedChallenge: string,
   requireUserVerification: boolean,
 ): Promise<boolean> {
-  const services = request.server;
+  const services = request.services;
   const { rpID, origin } = relyingParty(services);
   try {
     const result = await verifyAuthenticationResponse({
@@ -141,11 +141,11 @@ export const passkeyFactor: EnrollableFactor = {
   label: 'Passkey',
 
   async isAvailable(request, user) {
-    return hasPasskey(request.server, user.id);
+    return hasPasskey(request.services, user.id);
   },
 
   async challenge(request, user, scope) {
-    const services = request.server;
+    const services = request.services;
     const { rpID } = relyingParty(services);
     const keys = await listPasskeys(services, user.id);
     const options = await generateAuthenticationOptions({
@@ -158,7 +158,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async verify(request, user, proof, scope) {
-    const services = request.server;
+    const services = request.services;
     // One challenge, one attempt: a wrong or replayed assertion needs a fresh challenge.
     const pending = takePending<{ challenge: string }>(request, challengeKey(scope), user.id);
     const response = parseJsonProof<AuthenticationResponseJSON>(proof);
@@ -174,7 +174,7 @@ export const passkeyFactor: EnrollableFactor = {
   },
 
   async enrollStart(request, user, body) {
-    const services = request.server;
+    const services = request.services;
     const keys = await listPasskeys(services, user.id);
     if (keys.length >= MAX_PASSKEYS)
       throw new ValidationError({ factor: `At most ${MAX_PASSKEYS} passkeys can be registered.` });
@@ -200,8 +200,8 @@ export const passkeyFactor: EnrollableFactor = {
     return { factor: 'passkey', options };
   },
 
-  async enrollConfirm(request, user, proof, body, commit = (write) => write(request.server.db)) {
-    const services = request.server;
+  async enrollConfirm(request, user, proof, body, commit = (write) => write(request.services.db)) {
+    const services = request.services;
     const pending = takePending<{ challenge: string; name: string }>(request, ENROLL_KEY, user.id);
     const response = parseJsonProof<RegistrationResponseJSON>(proof);
     if (!pending || !response) return false;
@@ -257,7 +257,7 @@ export const passkeyFactor: EnrollableFactor = {
     return inserted;
   },
 
-  async unenroll(request, user, body, commit = (write) => write(request.server.db)) {
+  async unenroll(request, user, body, commit = (write) => write(request.services.db)) {
     const credentialId = body.credential_id;
     const one = credentialId !== undefined && credentialId !== null && credentialId !== '';
     if (one && typeof credentialId !== 'string') return false;

@@ -15,6 +15,6 @@ export const passwordFactor: Factor = {
   async verify(request, user, proof) {
     if (!user.password_hash || typeof proof !== 'string' || proof.length === 0 || proof.length > 1024)
       return false;
-    return request.server.passwords.verify(user.password_hash, proof);
+    return request.services.passwords.verify(user.password_hash, proof);
   },
 };

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { Database } from '../../db/schema.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import type { Factor } from '../core/factors/types.ts';
@@ -97,12 +97,12 @@ export const recoveryCodeFactor: Factor = {
   id: 'recovery_code',
   label: 'Recovery code',
   async isAvailable(request, user) {
-    return (await recoveryCodesRemaining(request.server, user.id)) > 0;
+    return (await recoveryCodesRemaining(request.services, user.id)) > 0;
   },
   async challenge() {
     return {};
   },
   async verify(request, user, proof) {
-    return useRecoveryCode(request.server, user.id, proof);
+    return useRecoveryCode(request.services, user.id, proof);
   },
 };

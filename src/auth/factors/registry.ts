@@ -1,7 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { EnrollableFactor, Factor } from '../core/factors/types.ts';
 import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
@@ -9,6 +8,7 @@ import { totpFactor } from './totp.ts';
 import { passkeyFactor } from './passkey.ts';
 import { recoveryCodeFactor } from './recovery.ts';
 import { passwordFactor } from './password.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 export const enrollableFactors: readonly EnrollableFactor[] = [totpFactor, passkeyFactor];
 /** The factors plugin's factors, in the order the sudo page shows them (password is sudo-only). */
@@ -46,7 +46,7 @@ export const factorFacts: Record<string, SignInFact> = {
 };
 
 /** `enrolledFactorIds` for a sign-in in progress: from the facts it read (no statement of its own). */
-export async function enrolledAtSignIn(request: FastifyRequest, user: UserRecord): Promise<string[]> {
+export async function enrolledAtSignIn(request: RequestContext, user: UserRecord): Promise<string[]> {
   const facts = await signInFactsFor(request, user);
   return (['totp', 'passkey'] as const).filter((id) => facts[`factors.${id}`]);
 }

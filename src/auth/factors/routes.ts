@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { renderPage, respond } from '../../http/respond.ts';
-import { outcomeForError } from '../../http/error-handler.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { ANSWERED, defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
 import type { UserRecord } from '../core/users.ts';
@@ -11,13 +9,12 @@ import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
 import { isSudoActive } from '../core/sudo/guard.ts';
-import { clientKind } from '../../http/negotiation.ts';
 import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
 import { settingsData } from './settings.ts';
 import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
-import { accountSettings } from '../core/account-settings.ts';
+import { factorsOptions } from './options.ts';
 import { webAuthnJson } from './schemas.ts';
 import type { EnrollableFactor } from '../core/factors/types.ts';
 
@@ -26,14 +23,14 @@ import type { EnrollableFactor } from '../core/factors/types.ts';
 type FactorChange = 'factor_enrolled' | 'factor_removed';
 
 /** The event of an enrolled or removed factor, for `changeWithEvent` (no secret in it). */
-function factorEvent(request: FastifyRequest, user: UserRecord, type: FactorChange, factorId: string) {
+function factorEvent(request: RequestContext, user: UserRecord, type: FactorChange, factorId: string) {
   return { userId: user.id, type, ...originOf(request), detail: { factor: factorId } };
 }
 
 /** The notification of an enrolled or removed factor, once the change and its event committed. */
-function notifyFactorChange(request: FastifyRequest, user: UserRecord, type: FactorChange, label: string) {
+function notifyFactorChange(request: RequestContext, user: UserRecord, type: FactorChange, label: string) {
   const origin = originOf(request);
-  void notify(request.server, user, type, {
+  void notify(request.services, user, type, {
     subject: label,
     device: describeDevice(origin.userAgent),
     ip: origin.ip,
@@ -75,8 +72,8 @@ const RECOVERY_CODES = Type.Array(Type.String(), {
   description: 'Single-use recovery codes, shown once (stored hashed).',
 });
 
-async function pageProps({ caller, http }: EndpointInput): Promise<TwoFactorPageProps> {
-  const { request } = http;
+async function pageProps(request: EndpointInput): Promise<TwoFactorPageProps> {
+  const { caller } = request;
   const user = caller?.via === 'session' ? caller.user : undefined;
   return {
     settings: user ? await settingsData(request, user) : {},
@@ -103,23 +100,22 @@ const index = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object(SETTINGS) }) },
   page: twoFactorPage,
   pageProps,
-  async handler({ query, caller, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { query, caller, services } = request;
     const user = caller!.user;
     // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
     if (
       query.setup === 'totp' &&
-      clientKind(request) === 'form' &&
+      request.client === 'form' &&
       (await isSudoActive(request)) &&
       !(await enrolledFactorIds(services, user.id)).includes('totp')
     ) {
-      await respond(request, reply, {
+      return {
         action: 'two_factor.enroll.start',
         status: 'success',
         data: await totpFactor.enrollStart(request, user, {}),
         render: true,
-      });
-      return ANSWERED;
+      };
     }
     return { status: 'success', data: await settingsData(request, user), render: true };
   },
@@ -148,9 +144,10 @@ const enrollStart = defineEndpoint({
   },
   page: twoFactorPage,
   pageProps,
-  async handler({ body, caller, http }) {
+  async handler(request) {
+    const { body, caller } = request;
     const factor = factorNamed(body.factor);
-    const data = await factor.enrollStart(http.request, caller!.user, body);
+    const data = await factor.enrollStart(request, caller!.user, body);
     return {
       status: 'success',
       message:
@@ -199,8 +196,8 @@ const enrollConfirm = defineEndpoint({
   // request refused as invalid is not a guess.
   rateLimit: {
     name: ENROLL_CONFIRM_LIMIT,
-    max: ({ config }) => config.limits.sudoMaxFailures,
-    windowSeconds: ({ config }) => config.limits.sudoFailureWindow,
+    max: (services) => factorsOptions(services).confirmMaxFailures,
+    windowSeconds: (services) => factorsOptions(services).confirmFailureWindowSeconds,
     per: ({ errors, caller }) =>
       Object.keys(errors).length === 0 && caller ? String(caller.user.id) : undefined,
   },
@@ -215,8 +212,8 @@ const enrollConfirm = defineEndpoint({
   },
   page: twoFactorPage,
   pageProps,
-  async handler({ body, caller, services, http }) {
-    const { request } = http;
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const factor = factorNamed(body.factor);
     const proof = body.proof ?? body.code;
@@ -276,12 +273,12 @@ const unenroll = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ factor: Type.String(), ...SETTINGS }) }) },
   page: twoFactorPage,
   pageProps,
-  async handler({ body, caller, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const factor = factorNamed(body.factor);
     const event = factorEvent(request, user, 'factor_removed', factor.id);
-    const required = accountSettings(services.config).requireTwoFactor;
+    const required = factorsOptions(services).requireTwoFactor;
     let removed: boolean;
     try {
       removed = await factor.unenroll(request, user, body, (write) =>
@@ -305,9 +302,16 @@ const unenroll = defineEndpoint({
       );
     } catch (error) {
       // A browser sees its settings page again, with the reason, rather than an error page.
-      if (error instanceof TwoFactorRequiredError && clientKind(request) === 'form') {
-        await renderPage(request, reply, twoFactorPage, outcomeForError(request, error));
-        return ANSWERED;
+      if (error instanceof TwoFactorRequiredError && request.client === 'form') {
+        return {
+          action: error.options.action,
+          status: 'error',
+          statusCode: error.statusCode,
+          message: error.message,
+          errors: error.options.errors,
+          data: error.options.data,
+          render: true,
+        };
       }
       throw error;
     }
@@ -335,7 +339,8 @@ const recoveryCodes = defineEndpoint({
   },
   page: twoFactorPage,
   pageProps,
-  async handler({ caller, services, http }) {
+  async handler(request) {
+    const { caller, services } = request;
     const user = caller!.user;
     if ((await enrolledFactorIds(services, user.id)).length === 0)
       throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
@@ -344,7 +349,7 @@ const recoveryCodes = defineEndpoint({
       {
         userId: user.id,
         type: 'recovery_codes_regenerated',
-        ...originOf(http.request),
+        ...originOf(request),
         detail: { count: RECOVERY_CODE_COUNT },
       },
       (db) => issueRecoveryCodes(services, user.id, db),
@@ -352,7 +357,7 @@ const recoveryCodes = defineEndpoint({
     return {
       status: 'success',
       message: 'New recovery codes were created; the old ones no longer work.',
-      data: { ...(await settingsData(http.request, user)), recovery_codes: codes },
+      data: { ...(await settingsData(request, user)), recovery_codes: codes },
       redirect_to: '/two-factor',
       render: true,
     };
@@ -360,10 +365,4 @@ const recoveryCodes = defineEndpoint({
 });
 
 /** Two-factor settings: enrollment, removal, recovery codes. */
-export const twoFactorEndpoints = [
-  index,
-  enrollStart,
-  enrollConfirm,
-  unenroll,
-  recoveryCodes,
-] as const satisfies readonly AnyEndpoint[];
+export const twoFactorEndpoints = [index, enrollStart, enrollConfirm, unenroll, recoveryCodes] as const;

@@ -1,17 +1,17 @@
-import type { FastifyRequest } from 'fastify';
 import type { UserRecord } from '../core/users.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { recoveryCodesRemaining } from './recovery.ts';
 import { passkeySummaries } from './passkey.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 const AVAILABLE = enrollableFactors.map((f) => ({ id: f.id, label: f.label }));
 
 /** What GET /two-factor shows; also what the settings page re-reads after a form action. */
 export async function settingsData(
-  request: FastifyRequest,
+  request: RequestContext,
   user: UserRecord,
 ): Promise<Record<string, unknown>> {
-  const services = request.server;
+  const services = request.services;
   return {
     enrolled_factors: await enrolledFactorIds(services, user.id),
     available_factors: AVAILABLE,

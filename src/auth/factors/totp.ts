@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from '../core/factors/types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -96,11 +96,11 @@ async function enrollmentDisplay(account: string, secret: Secret, issuer: string
  * The enrollment in progress (after enroll/start, before a good code), so a page shown again after
  * a wrong code still has the QR code and key. Undefined when there is none or it expired.
  */
-export async function pendingTotpEnrollment(request: FastifyRequest, user: UserRecord) {
+export async function pendingTotpEnrollment(request: RequestContext, user: UserRecord) {
   const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
   if (!pending) return undefined;
-  const base32 = request.server.secrets.decrypt(ENC_PURPOSE, pending.secret);
-  return enrollmentDisplay(user.email, Secret.fromBase32(base32), request.server.config.appName);
+  const base32 = request.services.secrets.decrypt(ENC_PURPOSE, pending.secret);
+  return enrollmentDisplay(user.email, Secret.fromBase32(base32), request.services.config.appName);
 }
 
 export const totpFactor: EnrollableFactor = {
@@ -108,7 +108,7 @@ export const totpFactor: EnrollableFactor = {
   label: 'Authenticator app',
 
   async isAvailable(request, user) {
-    return hasTotp(request.server, user.id);
+    return hasTotp(request.services, user.id);
   },
 
   async challenge() {
@@ -116,11 +116,11 @@ export const totpFactor: EnrollableFactor = {
   },
 
   async verify(request, user, proof) {
-    return verifyTotp(request.server, user.id, proof);
+    return verifyTotp(request.services, user.id, proof);
   },
 
   async enrollStart(request, user) {
-    const services = request.server;
+    const services = request.services;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
     // 160-bit secret, as RFC 4226 recommends for SHA-1.
     const secret = new Secret({ buffer: randomBytes(20).buffer });
@@ -129,12 +129,12 @@ export const totpFactor: EnrollableFactor = {
     });
     return {
       factor: 'totp',
-      ...(await enrollmentDisplay(user.email, secret, request.server.config.appName)),
+      ...(await enrollmentDisplay(user.email, secret, request.services.config.appName)),
     };
   },
 
-  async enrollConfirm(request, user, proof, _body, commit = (write) => write(request.server.db)) {
-    const services = request.server;
+  async enrollConfirm(request, user, proof, _body, commit = (write) => write(request.services.db)) {
+    const services = request.services;
     const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
     if (!pending) return false;
     if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
@@ -163,7 +163,7 @@ export const totpFactor: EnrollableFactor = {
     return true;
   },
 
-  async unenroll(request, user, _body, commit = (write) => write(request.server.db)) {
+  async unenroll(request, user, _body, commit = (write) => write(request.services.db)) {
     return commit(async (db) => {
       const result = await db.deleteFrom('totp_factors').where('user_id', '=', user.id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

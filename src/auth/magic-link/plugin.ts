@@ -1,10 +1,22 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { magicLinkEndpoints } from './routes.ts';
 import { magicLinkMigration } from './migrations.ts';
+import {
+  MAGIC_LINK_ID,
+  magicLinkDefaults,
+  resolveMagicLinkOptions,
+  type MagicLinkOptions,
+} from './options.ts';
 
-/** Sign-in by an emailed single-use link. */
-export const magicLinkPlugin = definePlugin({
-  name: 'magic-link',
-  migrations: [magicLinkMigration],
-  endpoints: magicLinkEndpoints,
-});
+/** Sign-in by an emailed single-use link: `magicLink({ ttlSeconds: 600 })`. */
+export function magicLink(options: Partial<MagicLinkOptions> = {}) {
+  return definePlugin({
+    id: MAGIC_LINK_ID,
+    options: { ...magicLinkDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveMagicLinkOptions(options, config),
+    migrations: [magicLinkMigration],
+    tables: ['magic_link_tokens'],
+    endpoints: magicLinkEndpoints,
+  });
+}

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { clientKind } from '../../http/negotiation.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { publicUser } from '../core/users.ts';
 import { emailSendLimits } from '../core/send-limits.ts';
 import { beginSignIn } from '../core/sign-in/runner.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
-import { respondToSignIn } from '../core/sign-in/response.ts';
+import { signInAnswer } from '../core/sign-in/response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
+import { magicLinkOptions } from './options.ts';
 import { magicLinkPage, magicLinkSentPage, type MagicLinkSentPageProps } from './pages.ts';
 
 const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
@@ -32,7 +32,7 @@ const magicLinkSent = pageEndpoint({
   summary: 'The "check your email" page',
   page: magicLinkSentPage,
   pageProps: ({ services }): MagicLinkSentPageProps => ({
-    linkMinutes: Math.round(services.config.limits.magicLinkTtl / 60),
+    linkMinutes: Math.round(magicLinkOptions(services).ttlSeconds / 60),
   }),
 });
 
@@ -47,18 +47,19 @@ const sendLink = defineEndpoint({
   rateLimit: emailSendLimits('magic-link', { countInvalid: false }),
   responses: { 200: Envelope() },
   page: magicLinkPage,
-  async handler({ body, services, http }) {
+  async handler(request) {
+    const { body, services } = request;
     // Sent after the response is on its way: the answer and its timing are the same for any address.
     services.emails.afterResponse(
       sendMagicLink(services, body.email).catch((error: unknown) =>
-        http.request.log.error({ err: error }, 'could not send the magic link email'),
+        request.log.error({ err: error }, 'could not send the magic link email'),
       ),
     );
     return {
       status: 'success',
       message: 'If that address belongs to an account, a sign-in link is on its way.',
       // Browsers go on to the "check your email" page; API clients get the contract's path.
-      redirect_to: clientKind(http.request) === 'form' ? '/magic-link/sent' : '/magic-link',
+      redirect_to: request.client === 'form' ? '/magic-link/sent' : '/magic-link',
     };
   },
 });
@@ -79,36 +80,27 @@ const verifyLink = defineEndpoint({
   secrets: ['token'],
   // Signed in (`user`), or one more step to go (`magic_link.action_required`, no user).
   responses: { 200: Envelope({ user: 'optional' }) },
-  async handler({ params, query, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { params, query, services } = request;
     const token = params.token ?? query.token;
     const user = token === undefined ? undefined : await consumeMagicLink(services, token);
     if (!user) throw new NotFoundError(INVALID_LINK, { redirectTo: '/magic-link' });
     assertMaySignIn(services, user);
     // The link was read in the account's mailbox.
     await services.users.markEmailVerified(user.id);
-    const result = await beginSignIn(request, reply, user, { purpose: 'login', remember: false });
-    await respondToSignIn(
-      request,
-      reply,
+    const result = await beginSignIn(request, user, { purpose: 'login', remember: false });
+    return signInAnswer(
       result,
       {
-        action: 'magic_link.verify',
         status: 'success',
         message: 'You are signed in.',
         user: publicUser(request.caller?.user ?? user),
-        redirectTo: '/',
+        redirect_to: '/',
       },
       'magic_link.action_required',
     );
-    return ANSWERED;
   },
 });
 
 /** Sign-in by an emailed single-use link. */
-export const magicLinkEndpoints = [
-  showMagicLink,
-  magicLinkSent,
-  sendLink,
-  verifyLink,
-] as const satisfies readonly AnyEndpoint[];
+export const magicLinkEndpoints = [showMagicLink, magicLinkSent, sendLink, verifyLink] as const;

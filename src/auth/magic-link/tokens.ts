@@ -1,8 +1,9 @@
 import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { canBeActivated } from '../core/sign-in/activation.ts';
+import { magicLinkOptions } from './options.ts';
 
 /** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
 const MAX_TOKEN_LENGTH = 128;
@@ -15,6 +16,7 @@ export async function sendMagicLink(services: CitadelServices, email: string): P
   const user = await services.users.findByEmail(email);
   if (!user || (user.active !== 1 && !canBeActivated(services))) return;
   const { db, clock, config } = services;
+  const { ttlSeconds } = magicLinkOptions(services);
   const token = randomToken(32);
   const now = clock.now();
   await db
@@ -22,13 +24,13 @@ export async function sendMagicLink(services: CitadelServices, email: string): P
     .values({
       user_id: user.id,
       token_hash: sha256Hex(token),
-      expires_at: new Date(now.getTime() + config.limits.magicLinkTtl * 1000).toISOString(),
+      expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       used_at: null,
       created_at: now.toISOString(),
     })
     .execute();
   const url = `${config.appUrl}/magic-link/verify/${encodeURIComponent(token)}`;
-  const minutes = Math.round(config.limits.magicLinkTtl / 60);
+  const minutes = Math.round(ttlSeconds / 60);
   await services.emails.send(
     'magicLink',
     { to: user.email, username: user.username, url, expiresInMinutes: minutes },

@@ -1,10 +1,16 @@
 import { definePlugin } from '../../plugin.ts';
 import { passwordEndpoints } from './routes.ts';
 
-/** Setting or changing the password of a signed-in account. */
-export const passwordPlugin = definePlugin({
-  name: 'password',
-  // Replacing a password (or setting one beside a factor) needs sudo.
-  dependencies: ['sudo'],
-  endpoints: passwordEndpoints,
-});
+/** `password()` takes no options (the password length limits are the core's `limits`). */
+export type PasswordOptions = Record<string, never>;
+
+/** Setting or changing the password of a signed-in account: `password()`. */
+export function password(options: PasswordOptions = {}) {
+  return definePlugin({
+    id: 'password',
+    // Replacing a password (or setting one beside a factor) needs sudo.
+    dependencies: ['sudo'],
+    options,
+    endpoints: passwordEndpoints,
+  });
+}

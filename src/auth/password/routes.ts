@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { setRememberCookie } from '../core/sessions.ts';
 import { requireSudo } from '../core/sudo/guard.ts';
@@ -54,11 +54,11 @@ const setPassword = defineEndpoint({
   responses: { 200: Envelope({ data: HasPassword }) },
   page: setPasswordPage,
   pageProps: setPasswordPageProps,
-  async handler({ body, caller, services, http, ip }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, caller, services, ip } = request;
     const user = caller!.user;
     const replacing = user.password_hash !== null;
-    if (replacing || (await sudoFactorsFor(request, user)).length > 0) await requireSudo(request, reply);
+    if (replacing || (await sudoFactorsFor(request, user)).length > 0) await requireSudo(request);
     const hash = await services.passwords.hash(body.password);
     await changeWithEvent(
       services,
@@ -78,7 +78,7 @@ const setPassword = defineEndpoint({
     // stays signed in, under a fresh session id.
     await services.sessions.destroyForUser(user.id, request.session.idHash ?? undefined);
     await services.remember.revokeAllForUser(user.id);
-    setRememberCookie(request, reply, null);
+    setRememberCookie(request, null);
     request.session.regenerate();
     return {
       status: 'success',
@@ -92,4 +92,4 @@ const setPassword = defineEndpoint({
 });
 
 /** Setting or changing the password of a signed-in account. */
-export const passwordEndpoints = [showSetPassword, setPassword] as const satisfies readonly AnyEndpoint[];
+export const passwordEndpoints = [showSetPassword, setPassword] as const;

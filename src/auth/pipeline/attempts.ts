@@ -1,6 +1,7 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { PendingContext } from '../core/sign-in/pending.ts';
 import { claimOnce } from '../core/claims.ts';
+import { pipelineOptions } from './options.ts';
 
 /**
  * Proof attempts of one pending context, counted in the shared rate-limit store (database or
@@ -44,11 +45,11 @@ export class ProofAttempts {
 
   /** Count this attempt; false when the context has no wrong proof left to spend on it. */
   async begin(): Promise<boolean> {
-    const { rateLimiter, config } = this.services;
+    const { rateLimiter } = this.services;
     const tries = await rateLimiter.hit(this.key('tries'), this.window);
     const invalid = await rateLimiter.store.peek(this.key('invalid'));
     const spent = tries.count - invalid.count - this.pending.completed.length;
-    return spent <= config.limits.maxCodeAttempts;
+    return spent <= pipelineOptions(this.services).maxCodeAttempts;
   }
 
   /** The submission was malformed: it checked no proof, so it does not use up an attempt. */

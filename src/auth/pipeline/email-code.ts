@@ -4,6 +4,7 @@ import { safeEqual } from '../../core/crypto.ts';
 import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { html } from '../../http/html.ts';
 import { claimOnce } from '../core/claims.ts';
+import { pipelineOptions } from './options.ts';
 
 const HMAC_PURPOSE = 'action-code';
 const CODE_FORMAT = /^\d{6}$/;
@@ -39,9 +40,9 @@ async function sendCode(ctx: ActionContext, options: EmailCodeOptions): Promise<
   const state = ctx.state as CodeState;
   // Replacing the HMAC invalidates any code sent before.
   state.codeHash = services.secrets.hmac(HMAC_PURPOSE, code);
-  state.expiresAt = new Date(now.getTime() + services.config.limits.codeTtl * 1000).toISOString();
+  state.expiresAt = new Date(now.getTime() + pipelineOptions(services).codeTtlSeconds * 1000).toISOString();
   state.sentAt = now.toISOString();
-  const minutes = Math.round(services.config.limits.codeTtl / 60);
+  const minutes = Math.round(pipelineOptions(services).codeTtlSeconds / 60);
   await services.emails.send(
     options.email,
     { to: user.email, username: user.username, code, expiresInMinutes: minutes },
@@ -56,7 +57,8 @@ async function sendCode(ctx: ActionContext, options: EmailCodeOptions): Promise<
 
 /**
  * An action proved by a 6-digit code sent to the account's address: emailed when it starts, a fresh
- * one (replacing the old) at most every `codeResendInterval` seconds, valid `codeTtl`, single use.
+ * one (replacing the old) at most every `codeResendIntervalSeconds`, valid `codeTtlSeconds` (the
+ * pipeline plugin's options), single use.
  */
 export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
   return {
@@ -73,9 +75,9 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
     async challenge(ctx) {
       const state = ctx.state as CodeState;
       const { clock, config } = ctx.services;
+      const resendInterval = pipelineOptions(ctx.services).codeResendIntervalSeconds;
       if (state.sentAt) {
-        const wait =
-          new Date(state.sentAt).getTime() + config.limits.codeResendInterval * 1000 - clock.now().getTime();
+        const wait = new Date(state.sentAt).getTime() + resendInterval * 1000 - clock.now().getTime();
         if (wait > 0)
           throw new TooManyRequestsError(wait / 1000, 'Please wait a little before asking for another code.');
       }
@@ -87,7 +89,7 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
       );
       if (!first)
         throw new TooManyRequestsError(
-          config.limits.codeResendInterval,
+          resendInterval,
           'Please wait a little before asking for another code.',
         );
       await sendCode(ctx, options);

@@ -1,12 +1,22 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { pipelineEndpoints } from './routes.ts';
 import { pipelineClaimsMigration } from '../core/claims.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
+import { PIPELINE_ID, pipelineDefaults, resolvePipelineOptions, type PipelineOptions } from './options.ts';
 
-/** The post-sign-in pipeline: the /action/* endpoints and the built-in emailed-code actions. */
-export const pipelinePlugin = definePlugin({
-  name: 'pipeline',
-  migrations: [pipelineClaimsMigration],
-  endpoints: pipelineEndpoints,
-  actions: [email2faAction, emailActivationAction],
-});
+/**
+ * The post-sign-in pipeline: the /action/* endpoints and the built-in emailed-code actions
+ * (`pipeline({ codeTtlSeconds: 300 })`).
+ */
+export function pipeline(options: Partial<PipelineOptions> = {}) {
+  return definePlugin({
+    id: PIPELINE_ID,
+    options: { ...pipelineDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolvePipelineOptions(options, config),
+    migrations: [pipelineClaimsMigration],
+    tables: ['pipeline_claims'],
+    endpoints: pipelineEndpoints,
+    actions: [email2faAction, emailActivationAction],
+  });
+}

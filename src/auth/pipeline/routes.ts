@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { respond, renderPage } from '../../http/respond.ts';
-import { clientKind } from '../../http/negotiation.ts';
-import { publicPath } from '../../http/base-path.ts';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { ProofAttempts } from './attempts.ts';
 import { publicUser } from '../core/users.ts';
@@ -18,6 +15,7 @@ import {
 import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
 import { html } from '../../http/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
+import { pipelineOptions } from './options.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf } from '../core/security-events.ts';
 
@@ -56,10 +54,10 @@ const showStep = defineEndpoint({
   },
   page: pipelinePage,
   pageProps: pipelinePageProps,
-  async handler({ http }) {
-    const { pending, user, action, ctx } = await requireCurrentStep(http.request);
+  async handler(request) {
+    const { pending, user, action, ctx } = await requireCurrentStep(request);
     const extra = (await action.show?.(ctx)) ?? {};
-    savePending(http.request.session, pending);
+    savePending(request.session, pending);
     return {
       status: 'info',
       message: action.label,
@@ -84,8 +82,7 @@ const challengeStep = defineEndpoint({
   },
   page: pipelinePage,
   pageProps: pipelinePageProps,
-  async handler({ http }) {
-    const { request, reply } = http;
+  async handler(request) {
     const { pending, action, ctx } = await requireCurrentStep(request);
     try {
       const data = action.challenge ? await action.challenge(ctx) : undefined;
@@ -98,12 +95,13 @@ const challengeStep = defineEndpoint({
       };
     } catch (error) {
       // A browser asking too soon goes back to the code page with the reason, not to an error page.
-      if (error instanceof TooManyRequestsError && clientKind(request) === 'form') {
-        request.session.flash('error', error.message);
-        await reply
-          .header('retry-after', String(error.retryAfter))
-          .redirect(publicPath(request, '/action/show'), 303);
-        return ANSWERED;
+      if (error instanceof TooManyRequestsError && request.client === 'form') {
+        return {
+          status: 'error',
+          message: error.message,
+          redirect_to: '/action/show',
+          headers: { 'retry-after': String(error.retryAfter) },
+        };
       }
       throw error;
     }
@@ -134,11 +132,11 @@ const handleStep = defineEndpoint({
   },
   page: pipelinePage,
   pageProps: pipelinePageProps,
-  async handler({ body, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { body, services } = request;
     const { pending, user, action, ctx } = await requireCurrentStep(request);
     const attempts = new ProofAttempts(services, pending);
-    if (!(await attempts.begin())) return refuse(request, reply, pending, true);
+    if (!(await attempts.begin())) return refuse(request, pending, true);
     await beginSecondFactorAttempt(services, user, originOf(request));
     let passed: boolean;
     try {
@@ -155,7 +153,7 @@ const handleStep = defineEndpoint({
     if (passed) await proofNotWrong(services, user.id);
     else {
       pending.failures = await attempts.failures();
-      return refuse(request, reply, pending, pending.failures >= services.config.limits.maxCodeAttempts);
+      return refuse(request, pending, pending.failures >= pipelineOptions(services).maxCodeAttempts);
     }
 
     // A concurrent request already passed this step with the same proof: single use.
@@ -165,27 +163,25 @@ const handleStep = defineEndpoint({
     pending.current = '';
     // The action may have changed the account (activation): continue with what is stored now.
     const fresh = (await services.users.findById(user.id)) ?? user;
-    const result = await proceed(request, reply, fresh, pending);
-    // Either answer has its own action (not `action.handle`): sent here.
+    const result = await proceed(request, fresh, pending);
+    // Either answer has its own action (not `action.handle`).
     if (!result.signedIn) {
-      await respond(request, reply, {
+      return {
         action: 'action.next',
         status: 'info',
         message: 'Done. One more step is needed.',
         data: { action: result.action },
-        redirectTo: '/action/show',
-      });
-      return ANSWERED;
+        redirect_to: '/action/show',
+      };
     }
     const signedIn = request.caller?.user ?? fresh;
-    await respond(request, reply, {
+    return {
       action: 'action.success',
       status: 'success',
       message: 'You are signed in.',
       user: publicUser(signedIn),
-      redirectTo: '/',
-    });
-    return ANSWERED;
+      redirect_to: '/',
+    };
   },
 });
 
@@ -197,55 +193,45 @@ const cancelSignIn = defineEndpoint({
   auth: 'anonymous',
   summary: 'Give up the pending sign-in',
   responses: { 200: Envelope() },
-  async handler({ http }) {
-    wipePending(http.request.session);
+  async handler(request) {
+    wipePending(request.session);
     return { status: 'info', message: 'Sign-in cancelled.', redirect_to: '/login' };
   },
 });
 
 /** The /action/* endpoints of the post-sign-in pipeline. */
-export const pipelineEndpoints = [
-  showStep,
-  challengeStep,
-  handleStep,
-  cancelSignIn,
-] as const satisfies readonly AnyEndpoint[];
+export const pipelineEndpoints = [showStep, challengeStep, handleStep, cancelSignIn] as const;
 
 /**
  * A wrong proof (or one more than the context has left): 404. Once the wrong proofs reach the
  * limit the context is wiped, so the user has to sign in again.
  */
 async function refuse(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RequestContext,
   pending: PendingContext,
   exhausted: boolean,
-): Promise<typeof ANSWERED> {
+): Promise<EndpointResult> {
   if (exhausted) wipePending(request.session);
   else savePending(request.session, pending);
 
-  if (clientKind(request) === 'form') {
-    if (exhausted) {
-      request.session.flash('error', TOO_MANY);
-      await reply.redirect(publicPath(request, '/login'), 303);
-      return ANSWERED;
-    }
+  if (request.client === 'form') {
+    // Back to the sign-in form with the reason.
+    if (exhausted) return { status: 'error', message: TOO_MANY, redirect_to: '/login' };
     // The code page again, with the reason, keeping the 404 status of the contract.
-    await renderPage(request, reply, pipelinePage, {
-      action: 'action.handle',
+    return {
       status: 'error',
       statusCode: 404,
       message: WRONG_PROOF,
       errors: { code: WRONG_PROOF },
-    });
-    return ANSWERED;
+      render: true,
+    };
   }
   throw new NotFoundError(exhausted ? TOO_MANY : WRONG_PROOF, exhausted ? { redirectTo: '/login' } : {});
 }
 
 /** The pending step's page data: the action renders its own fields from its context. */
-async function pipelinePageProps({ services, http }: EndpointInput): Promise<PipelinePageProps> {
-  const { request } = http;
+async function pipelinePageProps(request: EndpointInput): Promise<PipelinePageProps> {
+  const { services } = request;
   const { actions, users } = services;
   const pending = readPending(request.session);
   const action = pending ? actions.get(pending.current) : undefined;

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../http/fastify-types.ts';
+import type { CitadelServices } from '../core/services.ts';
 import type { UserRecord } from '../core/users.ts';
 import type { SocialProfile } from './providers.ts';
 import { baseUsername, usernameCandidates } from './username.ts';

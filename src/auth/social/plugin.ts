@@ -1,10 +1,20 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { socialEndpoints } from './routes.ts';
 import { socialMigration } from './migrations.ts';
+import { SOCIAL_ID, resolveSocialOptions, socialDefaults, type SocialOptions } from './options.ts';
 
-/** Social sign-in through OAuth 2.0 / OpenID Connect providers. */
-export const socialPlugin = definePlugin({
-  name: 'social',
-  migrations: [socialMigration],
-  endpoints: socialEndpoints,
-});
+/**
+ * Social sign-in through OAuth 2.0 / OpenID Connect providers:
+ * `social({ providers: [{ id: 'acme', clientId, clientSecret, issuer, label: 'Acme', scopes: [] }] })`.
+ */
+export function social(options: Partial<SocialOptions> = {}) {
+  return definePlugin({
+    id: SOCIAL_ID,
+    options: { ...socialDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveSocialOptions(options, config),
+    migrations: [socialMigration],
+    tables: ['oauth_identities'],
+    endpoints: socialEndpoints,
+  });
+}

@@ -1,26 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import type { CitadelServices } from '../../http/fastify-types.ts';
-import { defineEndpoint, ANSWERED, type AnyEndpoint } from '../core/endpoint.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { publicUser } from '../core/users.ts';
 import { beginSignIn } from '../core/sign-in/runner.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
-import { respondToSignIn } from '../core/sign-in/response.ts';
+import { signInAnswer } from '../core/sign-in/response.ts';
 import { SocialProviders, type SocialProvider } from './providers.ts';
 import { findOrCreateSocialUser } from './identities.ts';
 import { startFlow, takeFlow } from './state.ts';
+import { socialOptions } from './options.ts';
 
 const FAILED = 'Signing in with the provider failed. Please try again.';
 
-/** The configured providers, built once per configuration (each one discovers its issuer once). */
+/** The configured providers, built once per server (each one discovers its issuer once). */
 const providersByConfig = new WeakMap<object, SocialProviders>();
 
 function providerFor(services: CitadelServices, id: string): SocialProvider {
   const { config } = services;
   let providers = providersByConfig.get(config);
   if (!providers) {
-    providers = new SocialProviders(config.oauthProviders, config.appUrl);
+    providers = new SocialProviders(socialOptions(services).providers, config.appUrl);
     providersByConfig.set(config, providers);
   }
   const provider = providers.get(id);
@@ -42,23 +43,20 @@ const redirectToProvider = defineEndpoint({
   summary: 'Start signing in with a provider (302 to its authorization endpoint)',
   params: ProviderParams,
   responses: { 302: Type.Null({ description: "Redirect to the provider's authorization endpoint" }) },
-  async handler({ params, services, http }) {
+  async handler(request) {
+    const { params, services } = request;
     const provider = providerFor(services, params.provider);
-    const checks = startFlow(http.request, provider.id, provider.isOpenIdConnect);
+    const checks = startFlow(request, provider.id, provider.isOpenIdConnect);
     let url: URL;
     try {
       url = await provider.authorizationUrl(checks);
     } catch (error) {
-      http.request.log.warn(
-        { err: error, provider: provider.id },
-        'social sign-in: provider discovery failed',
-      );
+      request.log.warn({ err: error, provider: provider.id }, 'social sign-in: provider discovery failed');
       throw new BadRequestError('The sign-in provider cannot be reached right now.', {
         action: 'social.login',
       });
     }
-    await http.reply.redirect(url.href, 302);
-    return ANSWERED;
+    return { status: 'info', location: url.href };
   },
 });
 
@@ -81,8 +79,8 @@ const providerCallback = defineEndpoint({
   secrets: ['code', 'state'],
   // Signed in (`user`), or one more step to go (`login.action_required`, no user).
   responses: { 200: Envelope({ user: 'optional' }) },
-  async handler({ params, query, services, http }) {
-    const { request, reply } = http;
+  async handler(request) {
+    const { params, query, services } = request;
     const provider = providerFor(services, params.provider);
     const checks = takeFlow(request, provider.id, query.state);
     if (query.error !== undefined) {
@@ -111,24 +109,19 @@ const providerCallback = defineEndpoint({
     const { user, outcome } = await findOrCreateSocialUser(services, provider.id, profile);
     assertMaySignIn(services, user);
 
-    const result = await beginSignIn(request, reply, user, {
+    const result = await beginSignIn(request, user, {
       purpose: 'login',
       remember: false,
       newAccount: outcome === 'created',
     });
-    await respondToSignIn(request, reply, result, {
-      action: 'social.login',
+    return signInAnswer(result, {
       status: 'success',
       message: `You are signed in with ${provider.settings.label}.`,
       user: publicUser(user),
-      redirectTo: '/',
+      redirect_to: '/',
     });
-    return ANSWERED;
   },
 });
 
 /** Social sign-in: GET /oauth/{provider} redirects out, GET /oauth/callback/{provider} comes back. */
-export const socialEndpoints = [
-  redirectToProvider,
-  providerCallback,
-] as const satisfies readonly AnyEndpoint[];
+export const socialEndpoints = [redirectToProvider, providerCallback] as const;

@@ -1,8 +1,8 @@
-import type { FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { safeEqual } from '../../core/crypto.ts';
 import { isoAfter } from '../../core/clock.ts';
 import type { FlowChecks } from './providers.ts';
+import type { RequestContext } from '../core/request-context.ts';
 
 /** The session key of the one sign-in attempt in progress. */
 const FLOW_KEY = 'oauth_flow';
@@ -26,8 +26,8 @@ interface StoredFlow {
  * Start an attempt: fresh state, PKCE verifier and (OpenID Connect) nonce, bound to this browser's
  * session only. A new attempt replaces an older one.
  */
-export function startFlow(request: FastifyRequest, provider: string, openIdConnect: boolean): FlowChecks {
-  const { clock, secrets } = request.server;
+export function startFlow(request: RequestContext, provider: string, openIdConnect: boolean): FlowChecks {
+  const { clock, secrets } = request.services;
   const checks: FlowChecks = {
     state: oidc.randomState(),
     codeVerifier: oidc.randomPKCECodeVerifier(),
@@ -50,11 +50,11 @@ export function startFlow(request: FastifyRequest, provider: string, openIdConne
  * Take the attempt out of the session (single use: whatever happens next, it is gone) and return
  * its checks when `state` matches it, for this provider, in time; else null.
  */
-export function takeFlow(request: FastifyRequest, provider: string, state: unknown): FlowChecks | null {
+export function takeFlow(request: RequestContext, provider: string, state: unknown): FlowChecks | null {
   const flow = request.session.get<StoredFlow>(FLOW_KEY);
   if (flow === undefined) return null;
   request.session.delete(FLOW_KEY);
-  const { clock, secrets } = request.server;
+  const { clock, secrets } = request.services;
   if (
     typeof state !== 'string' ||
     state.length > 512 ||

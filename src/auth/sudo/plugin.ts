@@ -1,16 +1,23 @@
 import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { sudoEndpoints } from './routes.ts';
 import { hasSudoFactor } from '../core/sudo/eligible.ts';
 import { grantSudo } from '../core/sudo/state.ts';
+import { SUDO_ID, resolveSudoOptions, sudoDefaults, sudoOptions, type SudoOptions } from './options.ts';
 
-/** Step-up (sudo) mode for sensitive operations. */
-export const sudoPlugin = definePlugin({
-  name: 'sudo',
-  endpoints: sudoEndpoints,
-  events: {
-    // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
-    async signedIn(request, user) {
-      if (!(await hasSudoFactor(request, user))) grantSudo(request, user.id);
+/** Step-up (sudo) mode for sensitive operations: `sudo({ ttlSeconds: 600 })`. */
+export function sudo(options: Partial<SudoOptions> = {}) {
+  return definePlugin({
+    id: SUDO_ID,
+    options: { ...sudoDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveSudoOptions(options, config),
+    endpoints: sudoEndpoints,
+    events: {
+      // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
+      async signedIn({ request, user }) {
+        if (!(await hasSudoFactor(request, user)))
+          grantSudo(request, user.id, sudoOptions(request.services).ttlSeconds);
+      },
     },
-  },
-});
+  });
+}

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
+import type { RequestContext } from '../core/request-context.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
 import { availableFactors, findFactor } from '../core/factors/registry.ts';
 import { readProof } from '../core/factors/proof.ts';
@@ -11,15 +11,16 @@ import { sudoFactorsFor } from '../core/sudo/eligible.ts';
 import { safeNext } from '../core/sudo/next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
+import { sudoOptions } from './options.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
 
-function saveNext(request: FastifyRequest, userId: number, next: string | null): void {
+function saveNext(request: RequestContext, userId: number, next: string | null): void {
   if (next) request.session.set(NEXT_KEY, { userId, next });
 }
 
-function takeNext(request: FastifyRequest, userId: number): string | null {
+function takeNext(request: RequestContext, userId: number): string | null {
   const saved = request.session.get<{ userId: number; next: string }>(NEXT_KEY);
   request.session.delete(NEXT_KEY);
   return saved && saved.userId === userId ? safeNext(saved.next) : null;
@@ -30,15 +31,16 @@ const NOT_AVAILABLE = 'This factor is not available for your account.';
 /** A return path, as sent: `safeNext` decides whether it is one (anything else is ignored). */
 const NextPath = Type.String({ 'x-raw': true, description: 'A same-site path to return to' });
 
-async function sudoPageProps({ caller, services, http }: EndpointInput): Promise<SudoPageProps> {
+async function sudoPageProps(request: EndpointInput): Promise<SudoPageProps> {
+  const { caller, services } = request;
   const user = caller?.user;
-  const state = activeSudo(http.request);
-  const factors = user ? await sudoFactorsFor(http.request, user) : [];
+  const state = activeSudo(request);
+  const factors = user ? await sudoFactorsFor(request, user) : [];
   return {
     factors,
     pluginFactors: services.factorRegistry.pluginFactors(factors),
     state: state ? { expiresAt: state.expiresAt } : null,
-    ttlSeconds: services.config.limits.sudoTtl,
+    ttlSeconds: sudoOptions(services).ttlSeconds,
   };
 }
 
@@ -63,16 +65,17 @@ const showSudo = defineEndpoint({
   },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ query, caller, http }) {
+  async handler(request) {
+    const { query, caller } = request;
     const user = caller!.user;
     const next = safeNext(query.next);
-    saveNext(http.request, user.id, next);
-    const state = activeSudo(http.request);
+    saveNext(request, user.id, next);
+    const state = activeSudo(request);
     return {
       status: 'info',
       data: {
         active: state !== null,
-        factors: await sudoFactorsFor(http.request, user),
+        factors: await sudoFactorsFor(request, user),
         expires_at: state?.expiresAt ?? null,
         ...(next ? { next } : {}),
       },
@@ -100,16 +103,17 @@ const challengeSudo = defineEndpoint({
   },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ body, caller, services, http }) {
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const factor = findFactor(
-      await availableFactors(http.request, user, services.factorRegistry.sudoFactors),
+      await availableFactors(request, user, services.factorRegistry.sudoFactors),
       body.factor,
     );
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
     return {
       status: 'info',
-      data: { factor: factor.id, ...(await factor.challenge(http.request, user, 'sudo')) },
+      data: { factor: factor.id, ...(await factor.challenge(request, user, 'sudo')) },
     };
   },
 });
@@ -132,27 +136,28 @@ const verifySudo = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ expires_at: Type.String() }) }) },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ body, caller, services, http }) {
-    const { request } = http;
+  async handler(request) {
+    const { body, caller, services } = request;
     const user = caller!.user;
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
 
-    // 5 failed proofs per 15 minutes per user, whichever factor: the sixth attempt is refused.
+    // `maxFailures` (5) failed proofs per `failureWindowSeconds` (15 minutes) per user, whichever
+    // factor: the next attempt is refused.
     // The attempt is counted before the proof is checked, so guesses sent all at once cannot
     // pass a read-only check together; a good proof clears the count.
-    const { sudoMaxFailures, sudoFailureWindow } = services.config.limits;
+    const options = sudoOptions(services);
     const limitKey = `sudo:${user.id}`;
-    await services.rateLimiter.consume(limitKey, sudoMaxFailures, sudoFailureWindow);
+    await services.rateLimiter.consume(limitKey, options.maxFailures, options.failureWindowSeconds);
     await beginSecondFactorAttempt(services, user, originOf(request));
     if (!(await factor.verify(request, user, proof, 'sudo'))) {
       throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
     }
     await proofNotWrong(services, user.id);
     await services.rateLimiter.reset(limitKey);
-    const state = grantSudo(request, user.id);
-    // Sudo lives in the session: its event commits with the session write (on send), or not at all.
+    const state = grantSudo(request, user.id, options.ttlSeconds);
+    // Sudo lives in the session: its event commits with the session write (before the answer), or not at all.
     const event = {
       userId: user.id,
       type: 'sudo_elevated' as const,
@@ -181,16 +186,11 @@ const exitSudo = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ active: Type.Boolean() }) }) },
   page: sudoPage,
   pageProps: sudoPageProps,
-  async handler({ http }) {
-    endSudo(http.request);
+  async handler(request) {
+    endSudo(request);
     return { status: 'success', message: 'You left sudo mode.', data: { active: false }, redirect_to: '/' };
   },
 });
 
 /** Step-up (sudo) mode: the page and its proofs. */
-export const sudoEndpoints = [
-  showSudo,
-  challengeSudo,
-  verifySudo,
-  exitSudo,
-] as const satisfies readonly AnyEndpoint[];
+export const sudoEndpoints = [showSudo, challengeSudo, verifySudo, exitSudo] as const;

@@ -1,10 +1,16 @@
 import { definePlugin } from '../../plugin.ts';
 import { tokenEndpoints } from './routes.ts';
 
+/** `tokens()` takes no options (verifying a token is the core's; see `limits.tokenLastUsedInterval`). */
+export type TokensOptions = Record<string, never>;
+
 /** Personal access tokens: the token page and API (their table and verification are core). */
-export const tokensPlugin = definePlugin({
-  name: 'tokens',
-  // A browser session creates a token in sudo mode.
-  dependencies: ['sudo'],
-  endpoints: tokenEndpoints,
-});
+export function tokens(options: TokensOptions = {}) {
+  return definePlugin({
+    id: 'tokens',
+    // A browser session creates a token in sudo mode.
+    dependencies: ['sudo'],
+    options,
+    endpoints: tokenEndpoints,
+  });
+}

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type AnyEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { isSudoActive } from '../core/sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
@@ -22,11 +22,12 @@ const TokenRecordSchema = Type.Object({
 
 const ABILITIES_HELP = 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".';
 
-async function tokensPageProps({ caller, services, http }: EndpointInput): Promise<TokensPageProps> {
+async function tokensPageProps(request: EndpointInput): Promise<TokensPageProps> {
+  const { caller, services } = request;
   if (caller?.via !== 'session') return { tokens: [], needsSudo: false };
   const tokens = await services.tokens.listForUser(caller.user.id);
   // Creating asks for sudo; the page's link to it brings the browser back here afterwards.
-  return { tokens, needsSudo: !(await isSudoActive(http.request)) };
+  return { tokens, needsSudo: !(await isSudoActive(request)) };
 }
 
 const listTokens = defineEndpoint({
@@ -71,7 +72,8 @@ const createToken = defineEndpoint({
   },
   page: tokensPage,
   pageProps: tokensPageProps,
-  async handler({ body, caller, services, http, ip }) {
+  async handler(request) {
+    const { body, caller, services, ip } = request;
     const errors: Record<string, string> = {};
     const abilities = parseAbilities(body.abilities, errors);
     let expiresAt = parseExpiresAt(body.expires_at, services.clock.now(), errors);
@@ -91,7 +93,7 @@ const createToken = defineEndpoint({
       {
         userId: user.id,
         type: 'token_created',
-        ...originOf(http.request),
+        ...originOf(request),
         detail: { name: body.name, abilities: abilities!.join(' '), via: caller!.via },
       },
       (db) =>
@@ -102,7 +104,7 @@ const createToken = defineEndpoint({
     );
     void notify(services, user, 'token_created', {
       subject: body.name,
-      device: describeDevice(originOf(http.request).userAgent),
+      device: describeDevice(originOf(request).userAgent),
       ip,
     });
     return {
@@ -126,7 +128,8 @@ const revokeToken = defineEndpoint({
   summary: 'Revoke one of the caller’s tokens',
   params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
   responses: { 200: Envelope() },
-  async handler({ params, caller, services, http }) {
+  async handler(request) {
+    const { params, caller, services } = request;
     const id = parseTokenId(params.id);
     const userId = caller!.user.id;
     // Someone else's token and no token at all look the same: ids reveal nothing.
@@ -134,7 +137,7 @@ const revokeToken = defineEndpoint({
       id !== null &&
       (await changeWithEvent(
         services,
-        { userId, type: 'token_revoked', ...originOf(http.request), detail: { token_id: id } },
+        { userId, type: 'token_revoked', ...originOf(request), detail: { token_id: id } },
         (db) => services.tokens.revoke(userId, id, db),
         (done) => done,
       ));
@@ -144,8 +147,4 @@ const revokeToken = defineEndpoint({
 });
 
 /** Personal access token management: list, create (shown once), revoke. */
-export const tokenEndpoints = [
-  listTokens,
-  createToken,
-  revokeToken,
-] as const satisfies readonly AnyEndpoint[];
+export const tokenEndpoints = [listTokens, createToken, revokeToken] as const;

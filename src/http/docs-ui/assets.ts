@@ -1,16 +1,22 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The files the docs page loads, from the installed `swagger-ui-dist` package plus our own
- * initialiser (the CSP allows no inline script). A fixed list: nothing else in the package folder
- * is reachable, whatever the request path says.
+ * The files the docs page loads: Swagger UI's (Apache-2.0) plus our own initialiser (the CSP allows
+ * no inline script). The installed package carries a pinned copy of the Swagger UI files it needs
+ * in `swagger-ui/` beside this module (copied from the `swagger-ui-dist` devDependency by
+ * scripts/build.mjs, with its LICENSE and NOTICE), so a consumer installs no `swagger-ui-dist` and
+ * no install script of its; a checkout of the repository reads them from the devDependency.
+ * A fixed list: nothing else in that folder is reachable, whatever the request path says.
  */
-const require = createRequire(import.meta.url);
-const DIST = dirname(require.resolve('swagger-ui-dist/package.json'));
 const HERE = dirname(fileURLToPath(import.meta.url));
+const VENDORED = join(HERE, 'swagger-ui');
+const DIST = existsSync(VENDORED)
+  ? VENDORED
+  : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 export const ASSETS: Record<string, { path: string; type: string }> = {
   'swagger-ui.css': { path: join(DIST, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },

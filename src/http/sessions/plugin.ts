@@ -22,19 +22,25 @@ export function cookieOptions(secure: boolean, maxAge?: number) {
   };
 }
 
-async function loadSession(request: FastifyRequest): Promise<Session> {
-  const { sessions } = request.server;
+const emptySession = () => new Session(null, null, {}, { expiresAt: null });
+
+/** The request's session: without a session cookie, decided without a promise. */
+function loadSession(request: FastifyRequest): Session | Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
-  if (raw && raw.length <= 128) {
-    const stored = await sessions.load(sha256Hex(raw));
-    if (stored)
-      return new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user);
-  }
-  return new Session(null, null, {}, { expiresAt: null });
+  if (!raw || raw.length > 128) return emptySession();
+  return request.server.sessions
+    .load(sha256Hex(raw))
+    .then((stored) =>
+      stored
+        ? new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user)
+        : emptySession(),
+    );
 }
 
 /** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
 const failedSaves = new WeakSet<Session>();
+/** Ended sessions already committed (their row removed, the cookie cleared): nothing is left to do. */
+const endedSessions = new WeakSet<Session>();
 
 /** Thrown inside the transaction to roll the companions back when the session was not written. */
 class SessionNotWritten extends Error {}
@@ -81,58 +87,97 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
 }
 
 /**
- * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and saved on
- * send when anything changed or the idle expiry needs a refresh. Who the caller is, the auth core
- * decides in a later onRequest hook.
+ * Sessions for every route: loaded from the cookie on request (no cookie, no lookup) and stored
+ * when anything changed or the idle expiry needs a refresh: by the auth adapter before a declared
+ * endpoint's answer (`commitSession`), else on send. Who the caller is, the auth core decides in a
+ * later onRequest hook.
  */
 export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstance) {
   // A host application may have its own `request.session` (embedding): on Citadel's routes the
   // onRequest hook below sets Citadel's; declaring it twice would stop the host from starting.
   if (!app.hasRequestDecorator('session')) app.decorateRequest('session', null as unknown as Session);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.sessionless) return;
-    request.session = await loadSession(request);
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.sessionless) return done();
+    const loaded = loadSession(request);
+    if (loaded instanceof Session) {
+      request.session = loaded;
+      return done();
+    }
+    loaded.then((session) => {
+      request.session = session;
+      done();
+    }, done);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // What a declared endpoint changed is committed before its answer (`commitSession`, called by
+  // the auth adapter); this hook stores what is left: the session changes of an error answer or of
+  // a hand-written route, and the idle expiry's refresh. An error answer here goes out as it is.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const session = request.session;
-    // The error answer of a failed save comes through here again: it must not retry (and fail) the save.
-    if (!session || failedSaves.has(session)) return payload;
-    const { config, clock } = request.server;
-    const now = clock.now().getTime();
-    const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
-    const stale =
-      session.cookieValue !== null &&
-      session.expiresAt !== null &&
-      new Date(session.expiresAt).getTime() - now < config.limits.sessionIdleTtl * 1000 - TOUCH_INTERVAL_MS;
-    try {
-      await saveOnSend(request, reply, session, expiresAt, stale);
-    } catch (error) {
-      failedSaves.add(session);
-      // Whatever is thrown here may reach Fastify's last-resort handler (when the answer is already
-      // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
-      // 127.0.0.1:…"). So only errors of our own leave this hook. An outage: an answer that is
-      // already an error goes out as it is, any other becomes a 503 (its session was not kept).
-      const outage = outageAs503(error as Error, request);
-      if (outage instanceof ServiceUnavailableError) {
-        if (reply.statusCode >= 500) return payload;
-        throw outage;
-      }
-      // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
-      // session row and its event fail the user's foreign key, and neither is kept): the caller is
-      // gone, 401 (contract 14). An answer that is already an error goes out as it is.
-      if (isForeignKeyViolation(error)) {
-        reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
-        if (reply.statusCode >= 400) return payload;
-        throw new AuthenticationRequiredError();
-      }
-      request.log.error({ err: error }, 'session not saved');
-      throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);
-    }
-    return payload;
+    // Nothing changed and the idle expiry needs no refresh: no work, no promise.
+    if (
+      !session ||
+      failedSaves.has(session) ||
+      (!session.isDirty && !session.isDestroyed && !isStale(request, session))
+    )
+      return done(null, payload);
+    commitSession(request, reply).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        // An answer that is already an error goes out as it is (an outage's: any 5xx; a deleted
+        // user's: any 4xx or 5xx).
+        if (error instanceof ServiceUnavailableError && reply.statusCode >= 500) return done(null, payload);
+        if (error instanceof AuthenticationRequiredError && reply.statusCode >= 400)
+          return done(null, payload);
+        done(error as Error);
+      },
+    );
   });
 });
+
+/** A stored session whose idle expiry is due for a refresh (at most once a TOUCH_INTERVAL_MS). */
+function isStale(request: FastifyRequest, session: Session, now?: number): boolean {
+  if (session.cookieValue === null || session.expiresAt === null) return false;
+  const ttl = request.server.config.limits.sessionIdleTtl * 1000;
+  const at = now ?? request.server.clock.now().getTime();
+  return new Date(session.expiresAt).getTime() - at < ttl - TOUCH_INTERVAL_MS;
+}
+
+/**
+ * Store what this request changed in its session (with the rows that go with the change, in one
+ * transaction), or refresh its idle expiry, and set or clear the cookie to match. Runs before the
+ * answer is sent; once done, nothing is left for the `onSend` hook. A failed save throws an error
+ * of our own (503 outage, 401 when the session's user was deleted meanwhile, else 500), and the
+ * session is not saved again for the error's answer.
+ */
+export async function commitSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const session = request.session;
+  if (!session || failedSaves.has(session) || endedSessions.has(session)) return;
+  const { config, clock } = request.server;
+  const now = clock.now().getTime();
+  const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
+  const stale = isStale(request, session, now);
+  try {
+    await saveOnSend(request, reply, session, expiresAt, stale);
+  } catch (error) {
+    failedSaves.add(session);
+    // Whatever is thrown here may reach Fastify's last-resort handler (when the answer is already
+    // an error), which shows the error's own message: the driver's ("connect ECONNREFUSED
+    // 127.0.0.1:…"). So only errors of our own leave this function.
+    const outage = outageAs503(error as Error, request);
+    if (outage instanceof ServiceUnavailableError) throw outage;
+    // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
+    // session row and its event fail the user's foreign key, and neither is kept): the caller is
+    // gone, 401 (contract 14).
+    if (isForeignKeyViolation(error)) {
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
+      throw new AuthenticationRequiredError();
+    }
+    request.log.error({ err: error }, 'session not saved');
+    throw new HttpError(500, UNEXPECTED_ERROR_MESSAGE);
+  }
+}
 
 /** Store what changed (or refresh the idle expiry) and set or clear the cookie to match. */
 async function saveOnSend(
@@ -145,10 +190,14 @@ async function saveOnSend(
   const { secureCookies } = request.server.config;
   if (session.isDestroyed) {
     await saveWithCompanions(request, session, expiresAt);
+    endedSessions.add(session);
     reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
   } else if (session.isDirty || stale) {
     if (await saveWithCompanions(request, session, expiresAt))
       reply.setCookie(SESSION_COOKIE, session.cookieValue!, cookieOptions(secureCookies));
-    else reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+    else {
+      endedSessions.add(session);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(secureCookies));
+    }
   }
 }

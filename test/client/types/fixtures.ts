@@ -8,7 +8,7 @@ export { default as demoConfig } from '../../../examples/blog/citadel.config.ts'
 
 /** A plugin with a path parameter, a body and a second method on one path. */
 export const notesPlugin = definePlugin({
-  name: 'notes',
+  id: 'notes',
   endpoints: [
     defineEndpoint({
       method: 'GET',
@@ -35,6 +35,9 @@ export const notesPlugin = definePlugin({
     }),
   ],
 });
+
+/** The built-in plugins alone (the demo adds its blog's pages). */
+export const builtInConfig = defineConfig({ plugins: defaultPlugins() });
 
 export const pluginConfig = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],

@@ -2,7 +2,7 @@
 // `keyof client.auth`, flattened) and at run time by test/client/auth.test.ts (against the names
 // the run-time rule gives the server's GET /endpoints list): both rules must agree.
 import type { createClient } from '../../../src/client/index.ts';
-import type { demoConfig } from './fixtures.ts';
+import type { builtInConfig, demoConfig } from './fixtures.ts';
 
 export const BUILT_IN_NAMES = [
   'get',
@@ -57,5 +57,24 @@ type Names<T> = {
 }[keyof T & string];
 
 type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-type AuthNames = Names<ReturnType<typeof createClient<typeof demoConfig>>['auth']>;
-export const namesAgree: Exact<AuthNames, (typeof BUILT_IN_NAMES)[number]> = true;
+type AuthNames<C> = Names<ReturnType<typeof createClient<C>>['auth']>;
+export const namesAgree: Exact<AuthNames<typeof builtInConfig>, (typeof BUILT_IN_NAMES)[number]> = true;
+
+/**
+ * The demo's own plugin (examples/blog/pages) beside the built-ins. `POST /my/posts/:id` has no
+ * name of its own: `POST /my/posts` was first to take `my.posts.create`.
+ */
+export const BLOG_NAMES = [
+  'posts.get',
+  'posts.comments',
+  'my.posts.list',
+  'my.posts.create',
+  'my.posts.new',
+  'my.posts.edit',
+  'my.posts.publish',
+  'my.posts.delete',
+] as const;
+export const demoNamesAgree: Exact<
+  AuthNames<typeof demoConfig>,
+  (typeof BUILT_IN_NAMES)[number] | (typeof BLOG_NAMES)[number]
+> = true;

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import type { UserRecord } from '../users.ts';
 import type { Factor, PluginFactorView, ProofScope } from './types.ts';
+import type { RequestContext } from '../request-context.ts';
 
 /** The built-in factors' ids: the built-in pages draw these themselves. */
 const BUILT_IN_IDS = new Set(['totp', 'passkey', 'recovery_code', 'password']);
@@ -35,7 +35,7 @@ export class FactorRegistry {
    * Whether a plugin factor this user set up asks for the sign-in step (the built-in TOTP and
    * passkeys are checked by `enrolledFactorIds`, in one statement).
    */
-  async hasEnrolledPluginFactor(request: FastifyRequest, user: UserRecord): Promise<boolean> {
+  async hasEnrolledPluginFactor(request: RequestContext, user: UserRecord): Promise<boolean> {
     for (const factor of this.enrolling) if (await factor.isEnrolled!(request, user)) return true;
     return false;
   }
@@ -54,7 +54,7 @@ export function findFactor(list: readonly Factor[], id: unknown): Factor | undef
 
 /** Whether this user can prove any factor of `list` now: stops at the first (a password needs no query). */
 export async function hasAvailableFactor(
-  request: FastifyRequest,
+  request: RequestContext,
   user: UserRecord,
   list: readonly Factor[],
 ): Promise<boolean> {
@@ -64,7 +64,7 @@ export async function hasAvailableFactor(
 
 /** The factors of `list` this user can prove now. */
 export async function availableFactors(
-  request: FastifyRequest,
+  request: RequestContext,
   user: UserRecord,
   list: readonly Factor[],
 ): Promise<Factor[]> {

@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { UserRecord } from '../users.ts';
 import type { Database } from '../../../db/schema.ts';
+import type { RequestContext } from '../request-context.ts';
 
 /**
  * How a factor stores its change: `write` runs on the database handle it is given, which the
@@ -40,28 +40,28 @@ export interface Factor {
    * Plugin factors accepted at sign-in implement it; without it a factor is accepted when
    * available but does not by itself make the step pending (like recovery codes).
    */
-  isEnrolled?(request: FastifyRequest, user: UserRecord): Promise<boolean>;
+  isEnrolled?(request: RequestContext, user: UserRecord): Promise<boolean>;
   /** The proof's text field on the HTML pages (plugin factors; the built-ins render their own). */
   proofInput?: { label: string; autocomplete?: string; inputmode?: 'numeric' | 'text' };
   /** Can this user prove it right now? */
-  isAvailable(request: FastifyRequest, user: UserRecord): Promise<boolean>;
+  isAvailable(request: RequestContext, user: UserRecord): Promise<boolean>;
   /** What the client needs before answering (passkey: request options); most need nothing. */
-  challenge(request: FastifyRequest, user: UserRecord, scope: ProofScope): Promise<Record<string, unknown>>;
+  challenge(request: RequestContext, user: UserRecord, scope: ProofScope): Promise<Record<string, unknown>>;
   /** True for a good proof; false for a wrong or malformed one. Never throws for bad input. */
-  verify(request: FastifyRequest, user: UserRecord, proof: unknown, scope: ProofScope): Promise<boolean>;
+  verify(request: RequestContext, user: UserRecord, proof: unknown, scope: ProofScope): Promise<boolean>;
 }
 
 /** A factor a user adds and removes in the two-factor settings (TOTP, passkeys). */
 export interface EnrollableFactor extends Factor {
   id: 'totp' | 'passkey';
   enrollStart(
-    request: FastifyRequest,
+    request: RequestContext,
     user: UserRecord,
     body: Record<string, unknown>,
   ): Promise<Record<string, unknown>>;
   /** True when the proof of possession is good and the factor is now stored. */
   enrollConfirm(
-    request: FastifyRequest,
+    request: RequestContext,
     user: UserRecord,
     proof: unknown,
     body: Record<string, unknown>,
@@ -69,7 +69,7 @@ export interface EnrollableFactor extends Factor {
   ): Promise<boolean>;
   /** False when there was nothing to remove. */
   unenroll(
-    request: FastifyRequest,
+    request: RequestContext,
     user: UserRecord,
     body: Record<string, unknown>,
     commit?: CommitWrite,

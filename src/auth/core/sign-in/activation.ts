@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { CitadelServices } from '../services.ts';
 import type { UserRecord } from '../users.ts';
 import { ForbiddenError } from '../../../core/errors.ts';
 

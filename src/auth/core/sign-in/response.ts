@@ -1,23 +1,21 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { respond, type Outcome } from '../../../http/respond.ts';
+import type { EndpointResult } from '../endpoint.ts';
 import type { SignInResult } from './types.ts';
 
 /**
- * The answer of every sign-in path (password, magic link, social) once beginSignIn has run: its
- * success outcome, or "one more step" towards /action/show while the pipeline holds the sign-in.
+ * The answer of every sign-in path (password, magic link, social, passkey) once beginSignIn has
+ * run: its success result, or "one more step" towards /action/show while the pipeline holds the
+ * sign-in (with the `pendingAction` envelope action).
  */
-export function respondToSignIn(
-  request: FastifyRequest,
-  reply: FastifyReply,
+export function signInAnswer(
   result: SignInResult,
-  success: Outcome,
+  success: EndpointResult,
   pendingAction = 'login.action_required',
-): Promise<FastifyReply> {
-  if (result.signedIn) return respond(request, reply, success);
-  return respond(request, reply, {
+): EndpointResult {
+  if (result.signedIn) return success;
+  return {
     action: pendingAction,
     status: 'info',
     message: 'One more step is needed to finish signing in.',
-    redirectTo: '/action/show',
-  });
+    redirect_to: '/action/show',
+  };
 }

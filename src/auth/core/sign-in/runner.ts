@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { CitadelServices } from '../services.ts';
+import type { RequestContext } from '../request-context.ts';
 import type { UserRecord } from '../users.ts';
 import type { ActionContext, PipelineAction, PipelinePurpose, SignInResult } from './types.ts';
 import { establishSession } from '../sessions.ts';
@@ -40,7 +40,7 @@ export function plannedActions(
 
 /** The context one action's methods get: its own slice of the pending state. */
 export function actionContext(
-  request: FastifyRequest,
+  request: RequestContext,
   user: UserRecord,
   pending: PendingContext,
   actionId: string,
@@ -48,7 +48,7 @@ export function actionContext(
   pending.state[actionId] ??= {};
   return {
     request,
-    services: request.server,
+    services: request.services,
     user,
     purpose: pending.purpose,
     state: pending.state[actionId],
@@ -60,15 +60,15 @@ export function actionContext(
  * Every sign-in path calls this once the user is identified (password checked, link or provider
  * verified). It runs the post-sign-in pipeline: the configured actions, then automatic ones such as
  * two_factor. With nothing pending the session is established at once; otherwise the pending
- * context is stored in the session and the first action is started.
+ * context is stored in the session and the first action is started. Either way what must be
+ * written (the session, its events, cookies) is left on `request` for the HTTP adapter to commit.
  */
 export async function beginSignIn(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RequestContext,
   user: UserRecord,
   options: BeginSignInOptions,
 ): Promise<SignInResult> {
-  const services = request.server;
+  const services = request.services;
   // A new sign-in replaces whatever the session held (another user, an older pending context),
   // with a fresh id so a planted session id never gains the pending state.
   request.session.clear();
@@ -92,7 +92,7 @@ export async function beginSignIn(
     ).toISOString(),
   };
   await sweepClaims(services);
-  return proceed(request, reply, user, pending, { userReadThisRequest: true });
+  return proceed(request, user, pending, { userReadThisRequest: true });
 }
 
 /**
@@ -100,13 +100,12 @@ export async function beginSignIn(
  * the next action that is pending for this user, or, with none left, sign the user in.
  */
 export async function proceed(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: RequestContext,
   user: UserRecord,
   pending: PendingContext,
   options: { userReadThisRequest?: boolean } = {},
 ): Promise<SignInResult> {
-  const services = request.server;
+  const services = request.services;
   while (pending.remaining.length > 0) {
     const id = pending.remaining.shift()!;
     const action = services.actions.get(id);
@@ -130,7 +129,7 @@ export async function proceed(
   // skipped actions that were not pending).
   const fresh = options.userReadThisRequest ? user : await services.users.findById(user.id);
   if (!fresh || fresh.active !== 1) throw new ForbiddenError('This account is disabled.');
-  await establishSession(request, reply, fresh, {
+  await establishSession(request, fresh, {
     remember: pending.remember,
     registration: pending.registration === true,
   });
@@ -148,8 +147,8 @@ export interface CurrentStep {
  * The pending context of this request with its user and current action, or a 401 (redirect_to
  * /login) when there is none, it expired, or its user is gone. Expired contexts are wiped.
  */
-export async function requireCurrentStep(request: FastifyRequest): Promise<CurrentStep> {
-  const services = request.server;
+export async function requireCurrentStep(request: RequestContext): Promise<CurrentStep> {
+  const services = request.services;
   const pending = readPending(request.session);
   if (!pending) throw new AuthenticationRequiredError('Please sign in first.');
   const expired = pending.expiresAt <= services.clock.now().toISOString();

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import type { CitadelServices } from '../../../http/fastify-types.ts';
+import type { CitadelServices } from '../services.ts';
+import type { RequestContext } from '../request-context.ts';
 import type { UserRecord } from '../users.ts';
 import type { SafeHtml } from '../../../http/html.ts';
 
@@ -8,8 +8,9 @@ export type PipelinePurpose = 'login' | 'register';
 
 /** What each method of a pipeline action receives. */
 export interface ActionContext {
-  request: FastifyRequest;
-  /** The server instance: its decorators are Citadel's services (`services.db`, `services.mailer`, ...). */
+  /** The request, as plain data (`ip`, `userAgent`, `session`, `cookies`, ...). */
+  request: RequestContext;
+  /** Citadel's services (`services.db`, `services.mailer`, ...). */
   services: CitadelServices;
   user: UserRecord;
   purpose: PipelinePurpose;

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { isoAfter } from '../../../core/clock.ts';
+import type { RequestContext } from '../request-context.ts';
 
 /** The session key holding sudo: bound to one user id and a server-fixed expiry. */
 export const SUDO_KEY = 'sudo';
@@ -10,27 +10,27 @@ export interface SudoState {
 }
 
 /** The current sudo state if it belongs to the session's user and has not expired. */
-export function activeSudo(request: FastifyRequest): SudoState | null {
+export function activeSudo(request: RequestContext): SudoState | null {
   const state = request.session.get<SudoState>(SUDO_KEY);
   const userId = request.session.userId;
   if (!state || userId === null || state.userId !== userId) return null;
-  const now = request.server.clock.now().toISOString();
+  const now = request.services.clock.now().toISOString();
   if (typeof state.expiresAt !== 'string' || state.expiresAt <= now) return null;
   return state;
 }
 
 /**
- * Elevate the session's user for SUDO_TTL (config.limits.sudoTtl, never client-chosen). The
- * session id changes so an id observed before elevation cannot ride on it.
+ * Elevate the session's user for `ttlSeconds` (the sudo plugin's `ttlSeconds`, SUDO_TTL; never
+ * client-chosen). The session id changes so an id observed before elevation cannot ride on it.
  */
-export function grantSudo(request: FastifyRequest, userId: number): SudoState {
-  const services = request.server;
-  const state: SudoState = { userId, expiresAt: isoAfter(services.clock, services.config.limits.sudoTtl) };
+export function grantSudo(request: RequestContext, userId: number, ttlSeconds: number): SudoState {
+  const services = request.services;
+  const state: SudoState = { userId, expiresAt: isoAfter(services.clock, ttlSeconds) };
   request.session.set(SUDO_KEY, state);
   request.session.regenerate();
   return state;
 }
 
-export function endSudo(request: FastifyRequest): void {
+export function endSudo(request: RequestContext): void {
   request.session.delete(SUDO_KEY);
 }

@@ -1,7 +1,8 @@
 // A program an application developer would write on Citadel, compiled by tsc and run with plain
 // node: its own table (migration), its own resource on it, a custom sign-in action rendering html,
-// a plugin adding a route and a sudo factor, a replaced sign-in page; then register, sign in
-// through the action, confirm with the plugin's factor and write through the API.
+// a plugin factory with options adding a route and a sudo factor, the built-ins with one left out
+// and one with options, a replaced sign-in page; then register, sign in through the action,
+// confirm with the plugin's factor and write through the API.
 import { timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,13 +90,21 @@ const doorCode: Factor = {
   },
 };
 
-const hello = definePlugin({
-  name: 'hello',
-  routes(app) {
-    app.get('/hello', async () => ({ hello: 'world' }));
-  },
-  factors: [doorCode],
-});
+// The application's plugin is a factory with typed options, like the built-ins.
+interface HelloOptions {
+  greeting: string;
+}
+const hello = (options: Partial<HelloOptions> = {}) => {
+  const { greeting } = { greeting: 'world', ...options } satisfies HelloOptions;
+  return definePlugin({
+    id: 'hello',
+    options: { greeting },
+    routes(app) {
+      app.get('/hello', async () => ({ hello: greeting }));
+    },
+    factors: [doorCode],
+  });
+};
 
 // The application's own sign-in page (browsers only; JSON clients get the same envelopes).
 const pages: PageReplacements = {
@@ -120,7 +129,8 @@ const config = defineConfig({
   logLevel: 'silent',
   loginActions: ['house_rules'],
   actions: [houseRules],
-  plugins: [...defaultPlugins(), hello],
+  // Every built-in but the magic link, sudo for two minutes, then the application's own.
+  plugins: [...defaultPlugins({ magicLink: false, sudo: { ttlSeconds: 120 } }), hello({ greeting: 'notes' })],
   pages,
   migrations: [notesTable],
   api: createApi({ apiName: 'Consumer API', apiBaseUrl: '/api', resources: [notes] }).publish({
@@ -158,7 +168,11 @@ async function call(method: string, path: string, body?: unknown, accept = 'appl
 
 try {
   const hi = await call('GET', '/hello');
-  assert.deepEqual([hi.status, hi.body], [200, { hello: 'world' }]);
+  assert.deepEqual([hi.status, hi.body], [200, { hello: 'notes' }]);
+  // The magic link was left out: its routes are gone, and so are its OpenAPI entries.
+  assert.equal((await call('GET', '/magic-link')).status, 404);
+  const documented = Object.keys((await call('GET', '/docs')).body.paths);
+  assert.ok(documented.includes('/login') && !documented.includes('/magic-link'), documented.join(' '));
   const loginPage = await call('GET', '/login', undefined, 'text/html');
   assert.equal(loginPage.status, 200);
   assert.match(loginPage.text, /<title>Sign in to your notes · Citadel<\/title>/);
@@ -189,6 +203,9 @@ try {
   assert.equal((await call('POST', '/sudo/verify', { factor: 'door_code', proof: '1234-nope' })).status, 422);
   const confirmed = await call('POST', '/sudo/verify', { factor: 'door_code', proof: '4711-open' });
   assert.equal(confirmed.body.action, 'sudo.verified', JSON.stringify(confirmed.body));
+  // sudo({ ttlSeconds: 120 }), given through defaultPlugins(), is the grace period.
+  const sudoSeconds = (Date.parse(confirmed.body.data.expires_at) - Date.now()) / 1000;
+  assert.ok(sudoSeconds > 110 && sudoSeconds <= 120, `sudo lasts ${sudoSeconds} s`);
 
   const created = await call('POST', '/api/v1/notes', { body: 'Written through my own resource' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -198,7 +215,7 @@ try {
   assert.equal(listed.body.data[0].user_id, undefined, 'a hidden column must not be returned');
 
   console.log(
-    `consumer program: plugin route, replaced login page, registration, sign-in through "house_rules", sudo with the plugin's "door_code" factor, POST and GET /api/v1/notes all passed`,
+    `consumer program: plugin factory with options and its route, defaultPlugins({ magicLink: false, sudo: { ttlSeconds: 120 } }), replaced login page, registration, sign-in through "house_rules", sudo with the plugin's "door_code" factor, POST and GET /api/v1/notes all passed`,
   );
 } finally {
   await server.close();

@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { CitadelPlugin } from '../../plugin.ts';
+import { resolveCaller } from './caller.ts';
+import { restoreRememberedSession } from './sessions.ts';
+import { REMEMBER_COOKIE } from './remember.ts';
+import type { RequestContext } from './request-context.ts';
+import { hookOf } from '../../http/hooks.ts';
+import { commitRequest, contextOf, registerEndpoints } from './endpoint-routes.ts';
+import { serveAuthDocs } from './docs-routes.ts';
+
+/**
+ * The auth core's HTTP side: who the caller is (remember-me restoration, then the session or the
+ * bearer token) on every request, the plugins' `request` listeners, and each plugin's routes.
+ */
+export const authCore = fp(async function authCore(
+  app: FastifyInstance,
+  { plugins }: { plugins: readonly CitadelPlugin[] },
+) {
+  const { requestListeners } = app.citadel;
+  // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
+  if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
+  /** The plugins' request listeners from `from` on; a promise only if one of them returns one. */
+  const listen = (context: RequestContext, from: number): void | Promise<void> => {
+    for (let i = from; i < requestListeners.length; i++) {
+      const pending = requestListeners[i]!(context);
+      if (pending) return pending.then(() => listen(context, i + 1));
+    }
+  };
+  const identify = async (request: FastifyRequest, reply: FastifyReply) => {
+    const context = contextOf(request);
+    // A remember-me sign-in is committed here, before anything else runs: its session, its event
+    // and its cookies (nothing waits for the answer).
+    await restoreRememberedSession(context);
+    if (context.session.isDirty || context.cookieWrites.length > 0)
+      await commitRequest(request, reply, context);
+    request.caller = await resolveCaller(context);
+    await listen(context, 0);
+  };
+  app.addHook(
+    'onRequest',
+    hookOf((request, reply) => {
+      // Health, readiness and metrics: no session was loaded, and no caller is wanted.
+      if (request.routeOptions.config.sessionless) return;
+      // A bad bearer token throws (401); request.caller then stays null (never a host's value).
+      request.caller = null;
+      // No credential of any kind (no token, no signed-in session, no remember-me cookie): an
+      // anonymous caller, decided without a promise.
+      if (
+        request.headers.authorization === undefined &&
+        request.session.userId === null &&
+        !request.cookies[REMEMBER_COOKIE]
+      )
+        return requestListeners.length === 0 ? undefined : listen(contextOf(request), 0);
+      return identify(request, reply);
+    }),
+  );
+
+  for (const plugin of plugins) {
+    const { routes, endpoints } = plugin;
+    if (!routes && !endpoints) continue;
+    await app.register(async (scope) => {
+      if (endpoints) registerEndpoints(scope, endpoints);
+      await routes?.(scope);
+    });
+  }
+  // The core's own endpoints (`GET /endpoints` for the typed client): the declared ones no plugin has.
+  const ofPlugins = new Set(plugins.flatMap((plugin) => plugin.endpoints ?? []));
+  const coreEndpoints = app.citadel.authEndpoints.filter((endpoint) => !ofPlugins.has(endpoint));
+  registerEndpoints(app, coreEndpoints);
+  serveAuthDocs(app, [
+    ...plugins.map((plugin) => ({ name: plugin.id, endpoints: plugin.endpoints ?? [] })),
+    { name: 'client', endpoints: coreEndpoints },
+  ]);
+});

@@ -1,0 +1,62 @@
+import type { Caller } from '../../http/caller.ts';
+import type { ClientKind } from '../../http/negotiation.ts';
+import type { Session } from '../../http/sessions/session.ts';
+import type { CitadelServices, Log } from './services.ts';
+
+/** A cookie the answer sets (`value`), or clears (`value: null`). */
+export interface CookieWrite {
+  name: string;
+  value: string | null;
+  /** Seconds; absent for a browser-session cookie. */
+  maxAge?: number;
+}
+
+/**
+ * One request as domain code sees it (contract section 15): plain data, the session, and what the
+ * answer must write. Services, actions, factors, pages and the sign-in take this, never the HTTP
+ * framework's request or reply; the HTTP adapter (`endpoint-routes.ts`) builds it, and commits what
+ * it collected (the session with its events, then `cookieWrites`) before the answer is sent.
+ * A declared endpoint's handler input is one (`EndpointInput` extends it).
+ */
+export interface RequestContext {
+  readonly services: CitadelServices;
+  /** The client's address (after `TRUST_PROXY`). */
+  readonly ip: string;
+  readonly userAgent: string | null;
+  /** The request's cookies, by name. */
+  readonly cookies: Readonly<Record<string, string | undefined>>;
+  /** The `Authorization` header, if the request has one. */
+  readonly authorization: string | undefined;
+  /** JSON, SPA or form client (contract section 3). */
+  readonly client: ClientKind;
+  readonly method: string;
+  /** The path as Citadel serves it (without the mount path and the query string). */
+  readonly path: string;
+  /**
+   * For a form client's detour (sudo): the Citadel path to come back to, that is this page for a
+   * GET, the same-origin Referer for anything else; null when there is none.
+   */
+  readonly returnPath: string | null;
+  /** The submitted scalar fields minus anything secret, for re-filling a form after a detour. */
+  readonly refillableInput: Record<string, string>;
+  /** This request's server-side session (stored by the adapter when it changed). */
+  readonly session: Session;
+  /** The session's user or the bearer token's owner; a sign-in or sign-out changes it. */
+  caller: Caller | null;
+  /** The request's logger (with its request id). */
+  readonly log: Log;
+  /** Cookies this answer writes, in order; the adapter sets them on the answer. */
+  readonly cookieWrites: CookieWrite[];
+  /** The sign-in facts read for one user during this request (see `signInFactsFor`). */
+  signInFactsRead: { userId: number; facts: Record<string, boolean> } | null;
+}
+
+/** Set (or, with null, clear) a cookie of this request's answer. */
+export function setCookie(
+  request: RequestContext,
+  name: string,
+  value: string | null,
+  maxAge?: number,
+): void {
+  request.cookieWrites.push({ name, value, ...(maxAge !== undefined ? { maxAge } : {}) });
+}

@@ -1,0 +1,28 @@
+import type { CitadelConfig } from '../../config/types.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { checkInteger, pluginOptions } from '../core/plugin-options.ts';
+
+/** The magic-link plugin's id. */
+export const MAGIC_LINK_ID = 'magic-link';
+
+/** `magicLink(options)`: every field optional, the defaults below fill the rest. */
+export interface MagicLinkOptions {
+  /** How long an emailed sign-in link works, in seconds (default 900, 15 minutes). */
+  ttlSeconds: number;
+}
+
+export const magicLinkDefaults: Readonly<MagicLinkOptions> = { ttlSeconds: 15 * 60 };
+
+/** Given options over `limits.magicLinkTtl` (earlier versions) over the default. */
+export function resolveMagicLinkOptions(
+  given: Partial<MagicLinkOptions>,
+  config: CitadelConfig,
+): MagicLinkOptions {
+  const ttlSeconds = given.ttlSeconds ?? config.limits.magicLinkTtl ?? magicLinkDefaults.ttlSeconds;
+  return { ttlSeconds: checkInteger('magicLink', 'ttlSeconds', ttlSeconds, 1) };
+}
+
+/** The options the magic-link plugin runs with. */
+export function magicLinkOptions(services: CitadelServices): MagicLinkOptions {
+  return pluginOptions<MagicLinkOptions>(services, MAGIC_LINK_ID) ?? magicLinkDefaults;
+}

@@ -1,0 +1,60 @@
+import type { CitadelConfig } from '../../config/types.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { checkInteger, pluginOptions } from '../core/plugin-options.ts';
+
+/** The pipeline plugin's id. */
+export const PIPELINE_ID = 'pipeline';
+
+/**
+ * `pipeline(options)`: the emailed codes of the built-in actions (`email_2fa`,
+ * `email_activation`) and the wrong proofs a pending sign-in may spend. Every field optional.
+ */
+export interface PipelineOptions {
+  /** How long an emailed 6-digit code works, in seconds (default 600). */
+  codeTtlSeconds: number;
+  /** At most one new code per this many seconds (default 30). */
+  codeResendIntervalSeconds: number;
+  /** Wrong proofs before the pending sign-in is wiped (default 5). */
+  maxCodeAttempts: number;
+}
+
+export const pipelineDefaults: Readonly<PipelineOptions> = {
+  codeTtlSeconds: 10 * 60,
+  codeResendIntervalSeconds: 30,
+  maxCodeAttempts: 5,
+};
+
+/** Given options over `limits.codeTtl`, `codeResendInterval`, `maxCodeAttempts` (earlier versions). */
+export function resolvePipelineOptions(
+  given: Partial<PipelineOptions>,
+  config: CitadelConfig,
+): PipelineOptions {
+  const { limits } = config;
+  return {
+    codeTtlSeconds: checkInteger(
+      'pipeline',
+      'codeTtlSeconds',
+      given.codeTtlSeconds ?? limits.codeTtl ?? pipelineDefaults.codeTtlSeconds,
+      1,
+    ),
+    codeResendIntervalSeconds: checkInteger(
+      'pipeline',
+      'codeResendIntervalSeconds',
+      given.codeResendIntervalSeconds ??
+        limits.codeResendInterval ??
+        pipelineDefaults.codeResendIntervalSeconds,
+      0,
+    ),
+    maxCodeAttempts: checkInteger(
+      'pipeline',
+      'maxCodeAttempts',
+      given.maxCodeAttempts ?? limits.maxCodeAttempts ?? pipelineDefaults.maxCodeAttempts,
+      1,
+    ),
+  };
+}
+
+/** The options the pipeline plugin runs with. */
+export function pipelineOptions(services: CitadelServices): PipelineOptions {
+  return pluginOptions<PipelineOptions>(services, PIPELINE_ID) ?? pipelineDefaults;
+}

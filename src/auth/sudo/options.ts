@@ -1,0 +1,56 @@
+import type { CitadelConfig } from '../../config/types.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { checkInteger, envInteger, pluginOptions } from '../core/plugin-options.ts';
+
+/** The sudo plugin's id. */
+export const SUDO_ID = 'sudo';
+
+/** `sudo(options)`: every field optional, the defaults below fill the rest. */
+export interface SudoOptions {
+  /** The sudo grace period in seconds (default 900; SUDO_TTL). */
+  ttlSeconds: number;
+  /** Wrong proofs per user per window before the next is refused with 429 (default 5). */
+  maxFailures: number;
+  /** The window of `maxFailures`, in seconds (default 900). */
+  failureWindowSeconds: number;
+}
+
+export const sudoDefaults: Readonly<SudoOptions> = {
+  ttlSeconds: 900,
+  maxFailures: 5,
+  failureWindowSeconds: 15 * 60,
+};
+
+/**
+ * Given options, then the settings of earlier versions (`sudoTtl`, SUDO_TTL, `limits.sudo*`, in
+ * the order they were read then), then the defaults.
+ */
+export function resolveSudoOptions(given: Partial<SudoOptions>, config: CitadelConfig): SudoOptions {
+  const { limits } = config;
+  const ttlSeconds =
+    given.ttlSeconds ??
+    config.sudoTtl ??
+    envInteger(config.env, 'SUDO_TTL', 1) ??
+    limits.sudoTtl ??
+    sudoDefaults.ttlSeconds;
+  return {
+    ttlSeconds: checkInteger('sudo', 'ttlSeconds', ttlSeconds, 1),
+    maxFailures: checkInteger(
+      'sudo',
+      'maxFailures',
+      given.maxFailures ?? limits.sudoMaxFailures ?? sudoDefaults.maxFailures,
+      1,
+    ),
+    failureWindowSeconds: checkInteger(
+      'sudo',
+      'failureWindowSeconds',
+      given.failureWindowSeconds ?? limits.sudoFailureWindow ?? sudoDefaults.failureWindowSeconds,
+      1,
+    ),
+  };
+}
+
+/** The options the sudo plugin runs with. */
+export function sudoOptions(services: CitadelServices): SudoOptions {
+  return pluginOptions<SudoOptions>(services, SUDO_ID) ?? sudoDefaults;
+}
