@@ -26,6 +26,9 @@ Usage:
                                                 print the OpenAPI document of the auth endpoints
   citadel check [--strict] [--config FILE]      list declared fields and relation keys without an index
                                                 (--strict: exit 1 when any is missing)
+  citadel keys:rotate [--config FILE]           add a service-token signing key (the old one stays
+                                                published until its last token expires)
+  citadel admin:grant <email> [--config FILE]   give the account with this email the admin role
   citadel --help
 
 Configuration comes from environment variables (see README) and, when present, from
@@ -159,6 +162,63 @@ async function migrate(configPath: string | undefined): Promise<void> {
   }
 }
 
+/** Run `work` on the configured database, its migrations applied first (as `serve` does). */
+async function withDatabase(
+  configPath: string | undefined,
+  work: (context: {
+    db: import('kysely').Kysely<import('./db/schema.ts').Database>;
+    config: import('./config/types.ts').CitadelConfig;
+    plugins: import('./plugin.ts').CitadelPlugin[];
+  }) => Promise<void>,
+): Promise<void> {
+  const { citadelMigrations, knownActions, resolvePlugins } = await import('./assembly.ts');
+  const options = await loadOptions(configPath);
+  const plugins = resolvePlugins(options);
+  const config = loadConfig(options, [], knownActions(plugins, options));
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database.db, database.dialect, [
+      ...citadelMigrations(plugins),
+      ...config.migrations,
+    ]);
+    await work({ db: database.db, config, plugins });
+  } finally {
+    await database.close();
+  }
+}
+
+/** `citadel keys:rotate`: a new service-token signing key. */
+async function rotateKeys(configPath: string | undefined): Promise<void> {
+  await withDatabase(configPath, async ({ db, config, plugins }) => {
+    const plugin = plugins.find((candidate) => candidate.id === 'service-tokens');
+    if (!plugin) throw new ConfigError('the service-tokens plugin is not among the configured plugins');
+    // The options it runs with (given, then the environment, then the defaults).
+    const options = (plugin.resolveOptions?.(config) ?? plugin.options) as
+      { ttlSeconds?: number } | undefined;
+    const [{ addSigningKey }, { SecretBox }, { systemClock }] = await Promise.all([
+      import('./auth/service-tokens/keys.ts'),
+      import('./core/crypto.ts'),
+      import('./core/clock.ts'),
+    ]);
+    const kid = await addSigningKey(
+      db,
+      systemClock,
+      new SecretBox(config.sessionSecret),
+      options?.ttlSeconds ?? 900,
+    );
+    console.log(`signing key ${kid} added; the previous key stays published until its last token expires`);
+  });
+}
+
+/** `citadel admin:grant <email>`: the admin role for that account. */
+async function grantAdmin(configPath: string | undefined, email: string): Promise<void> {
+  await withDatabase(configPath, async ({ db }) => {
+    const { grantAdminRole } = await import('./auth/core/roles.ts');
+    if (!(await grantAdminRole(db, email))) throw new UsageError(`no account with the email ${email}`);
+    console.log(`${email.trim().toLowerCase()} is now an admin`);
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -207,6 +267,11 @@ export async function main(argv: string[]): Promise<void> {
         await import('./api/cli/check.ts')
       ).runCheck(await loadOptions(values.config), values.strict ?? false);
       return;
+    case 'keys:rotate':
+      return rotateKeys(values.config);
+    case 'admin:grant':
+      if (!rest[0]) throw new UsageError('admin:grant needs an email address');
+      return grantAdmin(values.config, rest[0]);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

@@ -75,6 +75,8 @@ export {
   factors,
   sudo,
   accountCenter,
+  serviceTokens,
+  admin,
   type BuiltInPluginKey,
   type BuiltInPlugin,
   type DefaultPluginOverrides,
@@ -88,8 +90,11 @@ export {
   type FactorsOptions,
   type SudoOptions,
   type AccountCenterOptions,
+  type ServiceTokensOptions,
+  type AdminOptions,
 } from './auth/index.ts';
 export { pluginOptions, type PluginOptionsMap } from './auth/core/plugin-options.ts';
+export type { BearerVerifier } from './auth/core/caller.ts';
 export {
   defineEndpoint,
   type Endpoint,

@@ -9,6 +9,7 @@ import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
 import type { AnyEndpoint } from './auth/core/endpoint.ts';
+import type { BearerVerifier, Caller } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
@@ -117,6 +118,13 @@ export interface CitadelPlugin<
   events?: PluginEvents;
   /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
   signInFacts?: Readonly<Record<string, SignInFact>>;
+  /**
+   * Verifies `Authorization: Bearer` credentials of the plugin's own kind (service tokens), asked
+   * before personal access tokens; see `BearerVerifier`.
+   */
+  bearer?: BearerVerifier;
+  /** Top-level fields this plugin adds to `GET /me` (declared in its response schema). */
+  extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
 }
 
 declare module './config/types.ts' {

@@ -7,8 +7,22 @@ import { magicLink } from './magic-link/plugin.ts';
 import { factors } from './factors/plugin.ts';
 import { sudo } from './sudo/plugin.ts';
 import { accountCenter } from './account-center/plugin.ts';
+import { serviceTokens } from './service-tokens/plugin.ts';
+import { admin } from './admin/plugin.ts';
 
-export { accounts, tokens, social, password, pipeline, magicLink, factors, sudo, accountCenter };
+export {
+  accounts,
+  tokens,
+  social,
+  password,
+  pipeline,
+  magicLink,
+  factors,
+  sudo,
+  accountCenter,
+  serviceTokens,
+  admin,
+};
 export type { AccountsOptions } from './accounts/options.ts';
 export type { SocialOptions } from './social/options.ts';
 export type { PipelineOptions } from './pipeline/options.ts';
@@ -18,6 +32,8 @@ export type { SudoOptions } from './sudo/options.ts';
 export type { AccountCenterOptions } from './account-center/options.ts';
 export type { PasswordOptions } from './password/plugin.ts';
 export type { TokensOptions } from './tokens/plugin.ts';
+export type { ServiceTokensOptions } from './service-tokens/options.ts';
+export type { AdminOptions } from './admin/options.ts';
 
 /** The built-in plugins' factories by the key `defaultPlugins()` takes. */
 const BUILT_INS = {
@@ -30,6 +46,8 @@ const BUILT_INS = {
   factors,
   sudo,
   accountCenter,
+  serviceTokens,
+  admin,
 } as const;
 
 type BuiltIns = typeof BUILT_INS;
@@ -48,6 +66,8 @@ type BuiltInOrder = [
   'factors',
   'sudo',
   'accountCenter',
+  'serviceTokens',
+  'admin',
 ];
 
 /** Every built-in key in registration order, for tests and tools that go through them all. */
@@ -61,6 +81,8 @@ export const BUILT_IN_PLUGIN_KEYS: BuiltInOrder = [
   'factors',
   'sudo',
   'accountCenter',
+  'serviceTokens',
+  'admin',
 ];
 
 /** The plugin a built-in's factory returns (`BuiltInPlugin<'magicLink'>`). */

@@ -25,9 +25,13 @@ type Segments<P extends string> = P extends `/${infer Rest}`
     : P extends ''
       ? []
       : [P];
-type Camel<S extends string> = S extends `${infer Head}-${infer Tail}`
-  ? `${Head}${Camel<Capitalize<Tail>>}`
+type Dashed<S extends string> = S extends `${infer Head}.${infer Tail}` ? `${Head}-${Dashed<Tail>}` : S;
+type TrimDashes<S extends string> = S extends `-${infer Rest}` ? TrimDashes<Rest> : S;
+type CamelDashed<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Head}${CamelDashed<Capitalize<Tail>>}`
   : S;
+/** `two-factor` → `twoFactor`, `.well-known` → `wellKnown`, `jwks.json` → `jwksJson`. */
+type Camel<S extends string> = CamelDashed<TrimDashes<Dashed<S>>>;
 type StaticSegments<S extends string[]> = S extends [
   infer Head extends string,
   ...infer Tail extends string[],

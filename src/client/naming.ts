@@ -12,7 +12,12 @@ export interface ClientRoute {
 
 const segmentsOf = (path: string): string[] => path.split('/').filter((segment) => segment !== '');
 const isParam = (segment: string): boolean => segment.startsWith(':');
-const camel = (segment: string): string => segment.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/** `two-factor` → `twoFactor`, `.well-known` → `wellKnown`, `jwks.json` → `jwksJson`. */
+const camel = (segment: string): string =>
+  segment
+    .replace(/\./g, '-')
+    .replace(/^-+/, '')
+    .replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** The static segments of a path, camel-cased and joined by dots (`/two-factor/enroll/start` → `twoFactor.enroll.start`). */
 export function chainOf(path: string): string {

@@ -17,6 +17,11 @@ export interface UsersTable {
   active: number;
   /** When the account last proved its address (null: never); see 0003_email_verified_at. */
   email_verified_at: string | null;
+  /** `user` or `admin` (0005_users_role_disabled). */
+  role: Generated<string>;
+  /** Set while an administrator has disabled the account; `disabled_until` ends it (null: until enabled). */
+  disabled_at: string | null;
+  disabled_until: string | null;
   created_at: string;
   updated_at: string;
 }

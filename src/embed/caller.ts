@@ -5,6 +5,7 @@ import { sha256Hex } from '../core/crypto.ts';
 import { publicUser, type Caller, type PublicUser, type TokenRecord } from '../http/caller.ts';
 import { SESSION_COOKIE } from '../http/sessions/plugin.ts';
 import { SUDO_KEY, type SudoState } from '../auth/core/sudo/state.ts';
+import { isDisabled } from '../auth/core/users.ts';
 
 /** What `getCaller()` accepts: a Fastify request, a Node request (Express's too), a Fetch Request or its Headers. */
 export type CallerSource = FastifyRequest | IncomingMessage | Request | Headers;
@@ -22,7 +23,7 @@ export interface ResolvedCaller {
   user: PublicUser;
   /** Present for a session cookie. */
   session?: CallerSession;
-  /** Present for an `Authorization: Bearer` personal access token. */
+  /** Present for an `Authorization: Bearer` personal access token (or a plugin's bearer credential: `id` 0). */
   token?: TokenRecord;
 }
 
@@ -87,10 +88,18 @@ export class CallerResolver implements CallerResolving {
   }
 
   private async fromHeaders(headers: { cookie?: string; authorization?: string }): Promise<Resolved | null> {
-    const { tokens, users, sessions, clock } = this.services.citadel;
+    const services = this.services.citadel;
+    const { tokens, users, sessions, clock } = services;
     if (headers.authorization !== undefined) {
       const match = BEARER.exec(headers.authorization);
       if (!match) return null;
+      for (const verify of services.bearerVerifiers) {
+        const caller = await verify(match[1]!, services);
+        if (caller === undefined) continue;
+        if (caller === null || caller.user.active !== 1 || isDisabled(caller.user, clock.now().toISOString()))
+          return null;
+        return { caller, info: { user: publicUser(caller.user), token: caller.token ?? undefined } };
+      }
       const verified = await tokens.verify(match[1]!);
       if (!verified || verified.user.active !== 1) return null;
       return {

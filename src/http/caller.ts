@@ -31,7 +31,25 @@ export interface TokenRecord {
  * pages and the error handler can read it; resolving it is the auth core's job.
  */
 export type Caller =
-  { via: 'session'; user: UserRecord; token: null } | { via: 'token'; user: UserRecord; token: TokenRecord };
+  | {
+      via: 'session';
+      user: UserRecord;
+      token: null;
+      /** An administrator acting as this user (impersonation, contract section 18). */
+      impersonator?: { id: number; username: string };
+    }
+  | { via: 'token'; user: UserRecord; token: TokenRecord }
+  | {
+      /**
+       * A bearer credential verified by a plugin (`CitadelPlugin.bearer`, a service token): `token`
+       * carries its abilities (`id` 0: it is not a stored token), `credential` what the plugin
+       * tells about it.
+       */
+      via: 'bearer';
+      user: UserRecord;
+      token: TokenRecord;
+      credential: { kind: string; id: string; expiresAt: string };
+    };
 
 declare module 'fastify' {
   interface FastifyRequest {

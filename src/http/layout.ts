@@ -56,6 +56,8 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .qr{display:block;background:#fff;border:1px solid var(--line);border-radius:var(--radius);padding:.5rem;max-width:100%;height:auto}
 .codes{columns:2;padding-left:1.2rem}
+.impersonation{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;justify-content:center;padding:.5rem 1rem;background:#fff4ce;border-bottom:2px solid #8a6100;color:#3d2b00}
+.impersonation p{margin:0}.impersonation form{margin:0}.impersonation button{margin:0;padding:.3rem .9rem;background:#3d2b00;border-color:#3d2b00}
 .divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
 @media (max-width:30rem){.site-header .bar{padding:.5rem 1rem;column-gap:.85rem}
   .site-header .bar.signed-in .links{order:3;flex-basis:100%;gap:.25rem .85rem}
@@ -126,6 +128,19 @@ function errorBanner(ctx: PageContext): SafeHtml | '' {
   return html`<div class="flash error" role="alert">${outcome.message}</div>`;
 }
 
+/** An administrator acting as the signed-in user (contract section 18): who, and a way back. */
+function impersonationBanner(ctx: PageContext): SafeHtml | '' {
+  if (!ctx.impersonator || !ctx.user) return '';
+  return html`<div class="impersonation" role="region" aria-label="Impersonation">
+    <p>
+      You (<strong>${ctx.impersonator.username}</strong>) are acting as <strong>${ctx.user.username}</strong>.
+    </p>
+    <form class="inline" method="post" action="/admin/impersonation/stop">
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button type="submit">Stop</button>
+    </form>
+  </div>`;
+}
+
 /** The page frame: header, the one-time flash message or error, then the content. */
 export function layout(ctx: PageContext, title: string, content: HtmlValue, head: HtmlValue = ''): SafeHtml {
   return html`<!doctype html>
@@ -143,7 +158,7 @@ export function layout(ctx: PageContext, title: string, content: HtmlValue, head
         ${head}
       </head>
       <body>
-        ${header(ctx)}
+        ${impersonationBanner(ctx)}${header(ctx)}
         <main>
           ${ctx.flash ? html`<div class="flash ${ctx.flash.type}" role="status">${ctx.flash.message}</div>` : ''}
           ${errorBanner(ctx)}

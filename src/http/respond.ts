@@ -47,6 +47,8 @@ export interface PageContext<P = unknown> {
   /** Whether this server answers a link to `path` (a left-out plugin's pages are not linked). */
   serves: (path: string) => boolean;
   props: P;
+  /** The administrator acting as the signed-in user: every page shows a banner to stop. */
+  impersonator?: { id: number; username: string };
 }
 
 /** A page: a pure function from its context (and the props its route loaded) to HTML. */
@@ -115,6 +117,7 @@ export async function renderPage(
     stylesheet: request.server.config.stylesheet,
     serves: (path) => request.server.servedPaths.has(path),
     props: loadProps ? await loadProps(request) : {},
+    impersonator: caller?.via === 'session' ? caller.impersonator : undefined,
   };
   // `pages: { login: ... }` in the config or a plugin: the route names the built-in page.
   const body = await (request.server.pageReplacements.get(page) ?? page)(ctx);

@@ -66,7 +66,7 @@ describe('every built-in can be left out (defaultPlugins overrides)', () => {
 
   it('a built-in others need cannot be left out alone: one line names what is missing', () => {
     expect(() => resolvePlugins({ plugins: defaultPlugins({ sudo: false }) })).toThrow(
-      /^plugins are missing what others depend on: "tokens" needs "sudo", "password" needs "sudo", "factors" needs "sudo", "account-center" needs "sudo"$/,
+      /^plugins are missing what others depend on: "tokens" needs "sudo", "password" needs "sudo", "factors" needs "sudo", "account-center" needs "sudo", "admin" needs "sudo"$/,
     );
     expect(() => defaultPlugins({ nope: false } as never)).toThrow(/no built-in plugin "nope"/);
   });

@@ -68,9 +68,20 @@ const me = defineEndpoint({
   action: 'me',
   auth: 'session',
   summary: 'The signed-in user (session or bearer token)',
-  responses: { 200: Envelope({ user: 'required' }) },
-  async handler({ caller }) {
-    return { status: 'success', user: publicUser(caller!.user), render: true };
+  responses: {
+    200: Envelope({
+      user: 'required',
+      fields: {
+        // The administrator acting as this user (the admin plugin's `extendMe`).
+        impersonator: Type.Optional(Type.Object({ id: Type.Integer(), username: Type.String() })),
+      },
+    }),
+  },
+  async handler({ caller, services }) {
+    let fields: Record<string, unknown> | undefined;
+    for (const extend of services.meExtensions)
+      fields = { ...fields, ...(await extend(caller!, services.db)) };
+    return { status: 'success', user: publicUser(caller!.user), fields, render: true };
   },
 });
 

@@ -2,8 +2,25 @@ import type { Caller, UserRecord } from '../../http/caller.ts';
 import { hasAbility } from './abilities.ts';
 import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
 import type { RequestContext } from './request-context.ts';
+import type { CitadelServices } from './services.ts';
+import { isDisabled } from './users.ts';
 
 export type { Caller } from '../../http/caller.ts';
+
+/**
+ * A plugin's verifier of bearer credentials of its own kind (`CitadelPlugin.bearer`; the service
+ * tokens' JWTs): `undefined` when `token` is not of its kind (the next verifier, then personal
+ * access tokens, are asked), `null` when it is but does not verify (401), else the caller.
+ */
+export type BearerVerifier = (
+  token: string,
+  services: CitadelServices,
+) => Promise<Caller | null | undefined> | undefined;
+
+/** A user who may act: active, and not disabled by an administrator. */
+function mayAct(services: CitadelServices, user: UserRecord): boolean {
+  return user.active === 1 && !isDisabled(user, services.clock.now().toISOString());
+}
 
 const BEARER = /^Bearer ([^\s]+)$/i;
 
@@ -28,10 +45,16 @@ export async function resolveCaller(request: RequestContext): Promise<Caller | n
   if (header !== undefined) {
     const match = BEARER.exec(header);
     if (!match) throw new InvalidTokenError();
+    for (const verify of services.bearerVerifiers) {
+      const caller = await verify(match[1]!, services);
+      if (caller === undefined) continue;
+      if (caller === null || !mayAct(services, caller.user)) throw new InvalidTokenError();
+      return caller;
+    }
     const verified = await services.tokens.verify(match[1]!);
     if (!verified) throw new InvalidTokenError();
     const user = verified.user;
-    if (user.active !== 1) throw new InvalidTokenError();
+    if (!mayAct(services, user)) throw new InvalidTokenError();
     return { via: 'token', user, token: verified.record };
   }
   const userId = request.session.userId;
@@ -39,7 +62,7 @@ export async function resolveCaller(request: RequestContext): Promise<Caller | n
   // Read with the session when the store could join it (database store), else now.
   const loaded = request.session.loadedUser;
   const user = loaded && loaded.id === userId ? loaded : await services.users.findById(userId);
-  if (!user || user.active !== 1) {
+  if (!user || !mayAct(services, user)) {
     request.session.clear();
     return null;
   }
@@ -62,7 +85,7 @@ export function requireSessionUser(request: { caller: Caller | null }): UserReco
 /** For token callers, the ability or 403; session callers hold every ability of their user. */
 export function requireAbility(request: { caller: Caller | null }, ability: string): Caller {
   const caller = requireCaller(request);
-  if (caller.via === 'token' && !hasAbility(caller.token.abilities, ability)) {
+  if (caller.via !== 'session' && !hasAbility(caller.token.abilities, ability)) {
     throw new InsufficientScopeError(ability);
   }
   return caller;

@@ -15,6 +15,7 @@ import type { PageRenderer } from '../../http/respond.ts';
 import type { ServedPaths } from '../../http/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import { clientRoutesEndpoint } from './client-routes.ts';
+import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
 
@@ -38,6 +39,10 @@ declare module './services.ts' {
     passwordChangedListeners: readonly PasswordChangedListener[];
     /** Every plugin's sign-in facts, by name. */
     signInFacts: Readonly<Record<string, SignInFact>>;
+    /** The plugins' `extendMe`, in plugin order: their top-level fields of `GET /me`. */
+    meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
+    /** The plugins' bearer verifiers, in plugin order (asked before personal access tokens). */
+    bearerVerifiers: readonly BearerVerifier[];
   }
 }
 
@@ -55,6 +60,8 @@ type CoreServices = Omit<
   | 'requestListeners'
   | 'passwordChangedListeners'
   | 'signInFacts'
+  | 'meExtensions'
+  | 'bearerVerifiers'
   | 'servedPaths'
   | 'pageReplacements'
   | 'pluginOptions'
@@ -110,5 +117,7 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),
     signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
+    meExtensions: plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
+    bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
   };
 }

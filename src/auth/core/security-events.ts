@@ -23,6 +23,12 @@ export const SECURITY_EVENT_TYPES = [
   'sudo_elevated',
   'second_factor_locked',
   'account_deleted',
+  // An administrator's actions on the account (contract section 18), the admin's id in `detail`.
+  'account_disabled',
+  'account_enabled',
+  'signed_out_by_admin',
+  'impersonation_started',
+  'impersonation_ended',
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];

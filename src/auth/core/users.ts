@@ -14,6 +14,14 @@ export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
+/**
+ * Whether an administrator's disabling of the account holds at `now` (an ISO timestamp): disabled
+ * and not yet past `disabled_until` (contract section 18).
+ */
+export function isDisabled(user: Pick<UserRecord, 'disabled_at' | 'disabled_until'>, now: string): boolean {
+  return user.disabled_at !== null && (user.disabled_until === null || user.disabled_until > now);
+}
+
 /** Runs a `select * from users` query: by default, the first row. */
 export type ReadUser = (
   query: SelectQueryBuilder<Database, 'users', UserRecord>,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import type { RequestContext } from '../core/request-context.ts';
@@ -106,6 +106,8 @@ const challengeSudo = defineEndpoint({
   async handler(request) {
     const { body, caller, services } = request;
     const user = caller!.user;
+    if (caller!.via === 'session' && caller!.impersonator)
+      throw new ForbiddenError('Not available while acting as another user.');
     const factor = findFactor(
       await availableFactors(request, user, services.factorRegistry.sudoFactors),
       body.factor,
@@ -139,6 +141,9 @@ const verifySudo = defineEndpoint({
   async handler(request) {
     const { body, caller, services } = request;
     const user = caller!.user;
+    // An administrator acting as this user gets no sudo (contract section 18).
+    if (caller!.via === 'session' && caller!.impersonator)
+      throw new ForbiddenError('Not available while acting as another user.');
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });

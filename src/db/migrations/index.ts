@@ -5,6 +5,7 @@ import { rateLimitSweepMigration } from './0002_rate_limit_sweep.ts';
 import { emailVerifiedAtMigration } from './0003_email_verified_at.ts';
 import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 import { apiIdempotencyKeysMigration } from './0004_api_idempotency_keys.ts';
+import { usersRoleDisabledMigration } from './0005_users_role_disabled.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [
@@ -14,4 +15,5 @@ export const coreMigrations: CitadelMigration[] = [
   exactFeatureKeysMigration,
   emailVerifiedAtMigration,
   apiIdempotencyKeysMigration,
+  usersRoleDisabledMigration,
 ];

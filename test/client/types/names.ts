@@ -47,6 +47,15 @@ export const BUILT_IN_NAMES = [
   'sessions.delete',
   'sessions.revokeOthers',
   'account.events',
+  'token',
+  'wellKnown.jwksJson',
+  'admin.users.list',
+  'admin.users.get',
+  'admin.users.disable',
+  'admin.users.enable',
+  'admin.users.signOut',
+  'admin.users.impersonate',
+  'admin.impersonation.stop',
 ] as const;
 
 /** Every dotted method name of a client object. */

@@ -32,13 +32,21 @@ assertType<Equal<(typeof link.endpoints)['length'], 4>>();
 
 // defaultPlugins() is a tuple: a left-out built-in is gone from its type, the others keep theirs.
 const all = defaultPlugins();
-assertType<Equal<(typeof all)['length'], 9>>();
+assertType<Equal<(typeof all)['length'], 11>>();
 const some = defaultPlugins({ magicLink: false, social: false, sudo: { ttlSeconds: 60 } });
-assertType<Equal<(typeof some)['length'], 7>>();
+assertType<Equal<(typeof some)['length'], 9>>();
 assertType<
   Equal<
     (typeof some)[number]['id'],
-    'accounts' | 'tokens' | 'password' | 'pipeline' | 'factors' | 'sudo' | 'account-center'
+    | 'accounts'
+    | 'tokens'
+    | 'password'
+    | 'pipeline'
+    | 'factors'
+    | 'sudo'
+    | 'account-center'
+    | 'service-tokens'
+    | 'admin'
   >
 >();
 type SudoPlugin = Extract<(typeof some)[number], { id: 'sudo' }>;

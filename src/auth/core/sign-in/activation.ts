@@ -1,9 +1,17 @@
 import type { CitadelServices } from '../services.ts';
-import type { UserRecord } from '../users.ts';
+import { isDisabled, type UserRecord } from '../users.ts';
 import { ForbiddenError } from '../../../core/errors.ts';
 
-/** A disabled account may sign in only to finish its activation (when activation is configured). */
+/**
+ * An account an administrator disabled may not sign in (403 `login.disabled`) until enabled or
+ * until its `disabled_until` passes; an inactive account only to finish its activation (when
+ * activation is configured). Both read the user row the sign-in already has: no statement.
+ */
 export function assertMaySignIn(services: CitadelServices, user: UserRecord): void {
+  if (isDisabled(user, services.clock.now().toISOString()))
+    throw new ForbiddenError('This account has been disabled by an administrator.', {
+      action: 'login.disabled',
+    });
   if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
 }
 

@@ -7,7 +7,7 @@ import type { RequestContext } from '../request-context.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: RequestContext): Promise<boolean> {
-  if (!request.caller || request.caller.via !== 'session') return false;
+  if (!request.caller || request.caller.via !== 'session' || request.caller.impersonator) return false;
   return activeSudo(request) !== null;
 }
 
@@ -20,6 +20,14 @@ export async function requireSudo(request: RequestContext): Promise<void> {
   const caller = request.caller;
   if (!caller) throw new AuthenticationRequiredError();
   if (caller.via === 'token') return;
+  // A plugin's bearer credential (a service token) never confirms sudo; nor does an administrator
+  // acting as someone else (contract section 18).
+  if (caller.via === 'bearer')
+    throw new ForbiddenError('This credential cannot be used for this operation.', {
+      action: 'sudo.refused',
+    });
+  if (caller.impersonator)
+    throw new ForbiddenError('Not available while acting as another user.', { action: 'sudo.refused' });
   if (activeSudo(request)) return;
 
   const factors = await sudoFactorsFor(request, caller.user);

@@ -1,0 +1,306 @@
+import { Type } from '@sinclair/typebox';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
+import { Envelope } from '../core/envelope-schema.ts';
+import { requireSudo } from '../core/sudo/guard.ts';
+import { originOf } from '../core/security-events.ts';
+import { isAdmin } from '../core/roles.ts';
+import { isDisabled, type UserRecord } from '../core/users.ts';
+import type { Caller } from '../core/caller.ts';
+import { disableUser, enableUser, listUsers, signOutUser } from './users.ts';
+import { endImpersonation, impersonationOf, startImpersonation } from './impersonation.ts';
+import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
+import { adminOptions } from './options.ts';
+
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+
+function positiveInteger(name: string, description: string) {
+  return Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 999_999_999,
+      description,
+      'x-message': `${name} must be a whole number of at least 1.`,
+    }),
+  );
+}
+
+const AdminUserSchema = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  email: Type.String(),
+  active: Type.Boolean(),
+  role: Type.String(),
+  disabled_until: Type.Union([Type.String(), Type.Null()]),
+  created_at: Type.String(),
+  last_sign_in_at: Type.Union([Type.String(), Type.Null()]),
+});
+
+const PaginationSchema = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+  hasMore: Type.Boolean(),
+  nextPage: Type.Union([Type.Integer(), Type.Null()]),
+  prevPage: Type.Union([Type.Integer(), Type.Null()]),
+});
+
+const UserId = Type.Object({ id: Type.String({ maxLength: 20, pattern: '^[0-9]+$' }) });
+
+/**
+ * An administrator, not acting as anyone else: else 403 (contract section 18: a non-admin gets 403
+ * on every admin endpoint, and none is served while impersonating).
+ */
+function requireAdmin(caller: Caller | null): UserRecord {
+  if (!caller || !isAdmin(caller.user))
+    throw new ForbiddenError('Administrators only.', { action: 'admin.forbidden' });
+  if (caller.via === 'session' && caller.impersonator)
+    throw new ForbiddenError('Not available while acting as another user.', { action: 'admin.forbidden' });
+  return caller.user;
+}
+
+/** An administrator in sudo mode, for every change. */
+async function requireAdminChange(input: EndpointInput): Promise<UserRecord> {
+  const admin = requireAdmin(input.caller);
+  await requireSudo(input);
+  return admin;
+}
+
+async function targetUser(input: EndpointInput<{ id: string }>, admin: UserRecord): Promise<UserRecord> {
+  const id = Number(input.params.id);
+  const user = Number.isSafeInteger(id) ? await input.services.users.findById(id) : undefined;
+  if (!user) throw new NotFoundError('User not found.');
+  if (user.id === admin.id) throw new ConflictError('Not on your own account.');
+  return user;
+}
+
+async function pageProps(input: EndpointInput): Promise<AdminPageProps> {
+  const { caller, services } = input;
+  const minutes = adminOptions(services).impersonationMinutes;
+  const isAdminCaller =
+    caller !== null && isAdmin(caller.user) && !(caller.via === 'session' && caller.impersonator);
+  if (!isAdminCaller) return { users: null, user: null, now: services.clock.now().toISOString(), minutes };
+  const query = (input.query ?? {}) as Record<string, unknown>;
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const now = services.clock.now().toISOString();
+  if (typeof params.id === 'string') {
+    const id = Number(params.id);
+    const user = Number.isSafeInteger(id) ? ((await services.users.findById(id)) ?? null) : null;
+    return { users: null, user, now, search: '', minutes };
+  }
+  const page = Math.max(1, Number.parseInt(String(query.page ?? '1'), 10) || 1);
+  const search = typeof query.search === 'string' ? query.search.slice(0, 100) : '';
+  return {
+    users: await listUsers(services.db, now, { search, page, limit: DEFAULT_LIMIT }),
+    user: null,
+    now,
+    search,
+    minutes,
+  };
+}
+
+const list = defineEndpoint({
+  method: 'GET',
+  path: '/admin/users',
+  action: 'admin.users',
+  auth: 'session',
+  ability: 'admin:read',
+  summary: 'Users, with search and pagination (administrators)',
+  query: Type.Object({
+    search: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the username or email' })),
+    page: positiveInteger('page', 'Default 1'),
+    limit: positiveInteger('limit', `Default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}`),
+  }),
+  responses: {
+    200: Envelope({
+      data: Type.Object({ users: Type.Array(AdminUserSchema), pagination: PaginationSchema }),
+    }),
+  },
+  page: adminUsersPage,
+  pageProps,
+  async handler({ query, caller, services }) {
+    requireAdmin(caller);
+    const result = await listUsers(services.db, services.clock.now().toISOString(), {
+      search: query.search,
+      page: query.page ?? 1,
+      limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
+    });
+    return { status: 'success', data: { ...result }, render: true };
+  },
+});
+
+const show = defineEndpoint({
+  method: 'GET',
+  path: '/admin/users/:id',
+  action: 'admin.user',
+  auth: 'session',
+  ability: 'admin:read',
+  summary: 'One user (administrators)',
+  params: UserId,
+  responses: { 200: Envelope({ data: Type.Object({ user: AdminUserSchema }) }) },
+  page: adminUserPage,
+  pageProps,
+  async handler({ params, caller, services }) {
+    requireAdmin(caller);
+    const id = Number(params.id);
+    const user = Number.isSafeInteger(id) ? await services.users.findById(id) : undefined;
+    if (!user) throw new NotFoundError('User not found.');
+    const now = services.clock.now().toISOString();
+    const [view] = (await listUsers(services.db, now, { id: user.id, page: 1, limit: 1 })).users;
+    return { status: 'success', data: { user: view! }, render: true };
+  },
+});
+
+const disable = defineEndpoint({
+  method: 'POST',
+  path: '/admin/users/:id/disable',
+  action: 'admin.disable',
+  auth: 'session',
+  ability: 'admin:update',
+  summary: 'Disable an account: every session and token ends, sign-in is refused (administrators, sudo)',
+  params: UserId,
+  body: Type.Object({
+    reason: Type.String({ minLength: 1, maxLength: 200 }),
+    until: Type.Optional(
+      Type.String({ maxLength: 64, description: 'ISO 8601, in the future; absent: until enabled' }),
+    ),
+  }),
+  responses: { 200: Envelope() },
+  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  page: adminUserPage,
+  pageProps,
+  async handler(input) {
+    const admin = await requireAdminChange(input);
+    const { body, services } = input;
+    let until: string | null = null;
+    if (body.until !== undefined && body.until !== '') {
+      // A form's datetime-local has no zone: the page says UTC.
+      const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(body.until);
+      const at = Date.parse(zoneless ? `${body.until}Z` : body.until);
+      if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}/.test(body.until))
+        throw new ValidationError({ until: 'Give a date and time (ISO 8601).' });
+      if (at <= services.clock.now().getTime())
+        throw new ValidationError({ until: 'The end must be in the future.' });
+      until = new Date(at).toISOString();
+    }
+    const target = await targetUser(input, admin);
+    await disableUser(services, target, { reason: body.reason, until }, { admin, origin: originOf(input) });
+    return {
+      status: 'success',
+      message: `${target.username} is disabled.`,
+      redirect_to: `/admin/users/${target.id}`,
+    };
+  },
+});
+
+const enable = defineEndpoint({
+  method: 'POST',
+  path: '/admin/users/:id/enable',
+  action: 'admin.enable',
+  auth: 'session',
+  ability: 'admin:update',
+  summary: 'Enable a disabled account (administrators, sudo)',
+  params: UserId,
+  responses: { 200: Envelope() },
+  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  page: adminUserPage,
+  pageProps,
+  async handler(input) {
+    const admin = await requireAdminChange(input);
+    const target = await targetUser(input, admin);
+    await enableUser(input.services, target, { admin, origin: originOf(input) });
+    return {
+      status: 'success',
+      message: `${target.username} is enabled.`,
+      redirect_to: `/admin/users/${target.id}`,
+    };
+  },
+});
+
+const signOut = defineEndpoint({
+  method: 'POST',
+  path: '/admin/users/:id/sign-out',
+  action: 'admin.sign_out',
+  auth: 'session',
+  ability: 'admin:update',
+  summary: 'End every session of a user (administrators, sudo)',
+  params: UserId,
+  responses: { 200: Envelope() },
+  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  page: adminUserPage,
+  pageProps,
+  async handler(input) {
+    const admin = await requireAdminChange(input);
+    const target = await targetUser(input, admin);
+    await signOutUser(input.services, target, { admin, origin: originOf(input) });
+    return {
+      status: 'success',
+      message: `${target.username} is signed out everywhere.`,
+      redirect_to: `/admin/users/${target.id}`,
+    };
+  },
+});
+
+const impersonate = defineEndpoint({
+  method: 'POST',
+  path: '/admin/users/:id/impersonate',
+  action: 'admin.impersonate',
+  auth: 'session',
+  summary: 'Act as a user in this browser session, for a limited time (administrators, sudo)',
+  description: 'The limit is `admin({ impersonationMinutes })`, 30 minutes by default.',
+  params: UserId,
+  responses: {
+    200: Envelope({ data: Type.Object({ user_id: Type.Integer(), expires_at: Type.String() }) }),
+  },
+  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  page: adminUserPage,
+  pageProps,
+  async handler(input) {
+    const admin = requireAdmin(input.caller);
+    if (input.caller!.via !== 'session')
+      throw new ForbiddenError('Impersonation needs a browser session.', { action: 'admin.forbidden' });
+    await requireSudo(input);
+    const target = await targetUser(input, admin);
+    const now = input.services.clock.now().toISOString();
+    if (target.active !== 1 || isDisabled(target, now))
+      throw new ConflictError('This account is inactive or disabled.');
+    if (isAdmin(target)) throw new ConflictError('Administrators cannot be impersonated.');
+    const minutes = adminOptions(input.services).impersonationMinutes;
+    const state = startImpersonation(input, admin, target, minutes);
+    return {
+      status: 'success',
+      message: `You are now acting as ${target.username}.`,
+      data: { user_id: target.id, expires_at: state.expiresAt },
+      redirect_to: '/',
+    };
+  },
+});
+
+const stop = defineEndpoint({
+  method: 'POST',
+  path: '/admin/impersonation/stop',
+  action: 'admin.impersonation_stop',
+  auth: 'session',
+  summary: 'Stop acting as another user: the session is the administrator’s again',
+  responses: { 200: Envelope() },
+  async handler(request) {
+    const { caller } = request;
+    const state = impersonationOf(request);
+    // Only the session acting as someone else has anything to stop.
+    if (!state || caller?.via !== 'session' || !caller.impersonator)
+      throw new ForbiddenError('You are not acting as another user.', { action: 'admin.forbidden' });
+    const admin = await endImpersonation(request, state, 'stopped');
+    return admin
+      ? {
+          status: 'success',
+          message: 'You are yourself again.',
+          redirect_to: `/admin/users/${state.userId}`,
+        }
+      : { status: 'success', message: 'You have been signed out.', redirect_to: '/login' };
+  },
+});
+
+/** The admin plugin's endpoints. */
+export const adminEndpoints = [list, show, disable, enable, signOut, impersonate, stop] as const;

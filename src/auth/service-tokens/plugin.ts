@@ -1,0 +1,34 @@
+import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
+import { serviceTokenKeysMigration } from './migrations.ts';
+import { serviceTokenEndpoints } from './routes.ts';
+import { looksLikeJwt } from './jwt.ts';
+import { serviceTokenState } from './state.ts';
+import {
+  SERVICE_TOKENS_ID,
+  resolveServiceTokensOptions,
+  serviceTokensDefaults,
+  type ServiceTokensOptions,
+} from './options.ts';
+
+/**
+ * Service tokens (contract section 18): `POST /token` mints a short-lived JWT (EdDSA, Ed25519) for
+ * the caller, `GET /.well-known/jwks.json` publishes the keys that verify it, and the JWT is
+ * accepted as a bearer token by `GET /me`, the other endpoints and the resource API without
+ * reading the session. Keys live in the database, private keys sealed with the session secret;
+ * `citadel keys:rotate` adds one. `serviceTokens({ ttlSeconds: 300 })`.
+ */
+export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
+  return definePlugin({
+    id: SERVICE_TOKENS_ID,
+    options: { ...serviceTokensDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveServiceTokensOptions(options, config),
+    migrations: [serviceTokenKeysMigration],
+    tables: ['service_token_keys'],
+    endpoints: serviceTokenEndpoints,
+    bearer: (token, services) =>
+      looksLikeJwt(token)
+        ? serviceTokenState(services).verifier.caller(token, services.clock.now())
+        : undefined,
+  });
+}

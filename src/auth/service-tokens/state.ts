@@ -1,0 +1,27 @@
+import type { CitadelServices } from '../core/services.ts';
+import { KeyRing } from './keys.ts';
+import { ServiceTokenVerifier, type ServiceTokenSettings } from './jwt.ts';
+import { serviceTokensOptions } from './options.ts';
+
+/** One server's service-token machinery: its key ring (keys cached in memory) and verifier. */
+export interface ServiceTokenState {
+  settings: ServiceTokenSettings;
+  ring: KeyRing;
+  verifier: ServiceTokenVerifier;
+}
+
+const states = new WeakMap<CitadelServices, ServiceTokenState>();
+
+/** The state of a server (its services object), made on first use from the plugin's options. */
+export function serviceTokenState(services: CitadelServices): ServiceTokenState {
+  let state = states.get(services);
+  if (!state) {
+    const { db, clock, secrets } = services;
+    const { issuer, audience, ttlSeconds } = serviceTokensOptions(services);
+    const settings: ServiceTokenSettings = { issuer, audience, ttlSeconds };
+    const ring = new KeyRing(db, clock, secrets, settings.ttlSeconds);
+    state = { settings, ring, verifier: new ServiceTokenVerifier(db, ring, settings) };
+    states.set(services, state);
+  }
+  return state;
+}

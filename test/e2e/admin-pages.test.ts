@@ -1,0 +1,149 @@
+/**
+ * The admin pages in Chromium (contract section 18): the users list with search, a user's actions
+ * (disable, enable, impersonate), the impersonation banner with "Stop" on every page. At 1280 px
+ * and 375 px: nothing wider than the screen, no serious or critical axe violation; screenshots are
+ * kept for a person to look at.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumAvailable } from '../helpers/services.ts';
+import {
+  launchChromium,
+  signInOnPage,
+  startListeningTestApp,
+  type ChromiumSession,
+} from '../helpers/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { grantAdminRole } from '../../src/auth/core/roles.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-admin';
+const WIDTHS = [1280, 375];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function checkPage(page: Page, base: string, path: string, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${base}${path}`);
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `${path} at ${width}px is wider than the screen`).toBeLessThanOrEqual(0);
+    await page.evaluate(AXE_SOURCE);
+    const violations = (await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+      return (await axe.run()).violations;
+    })) as AxeViolation[];
+    const bad = violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    expect(bad, `${path} at ${width}px`).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+}
+
+describe.skipIf(!chromiumAvailable())('admin pages in Chromium', () => {
+  let t: TestApp;
+  let base: string;
+  let chromiumSession: ChromiumSession;
+  let browser: BrowserContext;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    ({ t, base } = await startListeningTestApp({}, 'localhost'));
+    chromiumSession = await launchChromium();
+    browser = chromiumSession.context;
+  }, 60_000);
+
+  afterAll(async () => {
+    await chromiumSession?.close();
+    await t?.close();
+  });
+
+  it(
+    'list, search, disable and enable, impersonate with the banner, stop',
+    { timeout: 120_000 },
+    async () => {
+      const root = await t.createUser({ username: 'Administrator', email: 'root@example.com' });
+      await grantAdminRole(t.services.db, root.email);
+      const target = await t.createUser({
+        username: 'mallory-with-a-rather-long-name',
+        email: 'mallory.long.address@example.com',
+      });
+      for (let i = 0; i < 4; i++)
+        await t.createUser({ username: `reader${i}`, email: `reader${i}@example.com` });
+
+      const page = await browser.newPage();
+      await signInOnPage(page, base, { email: root.email, password: TEST_PASSWORD }, '/');
+      await checkPage(page, base, '/admin/users', 'admin-users');
+
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${base}/admin/users`);
+      await page.fill('#field-search', 'MALLORY');
+      await page.click('form[role=search] button[type=submit]');
+      await page.waitForURL(/search=MALLORY/);
+      const rows = await page.$$eval('#user-list tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toContain('mallory.long.address@example.com');
+      await page.screenshot({ path: `${SHOTS}/admin-users-search-1280.png`, fullPage: true });
+
+      await page.click('#user-list a');
+      await page.waitForURL(`${base}/admin/users/${target.id}`);
+      await checkPage(page, base, `/admin/users/${target.id}`, 'admin-user');
+
+      // Disabling is a change: the admin confirms the password first, then comes back.
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.goto(`${base}/admin/users/${target.id}`);
+      await page.fill('#field-reason', 'Account under attack');
+      await page.click(`form[action="/admin/users/${target.id}/disable"] button[type=submit]`);
+      await page.waitForURL(/\/sudo(\?|$)/);
+      await page.fill('#sudo-password #field-proof', TEST_PASSWORD);
+      await page.click('#sudo-password button[type=submit]');
+      await page.waitForURL((url) => url.pathname !== '/sudo');
+      await page.goto(`${base}/admin/users/${target.id}`);
+      await page.fill('#field-reason', 'Account under attack');
+      await page.click(`form[action="/admin/users/${target.id}/disable"] button[type=submit]`);
+      await page.waitForURL(`${base}/admin/users/${target.id}`);
+      expect(await page.textContent('main')).toContain('Disabled');
+      await checkPage(page, base, `/admin/users/${target.id}`, 'admin-user-disabled');
+      expect((await t.services.users.findById(target.id))!.disabled_at).not.toBeNull();
+
+      await page.click(`form[action="/admin/users/${target.id}/enable"] button[type=submit]`);
+      await page.waitForURL(`${base}/admin/users/${target.id}`);
+      expect((await t.services.users.findById(target.id))!.disabled_at).toBeNull();
+
+      // Impersonation: the banner on every page, with "Stop".
+      await page.click(`form[action="/admin/users/${target.id}/impersonate"] button[type=submit]`);
+      await page.waitForURL(`${base}/`);
+      for (const path of ['/', '/account', '/tokens']) {
+        await page.goto(`${base}${path}`);
+        const banner = await page.textContent('.impersonation');
+        expect(banner, path).toContain('acting as mallory-with-a-rather-long-name');
+      }
+      await checkPage(page, base, '/account', 'impersonating-account');
+      await checkPage(page, base, '/', 'impersonating-home');
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.click('.impersonation button[type=submit]');
+      await page.waitForURL(`${base}/admin/users/${target.id}`);
+      expect(await page.$('.impersonation')).toBeNull();
+      expect(await page.textContent('main')).toContain('mallory.long.address@example.com');
+    },
+  );
+
+  it('a non-admin sees no admin page (403)', async () => {
+    const user = await t.createUser();
+    await browser.clearCookies();
+    const page = await browser.newPage();
+    await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
+    const response = await page.goto(`${base}/admin/users`);
+    expect(response?.status()).toBe(403);
+    expect(await page.content()).not.toContain('user-list');
+  });
+});
