@@ -25,7 +25,14 @@ const repo = resolve(import.meta.dirname, '..');
 const keep = process.argv.includes('--keep');
 // The most that citadel and its SQLite driver may put in a consumer's node_modules (measured: 68 MB).
 const INSTALLED_SIZE_LIMIT_MB = 80;
-const ENTRY_POINTS = ['citadel', 'citadel/fastify', 'citadel/html', 'citadel/migrations', 'citadel/testing'];
+const ENTRY_POINTS = [
+  'citadel',
+  'citadel/fastify',
+  'citadel/html',
+  'citadel/migrations',
+  'citadel/testing',
+  'citadel/client',
+];
 // Versions the consumer installs beside the tarball (the same pins as the repository's lock file).
 const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
 const pinned = (name) => `${name}@${lock.packages[`node_modules/${name}`].version}`;

@@ -117,6 +117,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     servedPaths,
     pageReplacements: replacements,
     pluginOptions,
+    apiBaseUrl: config.api?.apiBaseUrl ?? null,
   });
   app.decorate('citadel', services);
   // Page headers are rendered by the HTTP layer (`renderPage`), which reads them from the instance.

@@ -1,10 +1,11 @@
 /**
  * Every TypeScript snippet of the README and of docs/ (each ```ts block) type-checks against the
  * package's own types, as a user's file would: `citadel`, `citadel/html`, `citadel/migrations`,
- * `citadel/fastify`, `citadel/testing` resolve to the entry modules, strict, NodeNext. A snippet
+ * `citadel/fastify`, `citadel/testing`, `citadel/client` resolve to the entry modules, strict, NodeNext. A snippet
  * that cannot stand alone says what it assumes in HTML comments right above its fence, which the
  * page does not show: `<!-- snippet: needs docs/page.md#2 -->` (it continues that snippet's code)
- * or `<!-- snippet: declare const config: CitadelOptions; -->` (code put before it).
+ * or `<!-- snippet: declare const config: CitadelOptions; -->` (code put before it). A snippet's
+ * `./citadel.config.ts` is the demo's configuration (examples/blog), for the typed client's pages.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,7 +17,12 @@ const OUT = join(ROOT, '.test-output/snippets');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)].filter((path) =>
   path.endsWith('.md'),
 );
-const ENTRY = { citadel: 'index', 'citadel/fastify': 'fastify', 'citadel/html': 'html' };
+const ENTRY = {
+  citadel: 'index',
+  'citadel/fastify': 'fastify',
+  'citadel/html': 'html',
+  'citadel/client': 'client/index',
+};
 
 export interface Snippet {
   /** `docs/embedding.md#2`: the page and the block's number on it (from 1). */
@@ -83,6 +89,10 @@ describe('TypeScript snippets of the README and docs/', () => {
   it('each one type-checks against the package (strict, NodeNext)', () => {
     rmSync(OUT, { recursive: true, force: true });
     mkdirSync(OUT, { recursive: true });
+    writeFileSync(
+      join(OUT, 'citadel.config.ts'),
+      "export { default } from '../../examples/blog/citadel.config.ts';\n",
+    );
     const files = snippets.map((snippet) => {
       const path = join(OUT, `${snippet.id.replace(/[/.#]/g, '_')}.ts`);
       writeFileSync(path, fileOf(snippet));

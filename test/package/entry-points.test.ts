@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../src/testing.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['src/index.ts', 'src/fastify.ts', 'src/html.ts', 'src/migrations.ts', 'src/testing.ts'];
+const ENTRIES = [
+  'src/index.ts',
+  'src/fastify.ts',
+  'src/html.ts',
+  'src/migrations.ts',
+  'src/testing.ts',
+  'src/client/index.ts',
+];
 
 /** Every export of every public entry module, with whether its declaration carries a TSDoc comment. */
 function exportsWithoutDocs(): string[] {

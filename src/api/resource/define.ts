@@ -46,7 +46,7 @@ function checkColumnList(
  * Check one resource on its own: names, columns and options that refer to columns or relations.
  * Cross-resource references (relation targets) are checked by `validateApi`.
  */
-export function defineResource(resource: ResourceConfig): ResourceConfig {
+export function defineResource<const T extends ResourceConfig>(resource: T): T {
   const name = resource.name;
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new ConfigError(`resource name "${String(name)}" must be lower-case letters, digits, - or _`);
@@ -211,9 +211,21 @@ export function validateApi(api: ApiConfig): void {
   }
 }
 
-/** The API-level configuration plus a chainable `publish()`: `createApi(...).publish(v1).publish(v2)`. */
-export interface ApiBuilder extends ApiConfig {
-  publish(options: PublishOptions): ApiBuilder;
+/**
+ * The API-level configuration plus a chainable `publish()`: `createApi(...).publish(v1).publish(v2)`.
+ * Its type parameters keep the resources, the published versions and the base path literal for the
+ * typed client (`citadel/client`).
+ */
+export interface ApiBuilder<
+  R extends readonly ResourceConfig[] = ResourceConfig[],
+  V extends string = string,
+  Base extends string = string,
+> extends ApiConfig {
+  /** The resources, with their declared types. */
+  resources: [...R];
+  /** The base path (default `/api`). */
+  apiBaseUrl: Base;
+  publish<const W extends string>(options: PublishOptions & { version: W }): ApiBuilder<R, V | W, Base>;
 }
 
 function builder(config: ApiConfig): ApiBuilder {
@@ -231,20 +243,23 @@ function builder(config: ApiConfig): ApiBuilder {
   };
 }
 
-export function createApi(options: {
+export function createApi<
+  const R extends readonly ResourceConfig[],
+  const Base extends string = '/api',
+>(options: {
   apiName: string;
-  apiBaseUrl?: string;
-  resources: ResourceConfig[];
+  apiBaseUrl?: Base;
+  resources: R;
   /** OpenAPI version of the documents: `3.0` (3.0.3, the default) or `3.1` (3.1.0). */
   openapi?: OpenApiVersion;
-}): ApiBuilder {
+}): ApiBuilder<R, never, Base> {
   const config: ApiConfig = {
     apiName: options.apiName,
     apiBaseUrl: (options.apiBaseUrl ?? '/api').replace(/\/+$/, '') || '/api',
-    resources: options.resources,
+    resources: [...options.resources],
     publications: [],
     ...(options.openapi === undefined ? {} : { openapi: parseOpenApiVersion(options.openapi, 'openapi') }),
   };
   validateApi(config);
-  return builder(config);
+  return builder(config) as unknown as ApiBuilder<R, never, Base>;
 }

@@ -94,6 +94,7 @@ export interface Endpoint<
   Path extends string = string,
 > {
   method: M;
+  /** Express-style: static segments and `:name` parameters (`/tokens/:id`). */
   path: Path;
   /** The envelope's `action` of every answer, errors included. */
   action: string;
@@ -129,6 +130,11 @@ export interface Endpoint<
   jsonOnly?: boolean;
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
+  /**
+   * A page and nothing else (the GET of a form): its JSON answer is an empty info envelope, so the
+   * typed client (`citadel/client`) has no method for it. Set by `pageEndpoint()`.
+   */
+  pageOnly?: boolean;
   handler: (
     input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
   ) => Promise<EndpointResult>;
@@ -136,7 +142,10 @@ export interface Endpoint<
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
 
-/** Types a declaration (literal types kept for the typed client). */
+/**
+ * Types a declaration, keeping its method, path and schemas literal for the typed client
+ * (`citadel/client`).
+ */
 export function defineEndpoint<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CitadelPlugin } from '../../plugin.ts';
+import type { AnyEndpoint } from './endpoint.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
@@ -67,8 +68,14 @@ export const authCore = fp(async function authCore(
       await routes?.(scope);
     });
   }
-  serveAuthDocs(
-    app,
-    plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
-  );
+  // The core's own endpoints (`GET /endpoints` for the typed client): the declared ones no plugin has.
+  // (Compared by method and path: `GET /me` is a new object once the plugins' fields are added.)
+  const routeOf = (endpoint: AnyEndpoint) => `${endpoint.method} ${endpoint.path}`;
+  const ofPlugins = new Set(plugins.flatMap((plugin) => (declared(plugin) ?? []).map(routeOf)));
+  const coreEndpoints = app.citadel.authEndpoints.filter((endpoint) => !ofPlugins.has(routeOf(endpoint)));
+  registerEndpoints(app, coreEndpoints);
+  serveAuthDocs(app, [
+    ...plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
+    { name: 'client', endpoints: coreEndpoints },
+  ]);
 });

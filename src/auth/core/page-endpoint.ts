@@ -4,7 +4,8 @@ import { Envelope } from './envelope-schema.ts';
 
 /**
  * A page and nothing else (a form's GET, a "check your email" page): HTML for browsers, an info
- * envelope `{ action, status: 'info' }` for JSON clients.
+ * envelope `{ action, status: 'info' }` for JSON clients. Marked `pageOnly`, so the typed client
+ * has no method for it.
  */
 export function pageEndpoint<const Path extends string>(options: {
   path: Path;
@@ -16,7 +17,7 @@ export function pageEndpoint<const Path extends string>(options: {
   bearer?: false;
 }) {
   const { auth = 'optional', ...rest } = options;
-  return defineEndpoint({
+  const endpoint = defineEndpoint({
     method: 'GET',
     auth,
     ...rest,
@@ -25,4 +26,5 @@ export function pageEndpoint<const Path extends string>(options: {
       return { status: 'info', render: true };
     },
   });
+  return { ...endpoint, pageOnly: true as const };
 }

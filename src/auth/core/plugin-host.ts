@@ -16,6 +16,7 @@ import { FactorRegistry } from './factors/registry.ts';
 import type { PageHeaderPart, PageRenderer } from '../../http/respond.ts';
 import type { ServedPaths } from '../../http/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
+import { clientRoutesEndpoint } from './client-routes.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
@@ -30,7 +31,7 @@ declare module './services.ts' {
     actions: ActionRegistry;
     /** Every factor of the plugins (built-in first), for the two-factor sign-in step and sudo. */
     factorRegistry: FactorRegistry;
-    /** Every declared auth endpoint (built-in and plugins), in plugin order. */
+    /** Every declared auth endpoint (built-in and plugins) in plugin order, then the core's own. */
     authEndpoints: readonly AnyEndpoint[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
@@ -115,6 +116,8 @@ export interface AuthServicesOptions {
    * plugins' and the configuration's `pages`); the core only serves what it is given.
    */
   pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
+  /** The resource API's base path (`/api`), when there is one, for the typed client's route list. */
+  apiBaseUrl?: string | null;
 }
 
 /**
@@ -133,6 +136,7 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   const declared = declaredEndpoints(plugins);
   const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
     plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
+  const endpoints = plugins.flatMap((plugin) => declared(plugin) ?? []);
   return {
     ...core,
     log: options.log,
@@ -145,7 +149,8 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     tokens: new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval),
     actions,
     factorRegistry: new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])),
-    authEndpoints: plugins.flatMap((plugin) => declared(plugin) ?? []),
+    // The plugins' endpoints, then the core's own: `GET /endpoints` for the typed client.
+    authEndpoints: [...endpoints, clientRoutesEndpoint(endpoints, options.apiBaseUrl ?? null)],
     signInListeners: listeners('signedIn'),
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),

@@ -188,7 +188,7 @@ export async function invitationProps(
 }
 
 /** The organization endpoints of contract section 17, for the roles of the plugin's options. */
-export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
+export function organizationEndpoints(roles: RolePermissions) {
   const roleNames = [...roles.keys()];
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
   const detailProps = async (input: EndpointInput): Promise<OrganizationPageProps> => {
@@ -715,5 +715,16 @@ export function organizationEndpoints(roles: RolePermissions): AnyEndpoint[] {
     },
   });
 
-  return [create, index, setActive, accept, show, update, remove, invite, updateMember, removeMember];
+  return [
+    create,
+    index,
+    setActive,
+    accept,
+    show,
+    update,
+    remove,
+    invite,
+    updateMember,
+    removeMember,
+  ] as const;
 }

@@ -26,6 +26,7 @@ import { html, layout } from 'citadel/html';
 import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
 import * as everyExport from './every-export.js';
 import { embedProgram } from './embed.js';
+import { clientProgram } from './client.js';
 
 for (const name of everyExport.VALUE_EXPORTS) {
   assert.notEqual(everyExport[name], undefined, `export ${name} is undefined at run time`);
@@ -222,3 +223,4 @@ try {
 }
 
 await embedProgram();
+await clientProgram();

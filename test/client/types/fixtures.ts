@@ -1,0 +1,44 @@
+// The configurations the type tests compile against: the demo (built-in plugins, posts and
+// comments) and one with a plugin of its own and a built-in left out.
+import { Type } from '@sinclair/typebox';
+import { defaultPlugins, defineConfig, defineEndpoint, definePlugin } from '../../../src/index.ts';
+import { Envelope } from '../../../src/auth/core/envelope-schema.ts';
+
+export { default as demoConfig } from '../../../examples/blog/citadel.config.ts';
+
+/** A plugin with a path parameter, a body and a second method on one path. */
+export const notesPlugin = definePlugin({
+  id: 'notes',
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      path: '/notes',
+      action: 'notes.index',
+      auth: 'session',
+      query: Type.Object({ tag: Type.Optional(Type.String()) }),
+      responses: { 200: Envelope({ data: Type.Object({ notes: Type.Array(Type.String()) }) }) },
+      async handler() {
+        return { status: 'success', data: { notes: [] } };
+      },
+    }),
+    defineEndpoint({
+      method: 'POST',
+      path: '/notes/:id/pin',
+      action: 'notes.pin',
+      auth: 'session',
+      params: Type.Object({ id: Type.String() }),
+      body: Type.Object({ on: Type.Boolean() }),
+      responses: { 200: Envelope({ data: Type.Object({ pinned: Type.Boolean() }) }) },
+      async handler({ body }) {
+        return { status: 'success', data: { pinned: body.on } };
+      },
+    }),
+  ],
+});
+
+/** The built-in plugins alone (the demo adds its blog's pages). */
+export const builtInConfig = defineConfig({ plugins: defaultPlugins() });
+
+export const pluginConfig = defineConfig({
+  plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],
+});

@@ -1,0 +1,72 @@
+// Type test (compiled by test/client/types.test.ts, and by `npm run typecheck`): every line under a
+// `@ts-expect-error` is a misuse the client's types must refuse. Should one compile, TypeScript
+// reports the directive as unused and the test fails.
+import { createClient } from '../../../src/client/index.ts';
+import type { demoConfig, pluginConfig } from './fixtures.ts';
+
+export async function misuse(): Promise<void> {
+  const client = createClient<typeof demoConfig>({ baseUrl: 'http://localhost:3000' });
+
+  // @ts-expect-error a required body field (password) is missing
+  await client.auth.login({ email: 'ada@example.com' });
+  // @ts-expect-error a field of the wrong type
+  await client.auth.magicLink.send({ email: 42 });
+  // @ts-expect-error no endpoint has this path
+  await client.auth.nothingHere();
+  // @ts-expect-error a page-only endpoint (GET /magic-link/sent) has no method
+  await client.auth.magicLink.sent();
+  // @ts-expect-error tokens.create needs a name
+  await client.auth.tokens.create({ abilities: ['*'] });
+  // @ts-expect-error the path parameter is required
+  await client.auth.tokens.delete();
+  const me = await client.auth.me();
+  // @ts-expect-error the envelope's user has no password
+  if (me.data) void me.data.user.password;
+
+  const page = await client.api.v1.posts.list({ fields: ['title'] });
+  if (page.data) {
+    // @ts-expect-error `fields` left `body` out of the record
+    void page.data[0]!.body;
+    // @ts-expect-error `comments` is there only when derived
+    void page.data[0]!.comments;
+  }
+  const post = await client.api.v1.posts.get('xYz12345');
+  // @ts-expect-error a hidden column is never in a record
+  if (post.data) void post.data.author_id;
+  // @ts-expect-error an obfuscated id is a string
+  await client.api.v1.posts.get(1);
+  // @ts-expect-error a hidden column cannot be asked for
+  await client.api.v1.posts.list({ fields: ['author_id'] });
+  // @ts-expect-error `title` is not filterable
+  await client.api.v1.posts.list({ filter: { title: { eq: 'x' } } });
+  // @ts-expect-error a boolean column has no order operators
+  await client.api.v1.posts.list({ filter: { pinned: { gt: true } } });
+  // @ts-expect-error the value has the column's type
+  await client.api.v1.posts.list({ filter: { status: { eq: 1 } } });
+  // @ts-expect-error an obfuscated id compares by equality only
+  await client.api.v1.comments.list({ filter: { post_id: { gt: 'abc' } } });
+  // @ts-expect-error `body` is not sortable
+  await client.api.v1.posts.list({ sort: ['-body'] });
+  // @ts-expect-error comments may derive `post` only
+  await client.api.v1.comments.list({ derive: ['author'] });
+  // @ts-expect-error a relation that does not exist
+  await client.api.v1.posts.get('xYz12345', { derive: ['tags'] });
+  // @ts-expect-error the post validator needs a title
+  await client.api.v1.posts.create({ body: 'no title' });
+  // @ts-expect-error no mass assignment: author_id is not an input
+  await client.api.v1.posts.create({ title: 'T', body: 'B', author_id: 1 });
+  // @ts-expect-error every item of a bulk create is checked
+  await client.api.v1.posts.create([{ title: 'T', body: 'B' }, { title: 'no body' }]);
+  // @ts-expect-error comments declare no PUT validator, so there is no replace
+  await client.api.v1.comments.replace('c1', { body: 'x', author_name: 'y' });
+  // @ts-expect-error comments are published in v1 only
+  await client.api.v2.comments.list();
+  // @ts-expect-error no version v3 is published
+  await client.api.v3.posts.list();
+
+  const other = createClient<typeof pluginConfig>({ baseUrl: 'http://localhost:3000' });
+  // @ts-expect-error the magic link plugin was left out of this configuration
+  await other.auth.magicLink.send({ email: 'ada@example.com' });
+  // @ts-expect-error the plugin's endpoint needs its body
+  await other.auth.notes.pin({ id: 'n1' });
+}
