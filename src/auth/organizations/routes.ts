@@ -8,7 +8,7 @@ import { retryOnDeadlock } from '../../db/retry.ts';
 import { composeMail } from '../../mail/templates.ts';
 import type { CitadelServices } from '../core/services.ts';
 import type { Caller } from '../../http/caller.ts';
-import { defineEndpoint, type AnyEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
