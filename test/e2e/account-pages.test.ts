@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../helpers/services.ts';
+import { checkPageAtWidths } from '../helpers/page-check.ts';
 import {
   launchChromium,
   signInOnPage,
@@ -12,17 +11,8 @@ import {
 } from '../helpers/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 /** Screenshots are for a person to look at; they never go into the repository. */
 const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-11';
-const WIDTHS = [1280, 375];
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
 
 async function json(page: Page, path: string) {
   return page.evaluate(async (url) => {
@@ -31,29 +21,8 @@ async function json(page: Page, path: string) {
   }, path);
 }
 
-/**
- * At each width: no horizontal overflow, and axe-core (evaluated through the DevTools protocol, so the
- * page's CSP does not block it) finds no serious or critical violation. A screenshot is kept.
- */
-async function checkPage(page: Page, base: string, path: string, name: string): Promise<void> {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(`${base}${path}`);
-    await page.waitForLoadState('networkidle');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${path} at ${width}px is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-      return (await axe.run()).violations;
-    })) as AxeViolation[];
-    const bad = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-    expect(bad, `${path} at ${width}px`).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-}
+const checkPage = (page: Page, base: string, path: string, name: string) =>
+  checkPageAtWidths(page, `${base}${path}`, { name, shots: SHOTS });
 
 describe.skipIf(!chromiumAvailable())('account pages in Chromium', () => {
   let t: TestApp;

@@ -4,11 +4,11 @@
  * nothing wider than the screen, no serious or critical axe-core finding; screenshots are kept in
  * CITADEL_SHOTS_DIR (default /tmp/shots-blog).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { chromiumAvailable } from '../helpers/services.ts';
+import { checkPageAtWidths } from '../helpers/page-check.ts';
 import {
   launchChromium,
   signInOnPage,
@@ -22,29 +22,10 @@ import { blogPages } from '../../examples/blog/pages/plugin.ts';
 import { defaultPlugins } from '../../src/index.ts';
 import { insertPosts } from '../api/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-blog';
 
-/** At 375 px and 1280 px: nothing wider than the screen, no serious axe finding; a screenshot kept. */
-async function checkPage(page: Page, url: string, name: string) {
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.goto(url);
-    await page.waitForLoadState('networkidle');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${width}px is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.evaluate(AXE_SOURCE);
-    const violations = (await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
-      return (await axe.run()).violations;
-    })) as { id: string; impact: string | null; nodes: { html: string }[] }[];
-    const bad = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
-    expect(bad, `${name} at ${width}px`).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-}
+const checkPage = (page: Page, url: string, name: string) =>
+  checkPageAtWidths(page, url, { name, shots: SHOTS, widths: [375, 1280] });
 
 describe.skipIf(!chromiumAvailable())('the demo blog in Chromium', () => {
   let t: TestApp;
