@@ -65,6 +65,8 @@ export interface PageHeaderRequest {
   /** The CSRF token of the page's forms. */
   csrf: string;
   db: Kysely<Database>;
+  /** Whether this server answers a link to `path` (as `PageContext.serves`). */
+  serves: (path: string) => boolean;
 }
 
 declare module 'fastify' {
@@ -121,7 +123,13 @@ export type BeforeSend = () => Promise<void>;
 async function headerParts(request: FastifyRequest, csrf: string): Promise<SafeHtml[]> {
   const parts = request.server.pageHeaderParts ?? [];
   if (parts.length === 0) return [];
-  const page = { caller: request.caller, session: request.session, csrf, db: request.server.db };
+  const page: PageHeaderRequest = {
+    caller: request.caller,
+    session: request.session,
+    csrf,
+    db: request.server.db,
+    serves: (path) => request.server.servedPaths.has(path),
+  };
   const rendered = await Promise.all(parts.map((part) => part(page)));
   return rendered.filter((part): part is SafeHtml => part !== null);
 }

@@ -56,6 +56,32 @@ describe.skipIf(!chromiumAvailable())('admin pages in Chromium', () => {
 
       const page = await browser.newPage();
       await signInOnPage(page, base, { email: root.email, password: TEST_PASSWORD }, '/');
+      // The header's "Admin" link: at 375 px the header keeps its two rows (brand, "Admin" and
+      // "Sign out"; then the page links), nothing overlapping.
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.goto(`${base}/account`);
+      const adminLink = page.locator('.site-header a[href="/admin/users"]');
+      expect(await adminLink.textContent()).toBe('Admin');
+      const boxes = await Promise.all(
+        (
+          await page
+            .locator('.site-header .brand, .site-header a, .site-header form[action="/logout"] button')
+            .all()
+        ).map(async (element) => (await element.boundingBox())!),
+      );
+      expect(boxes).toHaveLength(7);
+      for (let i = 0; i < boxes.length; i += 1)
+        for (let j = i + 1; j < boxes.length; j += 1) {
+          const [a, b] = [boxes[i]!, boxes[j]!];
+          const apart =
+            a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+          expect(apart, `${i} ${j}`).toBe(true);
+        }
+      expect(new Set(boxes.map((b) => Math.round(b.y / 10))).size).toBe(2);
+      expect((await page.locator('.site-header').boundingBox())!.height).toBeLessThan(100);
+      await checkPage(page, base, '/account', 'admin-header-account');
+      await adminLink.click();
+      await page.waitForURL(`${base}/admin/users`);
       await checkPage(page, base, '/admin/users', 'admin-users');
 
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -100,6 +126,7 @@ describe.skipIf(!chromiumAvailable())('admin pages in Chromium', () => {
         await page.goto(`${base}${path}`);
         const banner = await page.textContent('.impersonation');
         expect(banner, path).toContain('acting as mallory-with-a-rather-long-name');
+        expect(await page.locator('a[href="/admin/users"]').count(), path).toBe(0);
       }
       await checkPage(page, base, '/account', 'impersonating-account');
       await checkPage(page, base, '/', 'impersonating-home');
@@ -108,14 +135,20 @@ describe.skipIf(!chromiumAvailable())('admin pages in Chromium', () => {
       await page.waitForURL(`${base}/admin/users/${target.id}`);
       expect(await page.$('.impersonation')).toBeNull();
       expect(await page.textContent('main')).toContain('mallory.long.address@example.com');
+      expect(await page.locator('.site-header a[href="/admin/users"]').count()).toBe(1);
     },
   );
 
-  it('a non-admin sees no admin page (403)', async () => {
+  it('a non-admin sees no "Admin" link and no admin page (403)', async () => {
     const user = await t.createUser();
     await browser.clearCookies();
     const page = await browser.newPage();
     await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
+    for (const path of ['/', '/account']) {
+      await page.goto(`${base}${path}`);
+      expect(await page.locator('.site-header form[action="/logout"]').count(), path).toBe(1);
+      expect(await page.locator('a[href="/admin/users"]').count(), path).toBe(0);
+    }
     const response = await page.goto(`${base}/admin/users`);
     expect(response?.status()).toBe(403);
     expect(await page.content()).not.toContain('user-list');

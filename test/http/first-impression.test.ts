@@ -169,6 +169,39 @@ describe('security event wording', () => {
     expect(eventLabel(event('password_changed', { first: false }))).toBe('Password changed');
   });
 
+  it('words the admin events (contract section 18) without raw keys', () => {
+    expect(eventLabel(event('account_disabled', { admin_id: 1, reason: 'spam', until: null }))).toBe(
+      'Account disabled',
+    );
+    expect(eventDetails(event('account_disabled', { admin_id: 1, reason: 'spam', until: null }))).toEqual([
+      'disabled by an administrator: spam',
+      'until an administrator enables it again',
+    ]);
+    expect(
+      eventDetails(
+        event('account_disabled', { admin_id: 1, reason: 'spam', until: '2026-12-01T09:30:00.000Z' }),
+      ),
+    ).toEqual(['disabled by an administrator: spam', 'until 2026-12-01 09:30 UTC']);
+    expect(eventLabel(event('account_enabled', { admin_id: 1 }))).toBe('Account enabled');
+    expect(eventDetails(event('account_enabled', { admin_id: 1 }))).toEqual([
+      'enabled again by an administrator',
+    ]);
+    expect(eventLabel(event('signed_out_by_admin', { admin_id: 1 }))).toBe('Signed out by an administrator');
+    expect(eventLabel(event('impersonation_started', { admin_id: 1 }))).toBe('Administrator acting as you');
+    expect(
+      eventDetails(event('impersonation_started', { admin_id: 1, until: '2026-12-01T09:30:00.000Z' })),
+    ).toEqual(['an administrator started acting as you', 'until 2026-12-01 09:30 UTC at the latest']);
+    expect(eventLabel(event('impersonation_ended', { admin_id: 1, reason: 'expired' }))).toBe(
+      'Administrator stopped acting as you',
+    );
+    expect(eventDetails(event('impersonation_ended', { admin_id: 1, reason: 'expired' }))).toEqual([
+      'the time allowed ran out',
+    ]);
+    expect(eventDetails(event('impersonation_ended', { admin_id: 1, reason: 'stopped' }))).toEqual([
+      'the administrator stopped',
+    ]);
+  });
+
   it('says the facts in words', () => {
     expect(
       eventDetails(

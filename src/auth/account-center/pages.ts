@@ -236,7 +236,19 @@ const EVENT_LABELS: Record<string, string> = {
   organization_member_removed: 'Removed from an organization',
   organization_role_changed: 'Organization role changed',
   organization_invitation_accepted: 'Organization invitation accepted',
+  account_disabled: 'Account disabled',
+  account_enabled: 'Account enabled',
+  signed_out_by_admin: 'Signed out by an administrator',
+  impersonation_started: 'Administrator acting as you',
+  impersonation_ended: 'Administrator stopped acting as you',
 };
+
+/** The end of an account's suspension: a date written out (`2026-12-01 09:30 UTC`); null while it lasts indefinitely. */
+function endsAt(value: unknown): string | null {
+  if (typeof value !== 'string' || value === '' || value.startsWith('9999-')) return null;
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
+  return match ? `${match[1]} ${match[2]} UTC` : value;
+}
 
 /** A factor id as people say it. */
 const FACTOR_NAMES: Record<string, string> = {
@@ -326,6 +338,34 @@ export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>):
         typeof d.failures === 'number' &&
           typeof d.window_minutes === 'number' &&
           `${d.failures} wrong codes within ${d.window_minutes} minutes`,
+      );
+      break;
+    case 'account_disabled': {
+      const until = endsAt(d.until);
+      phrases.push(
+        text(d.reason) ? `disabled by an administrator: ${d.reason}` : 'disabled by an administrator',
+        until ? `until ${until}` : 'until an administrator enables it again',
+      );
+      break;
+    }
+    case 'account_enabled':
+      phrases.push('enabled again by an administrator');
+      break;
+    case 'signed_out_by_admin':
+      phrases.push('every session and remembered browser signed out by an administrator');
+      break;
+    case 'impersonation_started': {
+      const until = endsAt(d.until);
+      phrases.push('an administrator started acting as you', until && `until ${until} at the latest`);
+      break;
+    }
+    case 'impersonation_ended':
+      phrases.push(
+        d.reason === 'expired'
+          ? 'the time allowed ran out'
+          : d.reason === 'stopped'
+            ? 'the administrator stopped'
+            : null,
       );
       break;
     default:

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../http/html.ts';
 import { field, form, layout, when } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import type { PageContext, PageHeaderPart } from '../../http/respond.ts';
+import { isAdmin } from '../core/roles.ts';
 import type { UserRecord } from '../core/users.ts';
 import { DISABLED_INDEFINITELY, disabledUntil, type AdminUserPage, type AdminUserView } from './users.ts';
 
@@ -25,6 +26,15 @@ function status(user: Pick<AdminUserView, 'active' | 'disabled_until'>): SafeHtm
 function notAllowed(ctx: PageContext<AdminPageProps>, title: string): SafeHtml {
   return layout(ctx, title, html`<p>This page is for administrators.</p>`);
 }
+
+/**
+ * The header's "Admin" link, for a signed-in administrator acting as themself (the admin endpoints
+ * refuse an impersonating session) on a server that serves the users list.
+ */
+export const adminHeaderLink: PageHeaderPart = async ({ caller, serves }) => {
+  if (caller?.via !== 'session' || caller.impersonator || !isAdmin(caller.user)) return null;
+  return serves('/admin/users') ? html`<a class="admin-link" href="/admin/users">Admin</a>` : null;
+};
 
 /** /admin/users: search, the list, pages. */
 export function adminUsersPage(ctx: PageContext<AdminPageProps>): SafeHtml {

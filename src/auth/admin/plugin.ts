@@ -4,6 +4,7 @@ import { givenOptions } from '../core/plugin-options.ts';
 import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';
 import { markImpersonation } from './impersonation.ts';
+import { adminHeaderLink } from './pages.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
 /**
@@ -27,6 +28,7 @@ export function admin(options: Partial<AdminOptions> = {}) {
       if (granted.length > 0) app.log.info({ admins: granted.length }, 'ADMIN_EMAILS: admin role granted');
     },
     events: { request: markImpersonation },
+    pageHeader: adminHeaderLink,
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
     meSchema: {
