@@ -18,7 +18,7 @@
  * generator: less sensitive to the machine's other load). The 1-minute load average is printed
  * with each case.
  *
- * Environment: BENCH_ROWS (1000000), BENCH_ORGS (1000), BENCH_ROUNDS (6), BENCH_DURATION (seconds
+ * Environment: BENCH_ROWS (1000000), BENCH_ORGS (1000), BENCH_ROUNDS (10), BENCH_DURATION (seconds
  * per round and side, 1.5), BENCH_CONNECTIONS (10), BENCH_DIALECTS ("sqlite,postgres"),
  * BENCH_EXPLAIN=1 (log both dialects' plans of the two first-page queries).
  */
@@ -38,7 +38,7 @@ import type { AnyDb } from './seed.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const ORGS = Number(process.env.BENCH_ORGS ?? 1000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 1.5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',') as TestDialect[];
