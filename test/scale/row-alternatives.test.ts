@@ -7,6 +7,7 @@ import { startBlogApp, insertPosts, type BlogApp } from '../api/helpers.ts';
 import type { TestClient } from '../helpers/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
+import { blogPlugins } from '../../examples/blog/citadel.config.ts';
 
 /**
  * A row rule planned as alternatives (issue 15, item 2) lists and counts exactly what the plain
@@ -30,6 +31,8 @@ describe('row rules as alternatives', () => {
     plain = await startTestApp({
       api: plainApi,
       migrations: blogMigrations,
+      // The same plugins as the blog app, whose migrations (organizations) the shared database ran.
+      plugins: blogPlugins,
       sharedDatabase: planned.database,
       sharedMail: planned.mail,
     });

@@ -7,6 +7,7 @@ import { switcher } from './pages.ts';
 import { compileRoles } from './roles.ts';
 import { activeOrganizationId, createTenancy, membershipOf, noteSessionOrganization } from './service.ts';
 
+/** The options of `organizations()`: the permissions of `member` and of the application's own roles. */
 export interface OrganizationsOptions {
   /**
    * Permissions of `member` and of custom roles, written like token abilities (`projects:read`,
