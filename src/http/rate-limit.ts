@@ -5,6 +5,7 @@ import { isoAfter, type Clock } from '../core/clock.ts';
 import { TooManyRequestsError } from '../core/errors.ts';
 import { sha256Hex } from '../core/crypto.ts';
 import { isMariaDb } from '../db/mariadb.ts';
+import { retryOnDeadlock } from '../db/retry.ts';
 
 /** The `rate_limits.key` column holds 191 characters (the MySQL index limit). */
 const MAX_STORED_KEY = 191;
@@ -128,13 +129,18 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   /** The new count of each row, in order: one upsert where RETURNING has them, else one per row. */
   private async countRows(rows: readonly NewCounter[], now: string): Promise<CountedRow[]> {
+    // Parallel upserts of the same keys can still deadlock on InnoDB (its insert-intention and
+    // gap locks): rows go in key order, so they lock in one order, and a statement chosen as the
+    // victim was undone whole (autocommit), so it runs again without counting twice.
     if (this.dialect !== 'mysql' || (this.options.mysqlReturning ?? (await isMariaDb(this.db)))) {
-      const returned = await this.upsertReturning(rows, now);
+      const inKeyOrder = [...rows].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const returned = await retryOnDeadlock(() => this.upsertReturning(inKeyOrder, now));
       const byKey = new Map(returned.map((r) => [r.key, r]));
       return rows.map((row) => byKey.get(row.key)!);
     }
     const counted: CountedRow[] = [];
-    for (const row of rows) counted.push(await this.hitMysql(row.key, now, row.reset_at));
+    for (const row of rows)
+      counted.push(await retryOnDeadlock(() => this.hitMysql(row.key, now, row.reset_at)));
     return counted;
   }
 

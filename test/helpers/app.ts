@@ -54,7 +54,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = (serverOptions.clock as ManualClock | undefined) ?? new ManualClock(Date.now());
   const server = await createServer({
     env: {},
-    logger: false,
+    // CITADEL_TEST_LOG=error (or any pino level) shows the server's logs when a test needs explaining.
+    logger: process.env.CITADEL_TEST_LOG ? { level: process.env.CITADEL_TEST_LOG } : false,
     seedDemo: false,
     databaseUrl: database.url,
     sessionSecret: TEST_SECRET,

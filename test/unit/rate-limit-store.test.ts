@@ -62,6 +62,30 @@ describe('database rate-limit store', () => {
       expect(running!.retryAfter).toBeLessThanOrEqual(3600 - 120);
       await expect(store.hitMany([hits[0]!, hits[0]!])).rejects.toThrow(/named twice/);
     });
+
+    it(`hitMany (${path.name}): new counters hit from many requests at once, in either order, count each hit once and never fail`, async () => {
+      const store = new DatabaseRateLimitStore(t.services.db, t.services.dialect, t.clock, {
+        mysqlReturning: path.mysqlReturning,
+      });
+      const N = 60;
+      for (let round = 0; round < 3; round += 1) {
+        // Two counters one request hits together (a sign-in: its address-and-identifier pair and
+        // its account), created by the first of N parallel requests; InnoDB could pick some of
+        // them as deadlock victims.
+        const pair = { key: `pair-${round}-${path.mysqlReturning}`, windowSeconds: 60 };
+        const account = { key: `account-${round}-${path.mysqlReturning}`, windowSeconds: 3600 };
+        const states = await Promise.all(
+          Array.from({ length: N }, (_, i) =>
+            i % 2 === 0
+              ? store.hitMany([pair, account])
+              : store.hitMany([account, pair]).then((s) => s.reverse()),
+          ),
+        );
+        const oneToN = Array.from({ length: N }, (_, i) => i + 1);
+        expect(states.map((s) => s[0]!.count).sort((a, b) => a - b)).toEqual(oneToN);
+        expect(states.map((s) => s[1]!.count).sort((a, b) => a - b)).toEqual(oneToN);
+      }
+    });
   }
 });
 
