@@ -87,35 +87,22 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
     { knownActions, resolvePlugins },
     { buildAuthOpenApiDocument },
     { parseOpenApiVersion },
-    { declaredEndpoints },
-    { clientRoutesEndpoint },
+    { authEndpointGroups },
   ] = await Promise.all([
     import('./assembly.ts'),
     import('./auth/core/endpoint-openapi.ts'),
     import('./core/openapi.ts'),
     import('./auth/core/plugin-host.ts'),
-    import('./auth/core/client-routes.ts'),
   ]);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));
   const { SESSION_COOKIE } = await import('./http/sessions/plugin.ts');
-  const declared = declaredEndpoints(plugins);
-  const clientRoutes = clientRoutesEndpoint(
-    plugins.flatMap((plugin) => plugin.endpoints ?? []),
-    config.api?.apiBaseUrl ?? null,
-  );
-  const document = buildAuthOpenApiDocument(
-    [
-      ...plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
-      { name: 'client', endpoints: [clientRoutes] },
-    ],
-    {
-      title: config.appName,
-      serverUrl: config.basePath || '/',
-      cookieName: SESSION_COOKIE,
-      openapi: openapi === undefined ? config.openapi : parseOpenApiVersion(openapi, '--openapi'),
-    },
-  );
+  const document = buildAuthOpenApiDocument(authEndpointGroups(plugins, config.api?.apiBaseUrl ?? null), {
+    title: config.appName,
+    serverUrl: config.basePath || '/',
+    cookieName: SESSION_COOKIE,
+    openapi: openapi === undefined ? config.openapi : parseOpenApiVersion(openapi, '--openapi'),
+  });
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 

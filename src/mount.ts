@@ -169,7 +169,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     void authErrorHandler(Object.assign(new Error('Not found.'), { statusCode: 404 }), request, reply);
   });
 
-  await app.register(authCore, { plugins });
+  await app.register(authCore);
   if (config.seedDemo && config.seed) await config.seed(services);
 
   if (config.api) {

@@ -55,23 +55,8 @@ type BuiltIns = typeof BUILT_INS;
 /** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */
 export type BuiltInPluginKey = keyof BuiltIns;
 
-/** The built-ins in the order they register. */
-type BuiltInOrder = [
-  'accounts',
-  'tokens',
-  'social',
-  'password',
-  'pipeline',
-  'magicLink',
-  'factors',
-  'sudo',
-  'accountCenter',
-  'serviceTokens',
-  'admin',
-];
-
 /** Every built-in key in registration order, for tests and tools that go through them all. */
-export const BUILT_IN_PLUGIN_KEYS: BuiltInOrder = [
+export const BUILT_IN_PLUGIN_KEYS = [
   'accounts',
   'tokens',
   'social',
@@ -83,7 +68,15 @@ export const BUILT_IN_PLUGIN_KEYS: BuiltInOrder = [
   'accountCenter',
   'serviceTokens',
   'admin',
-];
+] as const satisfies readonly BuiltInPluginKey[];
+
+/** The built-ins in the order they register. */
+type BuiltInOrder = typeof BUILT_IN_PLUGIN_KEYS;
+
+/** Fails to compile when a built-in of `BUILT_INS` is missing from the registration order. */
+const everyBuiltInOrdered: Exclude<BuiltInPluginKey, BuiltInOrder[number]> extends never ? true : never =
+  true;
+void everyBuiltInOrdered;
 
 /** The plugin a built-in's factory returns (`BuiltInPlugin<'magicLink'>`). */
 export type BuiltInPlugin<K extends BuiltInPluginKey> = ReturnType<BuiltIns[K]>;

@@ -30,6 +30,7 @@ import {
 import { accountSettings } from '../core/account-settings.ts';
 import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
+import { PagePaginationSchema } from '../core/page-pagination.ts';
 import {
   type AccountPageProps,
   accountPage,
@@ -113,16 +114,6 @@ const SecurityEventSchema = Type.Object({
   ip: Type.Union([Type.String(), Type.Null()]),
   user_agent: Type.Union([Type.String(), Type.Null()]),
   detail: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
-});
-
-const PaginationSchema = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-  hasMore: Type.Boolean(),
-  nextPage: Type.Union([Type.Integer(), Type.Null()]),
-  prevPage: Type.Union([Type.Integer(), Type.Null()]),
 });
 
 const EMAIL_VERIFY_TOKEN = Type.String({ 'x-raw': true, description: 'The token of the emailed link' });
@@ -409,7 +400,7 @@ const listEvents = defineEndpoint({
   }),
   responses: {
     200: Envelope({
-      data: Type.Object({ events: Type.Array(SecurityEventSchema), pagination: PaginationSchema }),
+      data: Type.Object({ events: Type.Array(SecurityEventSchema), pagination: PagePaginationSchema }),
     }),
   },
   page: eventsPage,

@@ -11,6 +11,7 @@ import { disableUser, enableUser, listUsers, signOutUser } from './users.ts';
 import { endImpersonation, impersonationOf, startImpersonation } from './impersonation.ts';
 import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
 import { adminOptions } from './options.ts';
+import { PagePaginationSchema } from '../core/page-pagination.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -35,16 +36,6 @@ const AdminUserSchema = Type.Object({
   disabled_until: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String(),
   last_sign_in_at: Type.Union([Type.String(), Type.Null()]),
-});
-
-const PaginationSchema = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-  hasMore: Type.Boolean(),
-  nextPage: Type.Union([Type.Integer(), Type.Null()]),
-  prevPage: Type.Union([Type.Integer(), Type.Null()]),
 });
 
 const UserId = Type.Object({ id: Type.String({ maxLength: 20, pattern: '^[0-9]+$' }) });
@@ -115,7 +106,7 @@ const list = defineEndpoint({
   }),
   responses: {
     200: Envelope({
-      data: Type.Object({ users: Type.Array(AdminUserSchema), pagination: PaginationSchema }),
+      data: Type.Object({ users: Type.Array(AdminUserSchema), pagination: PagePaginationSchema }),
     }),
   },
   page: adminUsersPage,
@@ -153,94 +144,86 @@ const show = defineEndpoint({
   },
 });
 
+/** Every change to one user's account: a per-administrator limit, the user's page for browsers. */
+const userChange = {
+  auth: 'session',
+  ability: 'admin:update',
+  params: UserId,
+  responses: { 200: Envelope() },
+  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  page: adminUserPage,
+  pageProps,
+} as const;
+
+/**
+ * Run a change on the user the path names, by an administrator in sudo mode (not on their own
+ * account), and answer with the user's page: "<username> <done>."
+ */
+async function changeUser(
+  input: EndpointInput<{ id: string }>,
+  done: string,
+  change: (
+    target: UserRecord,
+    by: { admin: UserRecord; origin: ReturnType<typeof originOf> },
+  ) => Promise<void>,
+) {
+  const admin = await requireAdminChange(input);
+  const target = await targetUser(input, admin);
+  await change(target, { admin, origin: originOf(input) });
+  return {
+    status: 'success' as const,
+    message: `${target.username} ${done}.`,
+    redirect_to: `/admin/users/${target.id}`,
+  };
+}
+
+/** A disable's optional end: ISO 8601 in the future (a form's zoneless datetime-local is UTC), or null. */
+function disabledUntil(until: string | undefined, now: Date): string | null {
+  if (until === undefined || until === '') return null;
+  const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(until);
+  const at = Date.parse(zoneless ? `${until}Z` : until);
+  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}/.test(until))
+    throw new ValidationError({ until: 'Give a date and time (ISO 8601).' });
+  if (at <= now.getTime()) throw new ValidationError({ until: 'The end must be in the future.' });
+  return new Date(at).toISOString();
+}
+
 const disable = defineEndpoint({
+  ...userChange,
   method: 'POST',
   path: '/admin/users/:id/disable',
   action: 'admin.disable',
-  auth: 'session',
-  ability: 'admin:update',
   summary: 'Disable an account: every session and token ends, sign-in is refused (administrators, sudo)',
-  params: UserId,
   body: Type.Object({
     reason: Type.String({ minLength: 1, maxLength: 200 }),
     until: Type.Optional(
       Type.String({ maxLength: 64, description: 'ISO 8601, in the future; absent: until enabled' }),
     ),
   }),
-  responses: { 200: Envelope() },
-  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
-  page: adminUserPage,
-  pageProps,
-  async handler(input) {
-    const admin = await requireAdminChange(input);
-    const { body, services } = input;
-    let until: string | null = null;
-    if (body.until !== undefined && body.until !== '') {
-      // A form's datetime-local has no zone: the page says UTC.
-      const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(body.until);
-      const at = Date.parse(zoneless ? `${body.until}Z` : body.until);
-      if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}/.test(body.until))
-        throw new ValidationError({ until: 'Give a date and time (ISO 8601).' });
-      if (at <= services.clock.now().getTime())
-        throw new ValidationError({ until: 'The end must be in the future.' });
-      until = new Date(at).toISOString();
-    }
-    const target = await targetUser(input, admin);
-    await disableUser(services, target, { reason: body.reason, until }, { admin, origin: originOf(input) });
-    return {
-      status: 'success',
-      message: `${target.username} is disabled.`,
-      redirect_to: `/admin/users/${target.id}`,
-    };
-  },
+  handler: (input) =>
+    changeUser(input, 'is disabled', (target, by) => {
+      const until = disabledUntil(input.body.until, input.services.clock.now());
+      return disableUser(input.services, target, { reason: input.body.reason, until }, by);
+    }),
 });
 
 const enable = defineEndpoint({
+  ...userChange,
   method: 'POST',
   path: '/admin/users/:id/enable',
   action: 'admin.enable',
-  auth: 'session',
-  ability: 'admin:update',
   summary: 'Enable a disabled account (administrators, sudo)',
-  params: UserId,
-  responses: { 200: Envelope() },
-  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
-  page: adminUserPage,
-  pageProps,
-  async handler(input) {
-    const admin = await requireAdminChange(input);
-    const target = await targetUser(input, admin);
-    await enableUser(input.services, target, { admin, origin: originOf(input) });
-    return {
-      status: 'success',
-      message: `${target.username} is enabled.`,
-      redirect_to: `/admin/users/${target.id}`,
-    };
-  },
+  handler: (input) => changeUser(input, 'is enabled', (target, by) => enableUser(input.services, target, by)),
 });
 
 const signOut = defineEndpoint({
+  ...userChange,
   method: 'POST',
   path: '/admin/users/:id/sign-out',
   action: 'admin.sign_out',
-  auth: 'session',
-  ability: 'admin:update',
   summary: 'End every session of a user (administrators, sudo)',
-  params: UserId,
-  responses: { 200: Envelope() },
-  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
-  page: adminUserPage,
-  pageProps,
-  async handler(input) {
-    const admin = await requireAdminChange(input);
-    const target = await targetUser(input, admin);
-    await signOutUser(input.services, target, { admin, origin: originOf(input) });
-    return {
-      status: 'success',
-      message: `${target.username} is signed out everywhere.`,
-      redirect_to: `/admin/users/${target.id}`,
-    };
-  },
+  handler: (input) =>
+    changeUser(input, 'is signed out everywhere', (target, by) => signOutUser(input.services, target, by)),
 });
 
 const impersonate = defineEndpoint({
@@ -254,7 +237,7 @@ const impersonate = defineEndpoint({
   responses: {
     200: Envelope({ data: Type.Object({ user_id: Type.Integer(), expires_at: Type.String() }) }),
   },
-  rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
+  rateLimit: userChange.rateLimit,
   page: adminUserPage,
   pageProps,
   async handler(input) {

@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { CitadelServices } from '../core/services.ts';
 import { changeWithEvent, type EventOrigin } from '../core/security-events.ts';
 import { isDisabled, type UserRecord } from '../core/users.ts';
+import { pagePagination, type PagePagination } from '../core/page-pagination.ts';
 
 /** A user as the administration lists it. */
 export interface AdminUserView {
@@ -18,15 +19,7 @@ export interface AdminUserView {
 
 export interface AdminUserPage {
   users: AdminUserView[];
-  pagination: {
-    page: number;
-    limit: number;
-    total: number;
-    totalPages: number;
-    hasMore: boolean;
-    nextPage: number | null;
-    prevPage: number | null;
-  };
+  pagination: PagePagination;
 }
 
 /**
@@ -89,8 +82,6 @@ export async function listUsers(
     .execute();
   const count = await base.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(count?.total ?? 0);
-  const totalPages = Math.ceil(total / limit);
-  const hasMore = page < totalPages;
   return {
     users: rows.map((row) => ({
       id: Number(row.id),
@@ -102,15 +93,7 @@ export async function listUsers(
       created_at: row.created_at,
       last_sign_in_at: (row.last_sign_in_at as string | null) ?? null,
     })),
-    pagination: {
-      page,
-      limit,
-      total,
-      totalPages,
-      hasMore,
-      nextPage: hasMore ? page + 1 : null,
-      prevPage: page > 1 ? Math.min(page - 1, Math.max(totalPages, 1)) : null,
-    },
+    pagination: pagePagination(page, limit, total),
   };
 }
 

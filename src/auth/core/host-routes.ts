@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { CitadelPlugin } from '../../plugin.ts';
-import type { AnyEndpoint } from './endpoint.ts';
 import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
@@ -9,16 +7,12 @@ import type { RequestContext } from './request-context.ts';
 import { hookOf } from '../../http/hooks.ts';
 import { commitRequest, contextOf, registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
-import { declaredEndpoints } from './plugin-host.ts';
 
 /**
  * The auth core's HTTP side: who the caller is (remember-me restoration, then the session or the
  * bearer token) on every request, the plugins' `request` listeners, and each plugin's routes.
  */
-export const authCore = fp(async function authCore(
-  app: FastifyInstance,
-  { plugins }: { plugins: readonly CitadelPlugin[] },
-) {
+export const authCore = fp(async function authCore(app: FastifyInstance) {
   const { requestListeners } = app.citadel;
   // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
   if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
@@ -58,24 +52,17 @@ export const authCore = fp(async function authCore(
     }),
   );
 
-  const declared = declaredEndpoints(plugins);
-  for (const plugin of plugins) {
-    const { routes } = plugin;
-    const endpoints = declared(plugin);
-    if (!routes && !endpoints) continue;
+  const groups = app.citadel.authEndpointGroups;
+  for (const { plugin, endpoints } of groups) {
+    if (plugin === null) {
+      registerEndpoints(app, endpoints);
+      continue;
+    }
+    if (!plugin.routes && endpoints.length === 0) continue;
     await app.register(async (scope) => {
-      if (endpoints) registerEndpoints(scope, endpoints);
-      await routes?.(scope);
+      registerEndpoints(scope, endpoints);
+      await plugin.routes?.(scope);
     });
   }
-  // The core's own endpoints (`GET /endpoints` for the typed client): the declared ones no plugin has.
-  // (Compared by method and path: `GET /me` is a new object once the plugins' fields are added.)
-  const routeOf = (endpoint: AnyEndpoint) => `${endpoint.method} ${endpoint.path}`;
-  const ofPlugins = new Set(plugins.flatMap((plugin) => (declared(plugin) ?? []).map(routeOf)));
-  const coreEndpoints = app.citadel.authEndpoints.filter((endpoint) => !ofPlugins.has(routeOf(endpoint)));
-  registerEndpoints(app, coreEndpoints);
-  serveAuthDocs(app, [
-    ...plugins.map((plugin) => ({ name: plugin.id, endpoints: declared(plugin) ?? [] })),
-    { name: 'client', endpoints: coreEndpoints },
-  ]);
+  serveAuthDocs(app, groups);
 });

@@ -16,6 +16,7 @@ import { FactorRegistry } from './factors/registry.ts';
 import type { PageHeaderPart, PageRenderer } from '../../http/respond.ts';
 import type { ServedPaths } from '../../http/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
+import type { EndpointGroup } from './endpoint-openapi.ts';
 import { clientRoutesEndpoint } from './client-routes.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
@@ -33,6 +34,8 @@ declare module './services.ts' {
     factorRegistry: FactorRegistry;
     /** Every declared auth endpoint (built-in and plugins) in plugin order, then the core's own. */
     authEndpoints: readonly AnyEndpoint[];
+    /** The same endpoints by who declares them: each plugin (by id), then the core (`client`). */
+    authEndpointGroups: readonly ServedEndpointGroup[];
     /** The plugins' `signedIn` listeners, in plugin order. */
     signInListeners: readonly SignedInListener[];
     /** The plugins' `request` listeners, in plugin order. */
@@ -66,17 +69,34 @@ function withMeFields(endpoint: AnyEndpoint, fields: TProperties): AnyEndpoint {
   };
 }
 
+/** Endpoints by who declares them: a plugin (named by its id), or the auth core itself (`client`). */
+export interface ServedEndpointGroup extends EndpointGroup {
+  /** The plugin whose routes go with these endpoints; null for the core's own. */
+  plugin: CitadelPlugin | null;
+}
+
 /**
- * Each plugin's endpoints as served: `GET /me`'s answer with the fields the plugins' `extendMe`
- * add (`meSchema`), for the routes and the auth OpenAPI document alike.
+ * Every auth endpoint as served, by who declares it: each plugin's (`GET /me`'s answer with the
+ * fields the plugins' `extendMe` add, `meSchema`), then the core's own (`GET /endpoints`, for the
+ * typed client). The routes, the auth OpenAPI document and the CLI all read this one list.
  */
-export function declaredEndpoints(
+export function authEndpointGroups(
   plugins: readonly CitadelPlugin[],
-): (plugin: CitadelPlugin) => AnyEndpoint[] | undefined {
+  apiBaseUrl: string | null,
+): ServedEndpointGroup[] {
   const meFields: TProperties = Object.fromEntries(
     plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
   );
-  return (plugin) => plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
+  const groups = plugins.map((plugin) => ({
+    name: plugin.id,
+    plugin,
+    endpoints: (plugin.endpoints ?? []).map((endpoint) => withMeFields(endpoint, meFields)),
+  }));
+  const endpoints = groups.flatMap((group) => group.endpoints);
+  return [
+    ...groups,
+    { name: 'client', plugin: null, endpoints: [clientRoutesEndpoint(endpoints, apiBaseUrl)] },
+  ];
 }
 
 /** The core services of `src/services.ts`, before the auth core adds its own. */
@@ -89,6 +109,7 @@ type CoreServices = Omit<
   | 'actions'
   | 'factorRegistry'
   | 'authEndpoints'
+  | 'authEndpointGroups'
   | 'signInListeners'
   | 'requestListeners'
   | 'passwordChangedListeners'
@@ -133,10 +154,9 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   for (const action of config.actions ?? []) actions.register(action);
   const tenancies = plugins.flatMap((plugin) => (plugin.tenancy ? [plugin.tenancy] : []));
   if (tenancies.length > 1) throw new Error('Only one plugin may bring a tenancy (organizations).');
-  const declared = declaredEndpoints(plugins);
+  const groups = authEndpointGroups(plugins, options.apiBaseUrl ?? null);
   const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
     plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
-  const endpoints = plugins.flatMap((plugin) => declared(plugin) ?? []);
   return {
     ...core,
     log: options.log,
@@ -149,8 +169,8 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     tokens: new PersonalAccessTokens(db, clock, config.limits.tokenLastUsedInterval),
     actions,
     factorRegistry: new FactorRegistry(plugins.flatMap((plugin) => plugin.factors ?? [])),
-    // The plugins' endpoints, then the core's own: `GET /endpoints` for the typed client.
-    authEndpoints: [...endpoints, clientRoutesEndpoint(endpoints, options.apiBaseUrl ?? null)],
+    authEndpoints: groups.flatMap((group) => group.endpoints),
+    authEndpointGroups: groups,
     signInListeners: listeners('signedIn'),
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),

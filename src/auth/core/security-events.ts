@@ -3,6 +3,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
+import { pagePagination, type PagePagination } from './page-pagination.ts';
 
 /** The event types of contract section 10. */
 export const SECURITY_EVENT_TYPES = [
@@ -122,15 +123,7 @@ export interface SecurityEventView {
 
 export interface EventPage {
   events: SecurityEventView[];
-  pagination: {
-    page: number;
-    limit: number;
-    total: number;
-    totalPages: number;
-    hasMore: boolean;
-    nextPage: number | null;
-    prevPage: number | null;
-  };
+  pagination: PagePagination;
 }
 
 /** One page of a user's events, newest first (ties by id, so pages never overlap). */
@@ -155,8 +148,6 @@ export async function listSecurityEvents(
     .where('user_id', '=', userId)
     .executeTakeFirst();
   const total = Number(count?.total ?? 0);
-  const totalPages = Math.ceil(total / limit);
-  const hasMore = page < totalPages;
   return {
     events: rows.map((r) => ({
       id: Number(r.id),
@@ -166,15 +157,7 @@ export async function listSecurityEvents(
       user_agent: r.user_agent,
       detail: JSON.parse(r.detail) as EventDetail,
     })),
-    pagination: {
-      page,
-      limit,
-      total,
-      totalPages,
-      hasMore,
-      nextPage: hasMore ? page + 1 : null,
-      prevPage: page > 1 ? Math.min(page - 1, Math.max(totalPages, 1)) : null,
-    },
+    pagination: pagePagination(page, limit, total),
   };
 }
 
