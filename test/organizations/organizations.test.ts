@@ -61,6 +61,19 @@ describe('organizations, members, invitations (contract section 17)', () => {
     const me = await ownerC.get('/me');
     expect(me.body.organization).toMatchObject({ id: same.body.data.organization.id, role: 'owner' });
     expect((await ownerC.post('/organizations/active', { organization_id: org })).status).toBe(200);
+    // null (JSON) or the form's empty value ("Act in no organization"): no active organization.
+    const none = await ownerC.post('/organizations/active', { organization_id: null });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.data.organization).toBeNull();
+    expect((await ownerC.get('/me')).body.organization).toBeNull();
+    expect((await ownerC.post('/organizations/active', { organization_id: org })).status).toBe(200);
+    expect((await ownerC.get('/me')).body.organization).toMatchObject({ id: org });
+    const noneByForm = await ownerC.post('/organizations/active', { organization_id: '' }, 'form');
+    expect(noneByForm.status, noneByForm.text).toBe(303);
+    expect((await ownerC.get('/me')).body.organization).toBeNull();
+    // Leaving the field out is still a 422: nothing is changed by accident.
+    expect((await ownerC.post('/organizations/active', {})).status).toBe(422);
+    expect((await ownerC.post('/organizations/active', { organization_id: org })).status).toBe(200);
     const list = await ownerC.get('/organizations');
     expect(list.body.action).toBe('organizations.index');
     expect(list.body.data.organizations).toHaveLength(3);

@@ -24,6 +24,7 @@ interface SchemaNode {
   type?: string | string[];
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
+  anyOf?: SchemaNode[];
   format?: string;
   title?: string;
   minLength?: number;
@@ -77,6 +78,11 @@ function decodeValue(value: unknown, node: SchemaNode): unknown {
   }
   if (typeof value === 'string') return decodeString(value, node);
   return value;
+}
+
+/** A field whose schema takes `null` (a union with `Type.Null()`): null, or a form's empty value, is kept as null. */
+function acceptsNull(node: SchemaNode): boolean {
+  return node.type === 'null' || (node.anyOf?.some((option) => option.type === 'null') ?? false);
 }
 
 function message(error: ValueError, label: string): string {
@@ -190,7 +196,9 @@ export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
         const decoded = decodeValue(source[field], node);
         if (decoded !== null && typeof decoded === 'object' && 'problem' in decoded) {
           errors[field] = `${labelOf(field)} ${(decoded as { problem: string }).problem}`;
-        } else if (decoded !== undefined && decoded !== null) {
+        } else if (decoded === undefined || decoded === null) {
+          if (acceptsNull(node)) value[field] = null;
+        } else {
           value[field] = decoded;
           const problem = typeof decoded === 'string' ? lengthProblem(decoded, node, labelOf(field)) : null;
           if (problem) errors[field] = problem;
