@@ -198,6 +198,15 @@ type Validator<R extends ResourceConfig, V extends 'post' | 'put' | 'patch'> =
 type ValidatorInput<R extends ResourceConfig, V extends 'post' | 'put' | 'patch'> =
   Validator<R, V> extends TObject ? Static<Validator<R, V>> : never;
 
+/** The tenant column of a tenant-scoped resource (`tenant: 'organization_id'`), else `never`. */
+type TenantColumn<R extends ResourceConfig> = R extends { tenant: infer C extends string } ? C : never;
+/**
+ * What a write body may say of the tenant column: nothing, since the server sets it to the
+ * caller's active organization. It may be given only as that organization's id; another id is a
+ * 422 naming the column (contract section 17).
+ */
+type TenantInput<R extends ResourceConfig> = { [K in TenantColumn<R>]?: number };
+
 type Writable<R extends ResourceConfig> = {
   [K in Allowed<R>]: Relations<R>[K] extends { type: 'hasMany'; resource: string } ? K : never;
 }[Allowed<R>];
@@ -206,7 +215,7 @@ type ChildTarget<R extends ResourceConfig, All extends ResourceConfig, K extends
   Relations<R>[K]['resource']
 >;
 type ChildCreate<R extends ResourceConfig, All extends ResourceConfig, K extends keyof Relations<R>> = Omit<
-  ValidatorInput<ChildTarget<R, All, K>, 'post'>,
+  ValidatorInput<ChildTarget<R, All, K>, 'post'> & TenantInput<ChildTarget<R, All, K>>,
   Relations<R>[K]['foreignKey']
 >;
 type ChildChange<R extends ResourceConfig, All extends ResourceConfig, K extends keyof Relations<R>> =
@@ -214,16 +223,19 @@ type ChildChange<R extends ResourceConfig, All extends ResourceConfig, K extends
   | ({ id: ResourceId<ChildTarget<R, All, K>> } & Partial<ChildCreate<R, All, K>>)
   | { id: ResourceId<ChildTarget<R, All, K>>; _delete: true };
 
-/** The body of a create: the `post` validator's fields, and children of the allowed hasMany relations. */
+/**
+ * The body of a create: the `post` validator's fields, and children of the allowed hasMany
+ * relations. A tenant-scoped resource's tenant column is optional (the server sets it).
+ */
 export type CreateInput<R extends ResourceConfig, All extends ResourceConfig> = Simplify<
-  ValidatorInput<R, 'post'> & { [K in Writable<R>]?: ChildCreate<R, All, K>[] }
+  ValidatorInput<R, 'post'> & TenantInput<R> & { [K in Writable<R>]?: ChildCreate<R, All, K>[] }
 >;
 /** The body of an update (PATCH) or a replacement (PUT), with nested child changes. */
 export type ChangeInput<
   R extends ResourceConfig,
   All extends ResourceConfig,
   V extends 'put' | 'patch',
-> = Simplify<ValidatorInput<R, V> & { [K in Writable<R>]?: ChildChange<R, All, K>[] }>;
+> = Simplify<ValidatorInput<R, V> & TenantInput<R> & { [K in Writable<R>]?: ChildChange<R, All, K>[] }>;
 
 type Exposed<R extends ResourceConfig, V extends string> = R['exposedMethods'] extends readonly unknown[]
   ? V extends ListOf<R['exposedMethods']>
@@ -280,13 +292,30 @@ export interface ResourceDelete<R extends ResourceConfig> {
   delete(id: ResourceId<R>, options?: RequestOptions): Promise<ClientResult<{ id: ResourceId<R> }>>;
 }
 
-/** One resource's methods: reads, and each write its declaration serves (a validator, an exposed verb). */
-export type ResourceClient<R extends ResourceConfig, All extends ResourceConfig> = (Exposed<
-  R,
-  'get'
-> extends true
-  ? ResourceReads<R, All>
-  : unknown) &
+/** A brand no value has at run time: it exists in the types alone (nothing to read, nothing bundled). */
+declare const tenantBrand: unique symbol;
+/**
+ * The mark of a tenant-scoped resource's client (`defineResource({ tenant: 'organization_id' })`,
+ * contract section 17): every call acts in the caller's active organization, its reads see that
+ * organization's rows alone, its writes set `Column` (a body may leave it out), and without an
+ * active organization the server answers 403. A type only: the brand has no run-time value.
+ */
+export interface TenantScoped<Column extends string = string> {
+  readonly [tenantBrand]: Column;
+}
+/** The tenant column of a resource client (`TenantOf<typeof client.api.v1.projects>`), or `never` when it is not tenant-scoped. */
+export type TenantOf<Client> = Client extends TenantScoped<infer Column> ? Column : never;
+
+/**
+ * One resource's methods: reads, and each write its declaration serves (a validator, an exposed
+ * verb); a tenant-scoped resource's client is also `TenantScoped<column>`.
+ */
+export type ResourceClient<R extends ResourceConfig, All extends ResourceConfig> = ([
+  TenantColumn<R>,
+] extends [never]
+  ? unknown
+  : TenantScoped<TenantColumn<R>>) &
+  (Exposed<R, 'get'> extends true ? ResourceReads<R, All> : unknown) &
   (HasValidator<R, 'post'> extends true ? ResourceCreate<R, All> : unknown) &
   (HasValidator<R, 'patch'> extends true ? ResourceUpdate<R, All> : unknown) &
   (HasValidator<R, 'put'> extends true ? ResourceReplace<R, All> : unknown) &

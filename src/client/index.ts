@@ -33,6 +33,8 @@ export type {
   ResourceRecord,
   Selected,
   SortField,
+  TenantOf,
+  TenantScoped,
 } from './api-types.ts';
 
 /** Options of `createClient()`. */

@@ -1,7 +1,14 @@
 // The configurations the type tests compile against: the demo (built-in plugins, posts and
 // comments) and one with a plugin of its own and a built-in left out.
 import { Type } from '@sinclair/typebox';
-import { defaultPlugins, defineConfig, defineEndpoint, definePlugin } from '../../../src/index.ts';
+import {
+  defaultPlugins,
+  defineConfig,
+  defineEndpoint,
+  definePlugin,
+  organizations,
+} from '../../../src/index.ts';
+import { tenantApi } from '../../organizations/fixture.ts';
 import { Envelope } from '../../../src/auth/core/envelope-schema.ts';
 
 export { default as demoConfig } from '../../../examples/blog/citadel.config.ts';
@@ -41,4 +48,10 @@ export const builtInConfig = defineConfig({ plugins: defaultPlugins() });
 
 export const pluginConfig = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],
+});
+
+/** Tenant-scoped projects with tenant-scoped tasks as nested children (test/organizations). */
+export const tenantConfig = defineConfig({
+  plugins: [...defaultPlugins(), organizations()],
+  api: tenantApi,
 });

@@ -1,8 +1,8 @@
 // Type test (compiled by test/client/types.test.ts, and by `npm run typecheck`): every line under a
 // `@ts-expect-error` is a misuse the client's types must refuse. Should one compile, TypeScript
 // reports the directive as unused and the test fails.
-import { createClient } from '../../../src/client/index.ts';
-import type { demoConfig, pluginConfig } from './fixtures.ts';
+import { createClient, type TenantOf, type TenantScoped } from '../../../src/client/index.ts';
+import type { demoConfig, pluginConfig, tenantConfig } from './fixtures.ts';
 
 export async function misuse(): Promise<void> {
   const client = createClient<typeof demoConfig>({ baseUrl: 'http://localhost:3000' });
@@ -63,6 +63,31 @@ export async function misuse(): Promise<void> {
   await client.api.v2.comments.list();
   // @ts-expect-error no version v3 is published
   await client.api.v3.posts.list();
+
+  // Tenant-scoped resources (contract section 17).
+  // @ts-expect-error posts are not tenant-scoped: no mark
+  const posts: TenantScoped = client.api.v1.posts;
+  void posts;
+  // @ts-expect-error projects are scoped by organization_id, not team_id
+  const projects: TenantScoped<'team_id'> = client.api.v1.projects;
+  void projects;
+  // @ts-expect-error a resource that is not tenant-scoped has no tenant column
+  const column: TenantOf<typeof client.api.v1.posts> = 'organization_id';
+  void column;
+  // @ts-expect-error the tenant column is an organization's (integer) id
+  await client.api.v1.projects.create({ name: 'Apollo', organization_id: 'acme' });
+  // @ts-expect-error nor in an update
+  await client.api.v1.projects.update('p1', { organization_id: '7' });
+  // @ts-expect-error giving the tenant column does not make the validator's name optional
+  await client.api.v1.projects.create({ organization_id: 7 });
+  // @ts-expect-error a resource that is not tenant-scoped takes no organization_id
+  await client.api.v1.posts.create({ title: 'T', body: 'B', organization_id: 7 });
+  const tenant = createClient<typeof tenantConfig>({ baseUrl: 'http://localhost:3000' });
+  // @ts-expect-error nested children's tenant column has the same type
+  await tenant.api.v1.projects.create({
+    name: 'Apollo',
+    tasks: [{ title: 'Launch', organization_id: 'acme' }],
+  });
 
   const other = createClient<typeof pluginConfig>({ baseUrl: 'http://localhost:3000' });
   // @ts-expect-error the magic link plugin was left out of this configuration

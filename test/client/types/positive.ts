@@ -1,7 +1,13 @@
 // Type test (compiled by test/client/types.test.ts, and by `npm run typecheck`): what a correct
 // program writes with the typed client, and the types it gets. Zero errors expected.
-import { createClient, type ClientError, type Pagination } from '../../../src/client/index.ts';
-import type { demoConfig, pluginConfig } from './fixtures.ts';
+import {
+  createClient,
+  type ClientError,
+  type Pagination,
+  type TenantOf,
+  type TenantScoped,
+} from '../../../src/client/index.ts';
+import type { demoConfig, pluginConfig, tenantConfig } from './fixtures.ts';
 
 /** Compile-time equality: `expectType<Exact<A, B>>(true)` fails to compile unless A and B are the same. */
 type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -127,4 +133,40 @@ export async function withPlugin(): Promise<void> {
   const notes = await client.auth.notes.get({ tag: 'work' });
   if (notes.data) expectType<Exact<typeof notes.data.data.notes, string[]>>(true);
   await client.auth.login({ username: 'ada', password: 'x' });
+}
+
+export async function tenancy(): Promise<void> {
+  const client = createClient<typeof demoConfig>({ baseUrl: 'http://localhost:3000' });
+  await client.auth.organizations.create({ name: 'Acme' });
+  await client.auth.organizations.active({ organization_id: 1 });
+
+  // The mark: projects are tenant-scoped by organization_id; posts are not.
+  const projects: TenantScoped<'organization_id'> = client.api.v1.projects;
+  const anyTenant: TenantScoped = client.api.v1.projects;
+  void projects;
+  void anyTenant;
+  expectType<Exact<TenantOf<typeof client.api.v1.projects>, 'organization_id'>>(true);
+  expectType<Exact<TenantOf<typeof client.api.v1.posts>, never>>(true);
+  expectType<Exact<TenantOf<typeof client.api.v1.comments>, never>>(true);
+
+  // Writes leave the tenant column out (the server sets it), or give the active organization's id.
+  const made = await client.api.v1.projects.create({ name: 'Apollo' });
+  if (made.data) {
+    expectType<Exact<typeof made.data.organization_id, number>>(true);
+    expectType<Exact<typeof made.data.id, string>>(true);
+  }
+  await client.api.v1.projects.create([{ name: 'One' }, { name: 'Two', description: null }]);
+  await client.api.v1.projects.create({ name: 'Same organization', organization_id: 7 });
+  await client.api.v1.projects.update('p1', { description: 'moon' });
+  await client.api.v1.projects.update('p1', { organization_id: 7 });
+  await client.api.v1.projects.replace('p1', { name: 'Apollo 2' });
+  const page = await client.api.v1.projects.list({ search: 'apollo', sort: ['-created_at'] });
+  if (page.data) expectType<Exact<(typeof page.data)[number]['organization_id'], number>>(true);
+  await client.api.v1.projects.delete('p1');
+
+  // Nested children of a tenant-scoped resource: their tenant column is optional too.
+  const tenant = createClient<typeof tenantConfig>({ baseUrl: 'http://localhost:3000' });
+  expectType<Exact<TenantOf<typeof tenant.api.v1.tasks>, 'organization_id'>>(true);
+  await tenant.api.v1.projects.create({ name: 'Apollo', tasks: [{ title: 'Launch' }] });
+  await tenant.api.v1.projects.create({ name: 'Apollo', tasks: [{ title: 'Land', organization_id: 7 }] });
 }
