@@ -104,6 +104,7 @@ export {
   type EndpointInput,
   type EndpointMethod,
   type EndpointRateLimit,
+  type PluginRateLimit,
   type EndpointResult,
 } from './auth/core/endpoint.ts';
 export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';

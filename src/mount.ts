@@ -20,6 +20,7 @@ import { refuseNonJsonBodies } from './http/json-only.ts';
 import { authErrorHandler } from './http/error-handler.ts';
 import { createAuthServices } from './auth/core/plugin-host.ts';
 import { authCore } from './auth/core/host-routes.ts';
+import { applyPluginRateLimits, pluginRateLimits } from './auth/core/plugin-limit-routes.ts';
 import type { CitadelServices } from './auth/core/services.ts';
 import { resolvePluginOptions } from './auth/core/plugin-options.ts';
 import { pageReplacements } from './auth/pages.ts';
@@ -130,6 +131,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       basePath && route.url.startsWith(basePath) ? route.url.slice(basePath.length) || '/' : route.url;
     servedPaths.add(url);
   });
+
+  // The plugins' rate-limit rules, put on every matching route registered from here on.
+  applyPluginRateLimits(app, pluginRateLimits(plugins), basePath);
 
   // Bodies of every kind are parsed before any route is registered, and one hook then refuses
   // request keys that name a prototype (contract section 14) on every route, ops routes included.

@@ -8,7 +8,7 @@ import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
-import type { AnyEndpoint } from './auth/core/endpoint.ts';
+import type { AnyEndpoint, PluginRateLimit } from './auth/core/endpoint.ts';
 import type { BearerVerifier } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
 import type { Tenancy } from './auth/core/tenancy.ts';
@@ -132,6 +132,12 @@ export interface CitadelPlugin<
    * (contract section 17): brought by the organizations plugin, at most one plugin.
    */
   tenancy?: Tenancy;
+  /**
+   * Rate-limit rules this plugin puts on routes it does not declare (another plugin's endpoints,
+   * its hand-written `routes`, the resource API); its own endpoints carry theirs in `rateLimit`.
+   * Rule names are unique across the server.
+   */
+  rateLimits?: readonly PluginRateLimit[];
   /** Fields this plugin adds to `GET /me`'s `data` (for example `organization`), read per request. */
   extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
   /** A part of every page's header for a request (the organization switcher), or null. */

@@ -126,7 +126,6 @@ async function countRequest(
   request: FastifyRequest,
   decoded: Record<'params' | 'query' | 'body', DecodedInput<unknown>>,
 ): Promise<void> {
-  const services = request.server.citadel;
   const record = (part: DecodedInput<unknown>) => (part.value ?? {}) as Record<string, unknown>;
   const input: RateLimitInput = {
     params: record(decoded.params),
@@ -136,6 +135,16 @@ async function countRequest(
     ip: request.ip,
     caller: request.caller,
   };
+  await hitRateLimits(limits, request, input);
+}
+
+/** Hit each rule's counter for this request (429 past its limit), keyed as the rule says. */
+export async function hitRateLimits(
+  limits: readonly EndpointRateLimit[],
+  request: FastifyRequest,
+  input: RateLimitInput,
+): Promise<void> {
+  const services = request.server.citadel;
   for (const rule of limits) {
     const per = rule.per ?? 'ip';
     const who =

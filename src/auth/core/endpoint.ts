@@ -39,6 +39,23 @@ export interface EndpointRateLimit {
   per?: 'ip' | 'user' | ((input: RateLimitInput) => string | undefined);
 }
 
+/**
+ * A plugin's rate-limit rule for routes it does not declare (contract section 15: a plugin's
+ * `rateLimits`): another plugin's endpoints, a hand-written route, the resource API. Every request
+ * whose method and route path match hits the counter, before the route's own rules and before its
+ * input is validated (so invalid requests count too). `per` functions see the request's raw params,
+ * query and body (`errors` is empty).
+ */
+export interface PluginRateLimit extends EndpointRateLimit {
+  /**
+   * The route's path as it is declared, below the server's base path (`/login`,
+   * `/api/v1/posts/:id`), or a test on it.
+   */
+  path: string | ((path: string) => boolean);
+  /** The methods it counts (default: every method). */
+  method?: EndpointMethod | readonly EndpointMethod[];
+}
+
 /** What a rate-limit rule may key on. */
 export interface RateLimitInput {
   params: Record<string, unknown>;
