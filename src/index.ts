@@ -175,8 +175,8 @@ export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';
 export type { CitadelServices } from './auth/core/services.ts';
 export type { CookieWrite, RequestContext } from './auth/core/request-context.ts';
-export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
-export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
+export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/security/caller.ts';
+export type { Outcome, PageContext, PageRenderer } from './http/response/respond.ts';
 export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {

@@ -5,9 +5,9 @@ import { loadConfig } from './config/load.ts';
 import type { CitadelConfig, CitadelOptions } from './config/types.ts';
 import type { CitadelServices } from './auth/core/services.ts';
 import { systemClock } from './core/clock.ts';
-import { redactedRequestSerializer } from './http/logging.ts';
-import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from './http/request-head.ts';
-import { citadelHelmetOptions, computeSecurityHeaders } from './http/security-headers.ts';
+import { redactedRequestSerializer } from './http/security/logging.ts';
+import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from './http/request/request-head.ts';
+import { citadelHelmetOptions, computeSecurityHeaders } from './http/security/security-headers.ts';
 import { developmentLogTransport } from './ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
@@ -114,7 +114,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Requests Node's parser refuses (a head over the limit, a malformed request line) get the
     // security headers and a problem-details body too; heads up to 64 KiB reach Citadel, which
-    // answers a URL over 32 KiB with its own 414 (src/http/request-head.ts).
+    // answers a URL over 32 KiB with its own 414 (src/http/request/request-head.ts).
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     clientErrorHandler: citadelClientErrorHandler(computeSecurityHeaders(citadelHelmetOptions(config))),
     bodyLimit: 2 * 1024 * 1024,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, trustedCss } from '../../src/http/html.ts';
+import { html, trustedCss } from '../../src/http/html/html.ts';
 import { eventDetails, eventLabel } from '../../src/auth/account-center/pages.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { DatabaseRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit.ts';
-import { RedisRateLimitStore } from '../../src/http/rate-limit-redis.ts';
+import { DatabaseRateLimitStore, type RateLimitStore } from '../../src/http/limits/rate-limit.ts';
+import { RedisRateLimitStore } from '../../src/http/limits/rate-limit-redis.ts';
 import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
 
 /**

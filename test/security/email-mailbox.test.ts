@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { parseMailbox } from '../../src/http/email-address.ts';
+import { parseMailbox } from '../../src/http/request/email-address.ts';
 import { SmtpMailer } from '../../src/mail/mailer.ts';
 
 /** Addresses that name (or could be delivered to) victim@corp.example without being it. */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins, definePlugin } from '../../src/index.ts';
-import { redactUrl } from '../../src/http/logging.ts';
+import { redactUrl } from '../../src/http/security/logging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { linkIn } from '../helpers/mail.ts';
 

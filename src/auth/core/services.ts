@@ -5,11 +5,11 @@ import type { Dialect } from '../../db/url.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto.ts';
 import type { SessionStore } from '../../http/sessions/store.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { RateLimiter } from '../../http/limits/rate-limit.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { EmailSender } from '../../mail/emails.ts';
-import type { ServedPaths } from '../../http/served-paths.ts';
-import type { PageRenderer } from '../../http/respond.ts';
+import type { ServedPaths } from '../../http/html/served-paths.ts';
+import type { PageRenderer } from '../../http/response/respond.ts';
 /** Where Citadel logs (the server's logger; a request's carries its request id). */
 export interface Log {
   info(details: object, message: string): void;
