@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { createServer } from '../src/server.ts';
+import { createServer } from '../src/app/server.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
 import { BENCH_SECRET, demoOptions } from './setup.ts';
 import { seed, type AnyDb } from './seed.ts';

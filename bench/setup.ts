@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createServer, type CitadelServer } from '../src/server.ts';
+import { createServer, type CitadelServer } from '../src/app/server.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
 import { deploymentCodecs, type IdCodec } from '../src/api/resource/sqids.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';

@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import { createApi, defineResource } from '../src/index.ts';
-import { createServer } from '../src/server.ts';
+import { createServer } from '../src/app/server.ts';
 import { randomToken, sha256Hex } from '../src/core/crypto.ts';
 import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
 import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';

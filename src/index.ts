@@ -3,7 +3,7 @@
  * main entry; see also `citadel/fastify`, `citadel/html`, `citadel/migrations`, `citadel/testing`.
  * @packageDocumentation
  */
-export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
+export { createServer, type CitadelServer, type CreateServerOptions } from './app/server.ts';
 export { defineConfig } from './config/define.ts';
 export {
   EMAIL_KINDS,
@@ -197,4 +197,4 @@ export { ConfigError } from './config/errors.ts';
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
 export type * from './api/resource/settings.ts';
 export type { AccountCenterSettings, NotificationId } from './auth/core/account-settings.ts';
-export type * from './seed-setting.ts';
+export type * from './app/seed-setting.ts';

@@ -13,7 +13,7 @@ import {
   type CitadelPlugin,
   type DefaultPluginOverrides,
 } from '../../src/index.ts';
-import { resolvePlugins } from '../../src/assembly.ts';
+import { resolvePlugins } from '../../src/app/assembly.ts';
 import { builtInPlugin } from '../../src/auth/index.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { routePatterns } from '../helpers/routes.ts';

@@ -260,7 +260,7 @@ describe('no response leaks internals (contract section 6)', () => {
       '/api/v1/nope',
       '/api/v1/posts/../../../etc/passwd',
       '/%2e%2e/%2e%2e/etc/passwd',
-      '/login/../../src/server.ts',
+      '/login/../../src/app/server.ts',
       '/assets/../package.json',
       '/oauth/nope',
       '/oauth/callback/nope?code=x&state=y',

@@ -19,7 +19,7 @@ import type { RequestContext } from './request-context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Citadel's services, one plain object built by the composition root (`src/mount.ts`). */
+    /** Citadel's services, one plain object built by the composition root (`src/app/mount.ts`). */
     citadel: CitadelServices;
   }
   interface FastifyContextConfig {

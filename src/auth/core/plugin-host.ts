@@ -79,7 +79,7 @@ export function declaredEndpoints(
   return (plugin) => plugin.endpoints?.map((endpoint) => withMeFields(endpoint, meFields));
 }
 
-/** The core services of `src/services.ts`, before the auth core adds its own. */
+/** The core services of `src/app/services.ts`, before the auth core adds its own. */
 type CoreServices = Omit<
   CitadelServices,
   | 'users'

@@ -18,7 +18,7 @@ export interface Log {
 }
 
 /**
- * Citadel's services: one plain object built once by the composition root (`src/mount.ts`) and
+ * Citadel's services: one plain object built once by the composition root (`src/app/mount.ts`) and
  * handed to domain code (`request.services`, `input.services`, a plugin's listeners). Nothing here
  * knows the HTTP framework. The auth core's services (users, passwords, remember-me, tokens, the
  * registries and listeners) are added by declaration merging in `plugin-host.ts`, beside the code
