@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createServer } from '../src/app/server.ts';
-import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
+import { createTestDatabase, type TestDialect } from '../test/support/databases.ts';
 import { BENCH_SECRET, demoOptions } from './setup.ts';
 import { seed, type AnyDb } from './seed.ts';
 import { load } from './load.ts';

@@ -29,7 +29,7 @@ import { createApi, defineResource } from '../src/index.ts';
 import { createServer } from '../src/app/server.ts';
 import { randomToken, sha256Hex } from '../src/core/crypto.ts';
 import { SESSION_COOKIE } from '../src/http/sessions/plugin.ts';
-import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
+import { createTestDatabase, type TestDialect } from '../test/support/databases.ts';
 import { projects } from '../examples/blog/resources/projects.ts';
 import { BENCH_SECRET, demoOptions } from './setup.ts';
 import { load, type LoadResult } from './load.ts';

@@ -4,7 +4,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { citadelMigrations } from '../../src/app/assembly.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import type { CitadelMigration } from '../../src/db/migrations/types.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 describe('migrations', () => {
   let database: TestDatabase | undefined;
