@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   {
     // Contract section 14: request data never reaches a prototype. These are the copying forms a
-    // linter can see; the rest is the hook that refuses reserved keys (src/http/request-keys.ts).
+    // linter can see; the rest is the hook that refuses reserved keys (src/http/request/request-keys.ts).
     files: ['src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import type { IdCodec } from '../src/api/resource/sqids.ts';
-import type { TestDialect } from '../test/helpers/databases.ts';
+import type { TestDialect } from '../test/support/databases.ts';
 
 /**
  * The ceiling: what the hardware gives for exactly these answers. A bare Fastify instance (no

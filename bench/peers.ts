@@ -18,7 +18,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PasswordHasher } from '../src/auth/core/passwords.ts';
-import { freePort } from '../test/ops/support.ts';
+import { freePort } from '../test/support/processes.ts';
 import type { LoadOptions } from './load.ts';
 import { pair } from './rounds.ts';
 import { startProcess, startServeProcess } from './serve-process.ts';

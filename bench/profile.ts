@@ -8,7 +8,7 @@
  */
 import { Session } from 'node:inspector/promises';
 import { writeFile } from 'node:fs/promises';
-import type { TestDialect } from '../test/helpers/databases.ts';
+import type { TestDialect } from '../test/support/databases.ts';
 import { load, type LoadOptions } from './load.ts';
 import { demoOptions, LIST_QUERY, startBenchTarget } from './setup.ts';
 import { startCeiling } from './ceiling.ts';

@@ -11,7 +11,7 @@
  * bare Fastify and prepared statements); and `citadel serve` with 1 worker against 2.
  */
 import { deepStrictEqual } from 'node:assert/strict';
-import type { TestDialect } from '../test/helpers/databases.ts';
+import type { TestDialect } from '../test/support/databases.ts';
 import { type LoadOptions } from './load.ts';
 import { BULK, demoOptions, LIST_QUERY, startBenchTarget, type BenchTarget } from './setup.ts';
 import type { CitadelOptions } from '../src/config/types.ts';

@@ -5,7 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { BENCH_SECRET } from './setup.ts';
-import { freePort } from '../test/ops/support.ts';
+import { freePort } from '../test/support/processes.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');

@@ -9,7 +9,7 @@
  * Environment: BENCH_DURATION (seconds per case and side, default 4), BENCH_CONNECTIONS (10),
  * BENCH_ROWS (posts, default 10000), BENCH_DIALECTS (default "sqlite,postgres").
  */
-import type { TestDialect } from '../test/helpers/databases.ts';
+import type { TestDialect } from '../test/support/databases.ts';
 import { demoOptions, startBenchTarget } from './setup.ts';
 import { pair } from './rounds.ts';
 import { printTable, type Row } from './table.ts';

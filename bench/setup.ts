@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { createServer, type CitadelServer } from '../src/server.ts';
+import { createServer, type CitadelServer } from '../src/app/server.ts';
 import type { CitadelOptions } from '../src/config/types.ts';
 import { deploymentCodecs, type IdCodec } from '../src/api/resource/sqids.ts';
-import { createTestDatabase, type TestDialect } from '../test/helpers/databases.ts';
+import { createTestDatabase, type TestDialect } from '../test/support/databases.ts';
 import { BASELINE_PREFIX, registerBaseline } from './baseline.ts';
 import { seed, type AnyDb } from './seed.ts';
 import { randomToken, sha256Hex } from '../src/core/crypto.ts';

@@ -18,7 +18,8 @@ const AUTH = join(SRC, 'auth');
 const CORE_FOLDERS = ['core', 'config', 'db', 'http', 'mail'];
 const CAPABILITY_FOLDERS = ['auth', 'api'];
 // src/auth/core is what the capabilities share; the files at the root of src/auth assemble them
-// (the default plugin list, the page registry) and are imported by src/ root files only.
+// (the default plugin list, the page registry) and are imported by the composition root (src/app)
+// and the entry modules only.
 const AUTH_CORE = 'core';
 const IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|declare module\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
 

@@ -89,7 +89,7 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
     { parseOpenApiVersion },
     { authEndpointGroups },
   ] = await Promise.all([
-    import('./assembly.ts'),
+    import('./app/assembly.ts'),
     import('./auth/core/endpoint-openapi.ts'),
     import('./core/openapi.ts'),
     import('./auth/core/plugin-host.ts'),
@@ -125,7 +125,7 @@ async function serve(configPath: string | undefined, workersFlag: string | undef
     if (!(await runPrimary(workers))) process.exit(1);
     return;
   }
-  const { createServer } = await import('./server.ts');
+  const { createServer } = await import('./app/server.ts');
   const server = await createServer(await loadOptions(configPath));
   const address = await server.app.listen({ port: server.config.port, host: server.config.host });
   server.app.log.info(`Citadel listening on ${address}`);
@@ -136,7 +136,7 @@ async function serve(configPath: string | undefined, workersFlag: string | undef
 
 async function migrate(configPath: string | undefined): Promise<void> {
   // Loaded here, not at the top: the plugins bring every capability's code, which --help does not need.
-  const { citadelMigrations, knownActions, resolvePlugins } = await import('./assembly.ts');
+  const { citadelMigrations, knownActions, resolvePlugins } = await import('./app/assembly.ts');
   const options = await loadOptions(configPath);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));
@@ -161,7 +161,7 @@ async function withDatabase(
     plugins: import('./plugin.ts').CitadelPlugin[];
   }) => Promise<void>,
 ): Promise<void> {
-  const { citadelMigrations, knownActions, resolvePlugins } = await import('./assembly.ts');
+  const { citadelMigrations, knownActions, resolvePlugins } = await import('./app/assembly.ts');
   const options = await loadOptions(configPath);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));

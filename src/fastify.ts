@@ -4,8 +4,8 @@ import type { CitadelOptions } from './config/types.ts';
 import type { OpenDatabaseOptions } from './db/open.ts';
 import { loadConfig } from './config/load.ts';
 import { systemClock } from './core/clock.ts';
-import { knownActions, resolvePlugins } from './assembly.ts';
-import { mountCitadel } from './mount.ts';
+import { knownActions, resolvePlugins } from './app/assembly.ts';
+import { mountCitadel } from './app/mount.ts';
 import { CallerResolver, kCallerResolver, registerInstance, type CallerResolving } from './embed/caller.ts';
 
 /** What `app.register(citadel, options)` takes: `createServer()`'s options and Fastify's `prefix`. */

@@ -3,7 +3,7 @@
  * main entry; see also `citadel/fastify`, `citadel/html`, `citadel/migrations`, `citadel/testing`.
  * @packageDocumentation
  */
-export { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
+export { createServer, type CitadelServer, type CreateServerOptions } from './app/server.ts';
 export { defineConfig } from './config/define.ts';
 export {
   EMAIL_KINDS,
@@ -176,8 +176,8 @@ export type { Database, CoreTables, UsersTable } from './db/schema.ts';
 export type { Dialect } from './db/url.ts';
 export type { CitadelServices } from './auth/core/services.ts';
 export type { CookieWrite, RequestContext } from './auth/core/request-context.ts';
-export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/caller.ts';
-export type { Outcome, PageContext, PageRenderer } from './http/respond.ts';
+export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/security/caller.ts';
+export type { Outcome, PageContext, PageRenderer } from './http/response/respond.ts';
 export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
 export {
@@ -198,4 +198,4 @@ export { ConfigError } from './config/errors.ts';
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
 export type * from './api/resource/settings.ts';
 export type { AccountCenterSettings, NotificationId } from './auth/core/account-settings.ts';
-export type * from './seed-setting.ts';
+export type * from './app/seed-setting.ts';

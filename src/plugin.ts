@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
-import type { UserRecord } from './http/caller.ts';
+import type { UserRecord } from './http/security/caller.ts';
 import type { SessionCompanion } from './http/sessions/store.ts';
 import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
@@ -12,8 +12,8 @@ import type { AnyEndpoint, PluginRateLimit } from './auth/core/endpoint.ts';
 import type { BearerVerifier } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
 import type { Tenancy } from './auth/core/tenancy.ts';
-import type { Caller } from './http/caller.ts';
-import type { PageHeaderPart } from './http/respond.ts';
+import type { Caller } from './http/security/caller.ts';
+import type { PageHeaderPart } from './http/response/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
+import { createServer, type CitadelServer, type CreateServerOptions } from './app/server.ts';
 
 /** A running test server; `close()` stops it and deletes its database. */
 export interface TestServer {

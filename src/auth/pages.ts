@@ -1,6 +1,6 @@
-import type { SafeHtml } from '../http/html.ts';
-import type { PageContext, PageRenderer } from '../http/respond.ts';
-import { errorPage } from '../http/error-page.ts';
+import type { SafeHtml } from '../http/html/html.ts';
+import type { PageContext, PageRenderer } from '../http/response/respond.ts';
+import { errorPage } from '../http/html/error-page.ts';
 import { ConfigError } from '../config/errors.ts';
 import { homePage } from './accounts/home-page.ts';
 import {

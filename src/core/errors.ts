@@ -1,5 +1,5 @@
 /**
- * The one error hierarchy. Services throw these; `http/error-handler.ts` maps them to the auth
+ * The one error hierarchy. Services throw these; `http/response/error-handler.ts` maps them to the auth
  * envelope (or problem details for the resource API) in one place. Anything else is a 500 with a
  * generic message and the details only in the log.
  */

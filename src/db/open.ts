@@ -90,7 +90,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     pool.on('error', (error) => options.onConnectionError?.(error));
     // A client checked out of the pool (inside a transaction, between two of its queries) has no
     // pool listener: without one, a cut connection is an uncaught 'error' that ends the process.
-    // Its next query fails instead, and the request answers 503 (src/http/outage.ts).
+    // Its next query fails instead, and the request answers 503 (src/http/response/outage.ts).
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     // Hot statements are prepared once per connection under a name (see pg-prepared.ts).
     const db = new Kysely<Database>({

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fastifyCookie } from '@fastify/cookie';
 import { sha256Hex } from '../core/crypto.ts';
-import { publicUser, type Caller, type PublicUser, type TokenRecord } from '../http/caller.ts';
+import { publicUser, type Caller, type PublicUser, type TokenRecord } from '../http/security/caller.ts';
 import { SESSION_COOKIE } from '../http/sessions/plugin.ts';
 import { SUDO_KEY, type SudoState } from '../auth/core/sudo/state.ts';
 import { isDisabled } from '../auth/core/users.ts';

@@ -1,4 +1,4 @@
-import { createServer, type CitadelServer, type CreateServerOptions } from '../server.ts';
+import { createServer, type CitadelServer, type CreateServerOptions } from '../app/server.ts';
 import type { CallerSource, ResolvedCaller } from './caller.ts';
 
 /**

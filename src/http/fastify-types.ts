@@ -1,17 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { Session } from './sessions/session.ts';
 import type { SessionStore } from './sessions/store.ts';
-import type { PageRenderer } from './respond.ts';
-import type { RateLimiter } from './rate-limit.ts';
+import type { PageRenderer } from './response/respond.ts';
+import type { RateLimiter } from './limits/rate-limit.ts';
 import type { CitadelConfig } from '../config/types.ts';
 import type { Database } from '../db/schema.ts';
 import type { Dialect } from '../db/url.ts';
 import type { Clock } from '../core/clock.ts';
 import type { SecretBox } from '../core/crypto.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import type { ServedPaths } from './served-paths.ts';
+import type { ServedPaths } from './html/served-paths.ts';
 import type { EmailSender } from '../mail/emails.ts';
-import './caller.ts';
+import './security/caller.ts';
 
 /*
  * The core services are also decorators of the Fastify instance, for the HTTP layer and the
@@ -50,7 +50,7 @@ declare module 'fastify' {
     /** Never reads a session or a caller (health, readiness, metrics): none is loaded for it. */
     sessionless?: boolean;
     /**
-     * The route reads a JSON body only (`src/http/json-only.ts`): any other body, or a form
+     * The route reads a JSON body only (`src/http/request/json-only.ts`): any other body, or a form
      * client, is answered 415 before the handler (and before the CSRF check).
      */
     jsonOnly?: boolean;
@@ -58,7 +58,7 @@ declare module 'fastify' {
      * The route's parameters that carry a secret (a token in the path, `code` and `state` of an
      * OAuth callback): path parameters of its URL pattern (`/magic-link/verify/:token` declares
      * `'token'`) and query names. Log lines show `[redacted]` in their place
-     * (`src/http/logging.ts`); this declaration is the one place a route says so (contract 14).
+     * (`src/http/security/logging.ts`); this declaration is the one place a route says so (contract 14).
      */
     secrets?: readonly string[];
   }

@@ -1,4 +1,4 @@
-import type { CitadelServer } from '../server.ts';
+import type { CitadelServer } from '../app/server.ts';
 
 /** How long SIGTERM waits for requests in flight before it cuts their connections. */
 export const DRAIN_LIMIT_MS = 10_000;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import type { ClientKind } from '../helpers/client.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
-import { eventTypes, storedEvents } from './helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { ClientKind } from '../support/client.ts';
+import { linkIn } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
+import { eventTypes, storedEvents } from '../support/security-events.ts';
 
 describe('account page and username change', () => {
   let t: TestApp;

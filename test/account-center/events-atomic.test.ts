@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { testDialect } from '../helpers/databases.ts';
-import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { testDialect } from '../support/databases.ts';
+import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../support/factors.ts';
 import { SECOND_FACTOR_FAILURES_PER_ACCOUNT } from '../../src/auth/core/second-factor-budget.ts';
-import { eventTypes, storedEvents } from './helpers.ts';
+import { eventTypes, storedEvents } from '../support/security-events.ts';
 
 /**
  * Issue 11: an event commits with its change, or neither does. A database trigger makes one write

@@ -9,7 +9,7 @@ import {
   sessionEventInsertMigration,
 } from '../../src/auth/account-center/session-event-migration.ts';
 import { securityEventsUserForeignKeyMigration } from '../../src/auth/account-center/events-user-fk-migration.ts';
-import { createTestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase } from '../support/databases.ts';
 
 /**
  * 0503 gives `security_events.user_id` its foreign key (contract 14: no event of a deleted user

@@ -1,13 +1,13 @@
 import { accountSettings } from '../../src/auth/core/account-settings.ts';
 import { accountCenterOptions } from '../../src/auth/account-center/options.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { ClientKind } from '../helpers/client.ts';
-import { linkIn, type CapturedMail } from '../helpers/mail.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
-import { enrollTotp, totpCode } from '../factors/helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { ClientKind } from '../support/client.ts';
+import { linkIn, type CapturedMail } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
+import { enrollTotp, totpCode } from '../support/factors.ts';
 import { recordSecurityEvent, sweepSecurityEvents } from '../../src/auth/core/security-events.ts';
-import { eventTypes, FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from './helpers.ts';
+import { eventTypes, FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from '../support/security-events.ts';
 
 const NEW_PASSWORD = 'a completely new passphrase';
 

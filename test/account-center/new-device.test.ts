@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
 import { DEVICE_COOKIE } from '../../src/auth/account-center/device-cookie.ts';
-import { FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from './helpers.ts';
+import { FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from '../support/security-events.ts';
 
 /** The subject of the new-device notice (after the APP_NAME prefix). */
 const isNotice = (mail: { subject: string }) => mail.subject.endsWith('New sign-in to your account');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
 
 /** Each rough edge of issue 11, checked on the HTML a form client gets. */
 describe('page rough edges', () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
-import { sudoWithPassword } from '../factors/helpers.ts';
-import { storedEvents } from './helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { sudoWithPassword } from '../support/factors.ts';
+import { storedEvents } from '../support/security-events.ts';
 
 const ORIGIN = 'http://localhost:3000';
 

@@ -1,9 +1,9 @@
 import { factorsOptions } from '../../src/auth/factors/options.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { totpCode } from '../factors/helpers.ts';
-import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
-import { eventTypes } from './helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { totpCode } from '../support/factors.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { eventTypes } from '../support/security-events.ts';
 
 describe('REQUIRE_TWO_FACTOR=1: the two_factor_enroll action', () => {
   let t: TestApp;

@@ -4,9 +4,9 @@ import {
   dropSessionEventInsertMigration,
   sessionEventInsertMigration,
 } from '../../src/auth/account-center/session-event-migration.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, MYSQL_ADMIN_URL, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { eventTypes } from './helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { createTestDatabase, MYSQL_ADMIN_URL, testDialect, type TestDatabase } from '../support/databases.ts';
+import { eventTypes } from '../support/security-events.ts';
 
 /**
  * Migration 0501 made a sign-in's session and event one statement with a view and an INSTEAD OF

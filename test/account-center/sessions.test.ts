@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { TestClient } from '../helpers/client.ts';
-import { FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from './helpers.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { TestClient } from '../support/client.ts';
+import { FIREFOX_LINUX, SAFARI_IPHONE, storedEvents } from '../support/security-events.ts';
+import { elevate } from '../support/sudo.ts';
+import { REDIS_URL, redisAvailable } from '../support/services.ts';
 import { randomInt } from 'node:crypto';
 
 async function signInWith(

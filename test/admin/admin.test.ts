@@ -4,10 +4,10 @@
  * admin's id; 403 for everyone else on every admin endpoint; sudo for every change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { REDIS_URL } from '../helpers/services.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
+import { REDIS_URL } from '../support/services.ts';
+import { elevate } from '../support/sudo.ts';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 

@@ -3,8 +3,8 @@
  * the users list) and the account center's words for the admin events (contract section 18).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { elevate } from '../support/sudo.ts';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 

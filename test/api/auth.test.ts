@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { countRows, insertPosts, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import { countRows, insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 const newPost = { title: 'Authored', body: 'Some body' };
 

@@ -4,8 +4,8 @@
  * delete), all through the resource API as the visitor. Per database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
 
 /** The post links of a page, in order. */
 const postLinks = (page: string) => [...page.matchAll(/<h2><a href="\/posts\/([^"]+)">/g)].map((m) => m[1]!);

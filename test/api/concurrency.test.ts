@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { testDialect } from '../helpers/databases.ts';
-import { countRows, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import { testDialect } from '../support/databases.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 /** ETag / If-Match / If-None-Match and Idempotency-Key (contract section 11). */
 describe(`ETags and idempotency keys on ${testDialect()}`, () => {

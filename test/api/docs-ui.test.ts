@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { freePort, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { freePort, launchChromium, type ChromiumSession } from '../support/browser.ts';
 import type { BrowserContext } from 'playwright-core';
 import type { Kysely } from 'kysely';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 import demo from '../../examples/blog/citadel.config.ts';
 
 describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () => {

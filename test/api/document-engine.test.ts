@@ -5,12 +5,12 @@ import { FILTER_OPERATORS } from '../../src/api/request/filters.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 import type { ApiConfig } from '../../src/api/resource/types.ts';
 import type { CitadelMigration } from '../../src/index.ts';
-import { testDialect } from '../helpers/databases.ts';
+import { testDialect } from '../support/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
-import { publicId, startApiApp, type ApiApp } from './helpers.ts';
+import { publicId, startApiApp, type ApiApp } from '../support/api-app.ts';
 import { OpenApiResponseChecker } from './support/openapi-responses.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';
-import type { TestClient } from '../helpers/client.ts';
+import type { TestClient } from '../support/client.ts';
 
 interface Parameter {
   name: string;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
-import { startApiApp } from './helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { testDialect } from '../helpers/databases.ts';
+import type { TestApp } from '../support/app.ts';
+import { startApiApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
+import { testDialect } from '../support/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
 
 const base = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 /** Hidden columns (posts.author_id) cannot be sorted, searched or filtered by (contract section 11). */
 describe('hidden columns on the blog', () => {

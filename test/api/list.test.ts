@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { insertComments, insertPosts, startBlogApp, type BlogApp } from './helpers.ts';
+import { insertComments, insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 /** List reads: pagination, limits, sort, search and derive (contract section 5). */
 describe('resource API list reads', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { testDialect } from '../helpers/databases.ts';
-import { countRows, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import { testDialect } from '../support/databases.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 interface Comment {
   id: string;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentAlphabet, IdCodec, spaceAlphabet } from '../../src/api/resource/sqids.ts';
 import { SecretBox } from '../../src/core/crypto.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { TestResponse } from '../helpers/client.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import type { TestResponse } from '../support/client.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 /** A raw integer under a key that names an id (`"id": 3`, `"post_id":12`): what must never be sent. */
 const RAW_ID = /"(id|post_id|author_id)"\s*:\s*\d/;

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogApi } from '../../examples/blog/api.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 import type { OpenApiVersion } from '../../src/core/openapi.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from './helpers.ts';
-import { jsonSchemaDocument } from './support/openapi-json-schema.ts';
+import type { TestClient } from '../support/client.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { jsonSchemaDocument } from '../support/openapi-json-schema.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => void;

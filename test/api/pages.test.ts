@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { testDialect } from '../helpers/databases.ts';
+import { testDialect } from '../support/databases.ts';
 import { specimenApi, specimenMigrations } from './fixtures/specimens.ts';
 import {
   insertComments,
@@ -10,7 +10,7 @@ import {
   startBlogApp,
   type ApiApp,
   type BlogApp,
-} from './helpers.ts';
+} from '../support/api-app.ts';
 
 /** Sparse fieldsets, count modes and keyset cursors (contract section 11). */
 describe(`fields, count and cursors on ${testDialect()}`, () => {

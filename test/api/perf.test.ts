@@ -4,9 +4,16 @@ import { createApi, defineResource, type CitadelMigration } from '../../src/inde
 import { compileApi } from '../../src/api/resource/compile.ts';
 import { itemStatement } from '../../src/api/read/read.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { insertComments, insertPosts, publicId, startApiApp, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import type { TestApp } from '../support/app.ts';
+import {
+  insertComments,
+  insertPosts,
+  publicId,
+  startApiApp,
+  startBlogApp,
+  type BlogApp,
+} from '../support/api-app.ts';
 
 describe('demo comment visibility (correlated EXISTS on the post key)', () => {
   let t: BlogApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedBlog } from '../../examples/blog/seed.ts';
-import { startTestApp } from '../helpers/app.ts';
-import { countRows, startBlogApp, type BlogApp } from './helpers.ts';
+import { startTestApp } from '../support/app.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 describe('demo seed (SEED_DEMO)', () => {
   let t: BlogApp;

@@ -3,9 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idColumn } from '../../src/db/columns.ts';
 import { createApi, defineResource, HttpError, type CitadelMigration } from '../../src/index.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { countRows, insertPosts, publicId, startApiApp, startBlogApp, type BlogApp } from './helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import type { TestApp } from '../support/app.ts';
+import {
+  countRows,
+  insertPosts,
+  publicId,
+  startApiApp,
+  startBlogApp,
+  type BlogApp,
+} from '../support/api-app.ts';
 
 const post = (title: string) => ({ title, body: `Body of ${title}` });
 

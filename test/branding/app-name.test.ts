@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { sudoWithPassword } from '../factors/helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { sudoWithPassword } from '../support/factors.ts';
 
 describe('branding: APP_NAME and stylesheet', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_CONFIG, runCitadel } from '../support/citadel-cli.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { TEST_SECRET } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { TEST_SECRET } from '../support/app.ts';
 
 /** Issue 25: `citadel check` on a database that was never migrated says so, once. */
 

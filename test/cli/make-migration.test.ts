@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeMigration, MakeMigrationError } from '../../src/db/make-migration.ts';
 import type { CitadelMigration } from '../../src/migrations.ts';
-import { startTestApp } from '../helpers/app.ts';
+import { startTestApp } from '../support/app.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -3,9 +3,9 @@
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { launchChromium, startListeningTestApp, type ChromiumSession } from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { launchChromium, startListeningTestApp, type ChromiumSession } from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 

@@ -3,11 +3,11 @@
 // the demo's resource API (CRUD, fields, derive, filters, pagination and cursors).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CitadelClient } from '../../src/client/index.ts';
-import { startListeningTestApp } from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startListeningTestApp } from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
-import { totpCode } from '../factors/helpers.ts';
+import { totpCode } from '../support/factors.ts';
 import { BUILT_IN_NAMES } from './types/names.ts';
 import { cookieFetch } from './support.ts';
 import type demoConfig from '../../examples/blog/citadel.config.ts';

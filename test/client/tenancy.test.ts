@@ -3,9 +3,9 @@
 // their organization's rows (contract section 17), on the run's database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CitadelClient } from '../../src/client/index.ts';
-import { startListeningTestApp } from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
+import { startListeningTestApp } from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import demoConfig, { blogPlugins } from '../../examples/blog/citadel.config.ts';

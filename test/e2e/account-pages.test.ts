@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { checkPageAtWidths } from '../helpers/page-check.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { checkPageAtWidths } from '../support/page-check.ts';
 import {
   launchChromium,
   signInOnPage,
   startListeningTestApp,
   type ChromiumSession,
-} from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+} from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Screenshots are for a person to look at; they never go into the repository. */
 const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-11';

@@ -7,20 +7,20 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { checkPageAtWidths } from '../helpers/page-check.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { checkPageAtWidths } from '../support/page-check.ts';
 import {
   launchChromium,
   signInOnPage,
   startListeningTestApp,
   type ChromiumSession,
-} from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+} from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import { blogPages } from '../../examples/blog/pages/plugin.ts';
 import { defaultPlugins } from '../../src/index.ts';
-import { insertPosts } from '../api/helpers.ts';
+import { insertPosts } from '../support/api-app.ts';
 
 const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-blog';
 

@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { launchChromium, startListeningTestApp, type ChromiumSession } from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { launchChromium, startListeningTestApp, type ChromiumSession } from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Issue 25 "First impression", seen in Chromium. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

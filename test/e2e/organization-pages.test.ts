@@ -1,16 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromiumAvailable } from '../helpers/services.ts';
-import { checkPageAtWidths } from '../helpers/page-check.ts';
+import { chromiumAvailable } from '../support/services.ts';
+import { checkPageAtWidths } from '../support/page-check.ts';
 import {
   launchChromium,
   signInOnPage,
   startListeningTestApp,
   type ChromiumSession,
-} from '../helpers/browser.ts';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
+} from '../support/browser.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable } from '../helpers/services.ts';
+import { chromiumAvailable } from '../support/services.ts';
 import {
   startListeningTestApp,
   launchChromium,
   type ChromiumSession,
   signInOnPage,
-} from '../helpers/browser.ts';
+} from '../support/browser.ts';
 import type { BrowserContext, Page } from 'playwright-core';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** The page's session as the server sees it, read through the JSON API with the page's cookies. */
 async function json(page: Page, path: string) {

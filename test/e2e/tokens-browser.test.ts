@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable } from '../helpers/services.ts';
+import { chromiumAvailable } from '../support/services.ts';
 import {
   startListeningTestApp,
   launchChromium,
   type ChromiumSession,
   signInOnPage,
-} from '../helpers/browser.ts';
+} from '../support/browser.ts';
 import type { BrowserContext } from 'playwright-core';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { MockProvider } from '../social/mock-provider.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { MockProvider } from '../support/mock-provider.ts';
 
 describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium', () => {
   let t: TestApp;

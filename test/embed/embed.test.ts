@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp as buildFastifyApp } from '../../examples/embed-fastify/server.ts';
 import { buildApp as buildHttpApp } from '../../examples/embed-express-or-http/server.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { MailCapture } from '../helpers/mail.ts';
-import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { MailCapture } from '../support/mail.ts';
+import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 

@@ -6,9 +6,9 @@ import { serve } from '@hono/node-server';
 import { buildApp } from '../../examples/embed-hono/server.ts';
 import demo from '../../examples/blog/citadel.config.ts';
 import { defaultPlugins, definePlugin, type CitadelFetchHandler } from '../../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { MailCapture } from '../helpers/mail.ts';
-import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { MailCapture } from '../support/mail.ts';
+import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
 
 /*
  * createFetchHandler() in a real Hono application on a real port (examples/embed-hono), with the

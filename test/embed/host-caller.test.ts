@@ -6,9 +6,9 @@ import { serve } from '@hono/node-server';
 import { buildApp as buildFastifyApp } from '../../examples/embed-fastify/server.ts';
 import { buildExpressApp } from '../../examples/embed-express-or-http/server.ts';
 import { buildApp as buildHonoApp } from '../../examples/embed-hono/server.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { MailCapture } from '../helpers/mail.ts';
-import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { MailCapture } from '../support/mail.ts';
+import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
 
 /*
  * The host application's own routes know who is calling, in Fastify (the plugin), Express (the

@@ -5,7 +5,7 @@ import { EmailSender } from '../../src/mail/emails.ts';
 import { requestEmailChange } from '../../src/auth/account-center/email-change.ts';
 import { notify } from '../../src/auth/core/notify.ts';
 import { NOTIFICATION_IDS } from '../../src/auth/core/account-settings.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 /*
  * Mail as a replaceable service (contract section 15): `mail: { send }` replaces SMTP and receives

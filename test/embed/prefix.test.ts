@@ -4,11 +4,11 @@ import type { Page } from 'playwright-core';
 import citadel from '../../src/fastify.ts';
 import { field, form, html, layout } from '../../src/html.ts';
 import demo from '../../examples/blog/citadel.config.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { MailCapture } from '../helpers/mail.ts';
-import { TEST_PASSWORD, TEST_SECRET } from '../helpers/app.ts';
-import { freePort, launchChromium, type ChromiumSession } from '../helpers/browser.ts';
-import { chromiumAvailable } from '../helpers/services.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { MailCapture } from '../support/mail.ts';
+import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
+import { freePort, launchChromium, type ChromiumSession } from '../support/browser.ts';
+import { chromiumAvailable } from '../support/services.ts';
 
 /*
  * Citadel under `app.register(citadel, { prefix: '/auth' })` in a host application that already

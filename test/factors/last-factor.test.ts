@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { enrollTotp, sudoWithPassword } from './helpers.ts';
-import { SoftAuthenticator } from './soft-authenticator.ts';
-import { eventTypes } from '../account-center/helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
+import { enrollTotp, sudoWithPassword } from '../support/factors.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { eventTypes } from '../support/security-events.ts';
 
 /**
  * Contract section 14: with REQUIRE_TWO_FACTOR=1, removing the last factor (the TOTP or the last

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { enrollTotp, nextStep, startLogin, totpCode } from './helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { enrollTotp, nextStep, startLogin, totpCode } from '../support/factors.ts';
 
 /** A <script> without src: the CSP (script-src 'self') would block it, so there must be none. */
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>/i;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { SoftAuthenticator } from './soft-authenticator.ts';
-import { sudoWithPassword } from './helpers.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { sudoWithPassword } from '../support/factors.ts';
 
 const ORIGIN = 'http://localhost:3000';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { enrollTotp, startLogin, sudoWithPassword } from './helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { enrollTotp, startLogin, sudoWithPassword } from '../support/factors.ts';
 
 describe('recovery codes', () => {
   let t: TestApp;

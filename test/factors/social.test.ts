@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
-import { nextStep, totpCode } from './helpers.ts';
+import { socialSignIn, useSocialApp } from '../support/mock-provider.ts';
+import { nextStep, totpCode } from '../support/factors.ts';
 
 describe('two-factor and sudo with social sign-in', () => {
   const app = useSocialApp();

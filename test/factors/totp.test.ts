@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from './helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../support/factors.ts';
 
 describe('TOTP two-factor', () => {
   let t: TestApp;
@@ -165,7 +165,7 @@ describe('TOTP two-factor', () => {
     const count = t.mail.to(user.email).filter(isLink).length + 1;
     expect((await client.post('/magic-link', { email: user.email })).status).toBe(200);
     const mail = await t.mail.waitFor(user.email, { count, match: isLink });
-    const { linkIn } = await import('../helpers/mail.ts');
+    const { linkIn } = await import('../support/mail.ts');
     const token = linkIn(mail, prefix).slice(prefix.length);
     const verify = await client.get(`/magic-link/verify/${token}`);
     expect(verify.status, verify.text).toBe(200);

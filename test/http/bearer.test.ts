@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 import { requireAbility } from '../../src/auth/core/caller.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { sha256Hex } from '../../src/core/crypto.ts';

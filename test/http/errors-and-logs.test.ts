@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { assertNoSecretsLeaked, TestClient } from '../helpers/client.ts';
-import { linkIn } from '../helpers/mail.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { assertNoSecretsLeaked, TestClient } from '../support/client.ts';
+import { linkIn } from '../support/mail.ts';
 import { PasswordHasher } from '../../src/auth/core/passwords.ts';
 import { sha256Hex } from '../../src/core/crypto.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, trustedCss } from '../../src/http/html.ts';
+import { html, trustedCss } from '../../src/http/html/html.ts';
 import { eventDetails, eventLabel } from '../../src/auth/account-center/pages.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Issue 25 "First impression": what a form client gets on the pages a newcomer sees first. */
 

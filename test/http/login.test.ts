@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { PasswordHasher } from '../../src/auth/core/passwords.ts';
 import { accountsOptions } from '../../src/auth/accounts/options.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn, type CapturedMail } from '../helpers/mail.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn, type CapturedMail } from '../support/mail.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const NEW_PASSWORD = 'fresh-maple-lantern-9';

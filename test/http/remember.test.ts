@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient, TestResponse } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient, TestResponse } from '../support/client.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const DAY = 24 * 3600;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase } from '../helpers/databases.ts';
-import type { TestResponse } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { createTestDatabase } from '../support/databases.ts';
+import type { TestResponse } from '../support/client.ts';
 import { sha256Hex } from '../../src/core/crypto.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { REDIS_URL, redisAvailable } from '../support/services.ts';
 
 function sessionSetCookie(res: TestResponse): string | undefined {
   const raw = res.headers['set-cookie'];

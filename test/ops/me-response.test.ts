@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
  * GET /me answers through a compiled response schema (issue 12): it must send exactly the envelope

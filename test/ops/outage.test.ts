@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { freePort, redisAvailable, startRedis, stopProcess } from './support.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
+import { freePort, redisAvailable, startRedis, stopProcess } from '../support/processes.ts';
+import { TcpProxy } from '../support/tcp-proxy.ts';
 
 /** Retry `request` until it answers `status` (pools reconnect in their own time). */
 async function until(request: () => Promise<number>, status: number, timeoutMs = 15_000) {

@@ -4,10 +4,10 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_SECRET } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
+import { startTestApp, TEST_SECRET } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { drainAndClose } from '../../src/ops/shutdown.ts';
-import { PROCESS_TEST_TIMEOUT, freePort, startServe, until } from './support.ts';
+import { PROCESS_TEST_TIMEOUT, freePort, startServe, until } from '../support/processes.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { DatabaseRateLimitStore, type RateLimitStore } from '../../src/http/rate-limit.ts';
-import { RedisRateLimitStore } from '../../src/http/rate-limit-redis.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { DatabaseRateLimitStore, type RateLimitStore } from '../../src/http/limits/rate-limit.ts';
+import { RedisRateLimitStore } from '../../src/http/limits/rate-limit-redis.ts';
+import { REDIS_URL, redisAvailable } from '../support/services.ts';
 
 /**
  * `settle` (one statement at a successful sign-in, issue 12): released keys give back one hit,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 /** What @fastify/helmet set with Citadel's options (over http), recorded before the precomputed hook. */
 const EXPECTED = {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { PROCESS_TEST_TIMEOUT, startServe, until, type ServeProcess } from './support.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { PROCESS_TEST_TIMEOUT, startServe, until, type ServeProcess } from '../support/processes.ts';
 
 /** Worker pids seen answering, read from the workers' own request log lines. */
 function answeringPids(output: string, path: string): Set<number> {

@@ -9,10 +9,10 @@ import {
 import { TIMESTAMP, idColumn } from '../../src/db/columns.ts';
 import { projects } from '../../examples/blog/resources/projects.ts';
 import { projectsMigration } from '../../examples/blog/migrations.ts';
-import { startApiApp, type ApiApp } from '../api/helpers.ts';
+import { startApiApp, type ApiApp } from '../support/api-app.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { TestAppOptions } from '../helpers/app.ts';
+import type { TestClient } from '../support/client.ts';
+import type { TestAppOptions } from '../support/app.ts';
 
 /** Tasks of a project: tenant-scoped too, to check derive and nested reads across both. */
 export const tasks = defineResource({

@@ -4,8 +4,8 @@ import { createApi, defineResource, type CitadelMigration } from '../../src/inde
 import { idColumn } from '../../src/db/columns.ts';
 import { compileApi } from '../../src/api/resource/compile.ts';
 import { checkIndexes } from '../../src/api/read/index-check.ts';
-import { testDialect } from '../helpers/databases.ts';
-import type { ApiApp } from '../api/helpers.ts';
+import { testDialect } from '../support/databases.ts';
+import type { ApiApp } from '../support/api-app.ts';
 import { startTenantApp, tenantApi } from './fixture.ts';
 
 const dialect = testDialect();

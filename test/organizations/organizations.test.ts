@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { ApiApp } from '../api/helpers.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import type { TestClient } from '../support/client.ts';
+import type { ApiApp } from '../support/api-app.ts';
+import { linkIn } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
 import { lintOpenApi } from '../support/redocly.ts';
 import { addMember, createOrganization, startTenantApp } from './fixture.ts';
 

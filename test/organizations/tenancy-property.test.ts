@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../helpers/client.ts';
-import type { ApiApp } from '../api/helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import type { ApiApp } from '../support/api-app.ts';
 import { createOrganization, startTenantApp } from './fixture.ts';
 
 interface Actor {

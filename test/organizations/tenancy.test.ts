@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import type { TestClient } from '../helpers/client.ts';
-import type { ApiApp } from '../api/helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import type { ApiApp } from '../support/api-app.ts';
 import { addMember, createOrganization, startTenantApp, tenantApi } from './fixture.ts';
 import { buildOpenApiDocument } from '../../src/api/openapi/document.ts';
 

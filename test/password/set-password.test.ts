@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '../helpers/app.ts';
-import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import { TEST_PASSWORD } from '../support/app.ts';
+import { socialSignIn, useSocialApp } from '../support/mock-provider.ts';
+import { elevate } from '../support/sudo.ts';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 

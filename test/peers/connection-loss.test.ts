@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { POSTGRES_ADMIN_URL, testDialect } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { POSTGRES_ADMIN_URL, testDialect } from '../support/databases.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 

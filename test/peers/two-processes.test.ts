@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/databases.ts';
-import { TEST_SECRET } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { TEST_SECRET } from '../support/app.ts';
 
 const BIN = resolve(import.meta.dirname, '../../bin/citadel.mjs');
 

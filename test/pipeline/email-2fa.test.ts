@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { codeIn } from '../helpers/mail.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { codeIn } from '../support/mail.ts';
+import type { TestClient } from '../support/client.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 /** Sign in with the password and read the code from the real captured email. */

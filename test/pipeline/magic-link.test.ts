@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { codeIn, linkIn, type CapturedMail } from '../helpers/mail.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { codeIn, linkIn, type CapturedMail } from '../support/mail.ts';
 import { sha256Hex } from '../../src/core/crypto.ts';
 
 const VERIFY_PREFIX = 'http://localhost:3000/magic-link/verify/';

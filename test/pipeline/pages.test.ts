@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { codeIn } from '../helpers/mail.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { codeIn } from '../support/mail.ts';
 import { acceptTermsAction } from '../../examples/blog/actions/accept-terms.ts';
 
 describe('action pages for form clients', () => {

@@ -5,8 +5,8 @@ import { defaultPlugins, definePlugin, ValidationError, type CitadelMigration } 
 import { html } from '../../src/html.ts';
 import { idColumn, TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
 import { requireCaller } from '../../src/auth/core/caller.ts';
-import { resolvePlugins } from '../../src/assembly.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { resolvePlugins } from '../../src/app/assembly.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 // An application's own table, typed for Citadel's Kysely instance by declaration merging.
 interface NotesTable {

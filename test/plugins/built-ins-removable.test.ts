@@ -13,10 +13,10 @@ import {
   type CitadelPlugin,
   type DefaultPluginOverrides,
 } from '../../src/index.ts';
-import { resolvePlugins } from '../../src/assembly.ts';
+import { resolvePlugins } from '../../src/app/assembly.ts';
 import { builtInPlugin } from '../../src/auth/index.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { routePatterns } from '../helpers/routes.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { routePatterns } from '../support/routes.ts';
 
 /** The built-ins that must go with `key` (those that depend on it, directly or not). */
 function withDependents(key: BuiltInPluginKey): BuiltInPluginKey[] {

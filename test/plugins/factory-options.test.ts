@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, defaultPlugins, magicLink, password, pipeline, sudo, tokens } from '../../src/index.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn, type CapturedMail } from '../helpers/mail.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn, type CapturedMail } from '../support/mail.ts';
 import { magicLinkOptions } from '../../src/auth/magic-link/options.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 

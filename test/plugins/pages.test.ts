@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInPages, defaultPlugins, definePlugin, type PageReplacements } from '../../src/index.ts';
 import { html, layout, form, field } from '../../src/html.ts';
 import { pageReplacements } from '../../src/auth/pages.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 // An application's own sign-in page: its own markup, the same form fields the route reads.
 const pages: PageReplacements = {

@@ -13,8 +13,8 @@ import { TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
 import { safeEqual } from '../../src/core/crypto.ts';
 import { FactorRegistry } from '../../src/auth/core/factors/registry.ts';
 import { builtInFactors } from '../../src/auth/factors/registry.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 // A real second factor from outside Citadel's files: a security PIN, stored as a keyed hash.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { definePlugin, type CitadelPlugin } from '../../src/index.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { startTestApp } from '../helpers/app.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { startTestApp } from '../support/app.ts';
 
 /**
  * Contract section 15: a plugin brings `rateLimits`, rules for routes it does not declare: another

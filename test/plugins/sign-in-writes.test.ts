@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generated } from 'kysely';
 import { defaultPlugins, definePlugin, type CitadelMigration } from '../../src/index.ts';
 import { idColumn, TIMESTAMP } from '../../src/migrations.ts';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /**
  * Contract section 15: a plugin's `signedIn` listener gets plain data (the request's ip, user agent,

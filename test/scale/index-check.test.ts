@@ -2,14 +2,14 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOG_CONFIG, runCitadel } from '../support/citadel-cli.ts';
 import { sql } from 'kysely';
-import { startBlogApp } from '../api/helpers.ts';
+import { startBlogApp } from '../support/api-app.ts';
 import { blogMigration, blogPinnedTagsMigration } from '../../examples/blog/migrations.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { compileApi } from '../../src/api/resource/compile.ts';
 import { checkIndexes } from '../../src/api/read/index-check.ts';
 import { openDatabase } from '../../src/db/open.ts';
-import { TEST_SECRET } from '../helpers/app.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { TEST_SECRET } from '../support/app.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 /** `citadel check` (issue 15, item 3): declared fields and relation keys without an index. */
 const dialect = testDialect();

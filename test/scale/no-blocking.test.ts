@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import { createApi, defineResource, type CitadelMigration } from '../../src/index.ts';
 import { idColumn } from '../../src/db/columns.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { testDialect } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { testDialect } from '../support/databases.ts';
 
 /**
  * A request must not wait for another request's long statement (issue 15, item 5). The long

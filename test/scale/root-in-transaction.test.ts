@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { openDatabase, type OpenDatabase } from '../../src/db/open.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 /**
  * Code that writes through the root handle while its own transaction is open must not wait

@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import { createApi } from '../../src/index.ts';
 import { posts } from '../../examples/blog/resources/posts.ts';
 import { comments } from '../../examples/blog/resources/comments.ts';
-import { startBlogApp, insertPosts, type BlogApp } from '../api/helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startBlogApp, insertPosts, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
 import { blogMigration, blogPinnedTagsMigration } from '../../examples/blog/migrations.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 /**
  * `search` means the same with and without its index (issue 15, item 1): the same posts, in the

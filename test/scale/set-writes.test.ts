@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { compileApi } from '../../src/api/resource/compile.ts';
 import { insertRows } from '../../src/api/write/write-set.ts';
-import { testDialect } from '../helpers/databases.ts';
+import { testDialect } from '../support/databases.ts';
 
 /**
  * Set-based writes (issue 15, item 4): each level is one multi-row INSERT … RETURNING, split only

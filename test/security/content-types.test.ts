@@ -5,10 +5,10 @@
  * body kind below, from an anonymous and a signed-in client, asking for JSON and for HTML.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { assertNoSecretsLeaked, type TestClient } from '../helpers/client.ts';
-import { routeTable } from '../helpers/routes.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { assertNoSecretsLeaked, type TestClient } from '../support/client.ts';
+import { routeTable } from '../support/routes.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 const part = (name: string, value: string) =>
   `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;

@@ -4,8 +4,8 @@
  * unsafe method.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { sudoWithPassword } from '../factors/helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { sudoWithPassword } from '../support/factors.ts';
 
 describe('CSRF scope and Fetch Metadata', () => {
   let t: TestApp;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { TEST_PASSWORD } from '../helpers/app.ts';
-import type { TestClient, TestResponse } from '../helpers/client.ts';
-import { sudoWithPassword } from '../factors/helpers.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { TEST_PASSWORD } from '../support/app.ts';
+import type { TestClient, TestResponse } from '../support/client.ts';
+import { sudoWithPassword } from '../support/factors.ts';
 import { REMEMBER_COOKIE } from '../../src/auth/core/remember.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 

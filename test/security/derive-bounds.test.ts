@@ -3,7 +3,7 @@
  * rows one response embeds (10,000 in all), so a short anonymous GET cannot exhaust the heap.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertComments, insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
+import { insertComments, insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
 import { MAX_EMBEDDED_ROWS } from '../../src/api/request/derive-limits.ts';
 
 describe('derive bounds', () => {

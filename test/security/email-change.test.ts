@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { ClientKind, TestClient } from '../helpers/client.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { elevate } from '../tokens/sudo-helper.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { ClientKind, TestClient } from '../support/client.ts';
+import { linkIn } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 /**

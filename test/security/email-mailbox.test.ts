@@ -3,8 +3,8 @@
  * nodemailer as an address object, so no input can make a mail go to another mailbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { parseMailbox } from '../../src/http/email-address.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { parseMailbox } from '../../src/http/request/email-address.ts';
 import { SmtpMailer } from '../../src/mail/mailer.ts';
 
 /** Addresses that name (or could be delivered to) victim@corp.example without being it. */

@@ -3,8 +3,8 @@
  * sudo, and the other sessions of the user end when it is set.
  */
 import { describe, expect, it } from 'vitest';
-import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
-import { nextStep, totpCode } from '../factors/helpers.ts';
+import { socialSignIn, useSocialApp } from '../support/mock-provider.ts';
+import { nextStep, totpCode } from '../support/factors.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 const NEW_PASSWORD = 'planted-maple-lantern-5';

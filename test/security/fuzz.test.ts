@@ -12,11 +12,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertNoSecretsLeaked } from '../helpers/client.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.ts';
-import { testDialect } from '../helpers/databases.ts';
-import { routePatterns } from '../helpers/routes.ts';
+import { assertNoSecretsLeaked } from '../support/client.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { enrollTotp, nextStep, startLogin, totpCode } from '../support/factors.ts';
+import { testDialect } from '../support/databases.ts';
+import { routePatterns } from '../support/routes.ts';
 
 const RUNS = Number(process.env.CITADEL_FUZZ_RUNS ?? 10_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRecord } from '../../src/auth/core/users.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 /**
  * Issue 13 item 14 (RFC 9110, RFC 6750, RFC 6797): WWW-Authenticate on every 401 and

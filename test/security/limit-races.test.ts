@@ -4,8 +4,8 @@
  * limit is counted before the password is checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { DatabaseRateLimitStore } from '../../src/http/rate-limit.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { DatabaseRateLimitStore } from '../../src/http/limits/rate-limit.ts';
 
 describe('rate-limit store under parallel hits', () => {
   let t: TestApp;

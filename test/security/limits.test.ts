@@ -3,7 +3,7 @@
  * (docs/security.md lists every limit and the test that enforces it.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 describe('magic-link sends per IP', () => {
   let t: TestApp;

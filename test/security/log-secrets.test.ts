@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins, definePlugin } from '../../src/index.ts';
-import { redactUrl } from '../../src/http/logging.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
+import { redactUrl } from '../../src/http/security/logging.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
 
 const secret = () => `s3cr3t${randomBytes(18).toString('base64url')}`;
 

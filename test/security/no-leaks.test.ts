@@ -5,9 +5,9 @@
  * response holding an Argon2 hash or a 64-hex-digit digest.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertNoSecretsLeaked, type TestClient, type TestResponse } from '../helpers/client.ts';
-import { startBlogApp, insertPosts, publicId, type BlogApp } from '../api/helpers.ts';
-import { enrollTotp } from '../factors/helpers.ts';
+import { assertNoSecretsLeaked, type TestClient, type TestResponse } from '../support/client.ts';
+import { startBlogApp, insertPosts, publicId, type BlogApp } from '../support/api-app.ts';
+import { enrollTotp } from '../support/factors.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 const LEAKS: [string, RegExp][] = [
@@ -260,7 +260,7 @@ describe('no response leaks internals (contract section 6)', () => {
       '/api/v1/nope',
       '/api/v1/posts/../../../etc/passwd',
       '/%2e%2e/%2e%2e/etc/passwd',
-      '/login/../../src/server.ts',
+      '/login/../../src/app/server.ts',
       '/assets/../package.json',
       '/oauth/nope',
       '/oauth/callback/nope?code=x&state=y',

@@ -8,9 +8,9 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
+import { TcpProxy } from '../support/tcp-proxy.ts';
 
 describe.skipIf(testDialect() === 'sqlite')('session write-back during a database outage', () => {
   let t: TestApp;

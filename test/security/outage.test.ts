@@ -6,12 +6,12 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
-import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { TcpProxy } from '../helpers/tcp-proxy.ts';
-import { freePort, redisAvailable, startRedis, stopProcess } from '../ops/support.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
+import { TcpProxy } from '../support/tcp-proxy.ts';
+import { freePort, redisAvailable, startRedis, stopProcess } from '../support/processes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

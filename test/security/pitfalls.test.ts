@@ -4,12 +4,12 @@
  * maps every pitfall to the test that covers it (here or in the feature suites).
  */
 import { describe, expect, it } from 'vitest';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { codeIn, linkIn } from '../helpers/mail.ts';
-import { authorize, socialSignIn, startSignIn, useSocialApp } from '../social/mock-provider.ts';
-import { SoftAuthenticator } from '../factors/soft-authenticator.ts';
-import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../factors/helpers.ts';
+import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
+import { codeIn, linkIn } from '../support/mail.ts';
+import { authorize, socialSignIn, startSignIn, useSocialApp } from '../support/mock-provider.ts';
+import { SoftAuthenticator } from '../support/soft-authenticator.ts';
+import { enrollTotp, nextStep, startLogin, sudoWithPassword, totpCode } from '../support/factors.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 import { pipelineOptions } from '../../src/auth/pipeline/options.ts';

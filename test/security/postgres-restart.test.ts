@@ -11,11 +11,11 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '../helpers/app.ts';
-import { testDialect } from '../helpers/databases.ts';
-import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { freePort } from '../ops/support.ts';
+import { TEST_PASSWORD } from '../support/app.ts';
+import { testDialect } from '../support/databases.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
+import { freePort } from '../support/processes.ts';
 
 const execFileAsync = promisify(execFile);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

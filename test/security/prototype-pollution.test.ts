@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPosts, startBlogApp, type BlogApp } from '../api/helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { routeTable } from '../helpers/routes.ts';
-import { TEST_SECRET } from '../helpers/app.ts';
+import { insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
+import { routeTable } from '../support/routes.ts';
+import { TEST_SECRET } from '../support/app.ts';
 import { SecretBox } from '../../src/core/crypto.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { compileApi } from '../../src/api/resource/compile.ts';

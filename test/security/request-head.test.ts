@@ -8,8 +8,8 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
-import { MAX_REQUEST_HEAD_BYTES, MAX_URL_LENGTH } from '../../src/http/request-head.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { MAX_REQUEST_HEAD_BYTES, MAX_URL_LENGTH } from '../../src/http/request/request-head.ts';
 
 interface RawResponse {
   status: number;

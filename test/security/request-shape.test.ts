@@ -3,8 +3,8 @@
  * request creates or changes at most 1,000 rows across all its levels (413 above, nothing written).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestClient } from '../helpers/client.ts';
-import { countRows, startBlogApp, type BlogApp } from '../api/helpers.ts';
+import type { TestClient } from '../support/client.ts';
+import { countRows, startBlogApp, type BlogApp } from '../support/api-app.ts';
 import { MAX_JSON_DEPTH, MAX_ROWS_PER_WRITE, measurePayload } from '../../src/api/request/request-limits.ts';
 
 describe('request shape limits on the resource API', () => {

@@ -3,9 +3,9 @@
  * hour, then 429, a mail); a password reset or change ends pending sign-in contexts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
+import { enrollTotp, nextStep, startLogin, totpCode } from '../support/factors.ts';
 import {
   SECOND_FACTOR_FAILURES_PER_ACCOUNT,
   SECOND_FACTOR_WINDOW,

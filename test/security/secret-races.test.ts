@@ -4,10 +4,10 @@
  * whichever pending context sends it). Runs on every database (PostgreSQL and MariaDB included).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
-import type { TestClient, TestResponse } from '../helpers/client.ts';
-import { enrollTotp, nextStep, startLogin, totpCode } from '../factors/helpers.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
+import type { TestClient, TestResponse } from '../support/client.ts';
+import { enrollTotp, nextStep, startLogin, totpCode } from '../support/factors.ts';
 import { SECOND_FACTOR_WINDOW } from '../../src/auth/core/second-factor-budget.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 

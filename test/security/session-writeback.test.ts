@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { REDIS_URL, redisAvailable } from '../support/services.ts';
 import { sessionEvent } from '../../src/auth/core/security-events.ts';
 
 const redisUp = await redisAvailable();

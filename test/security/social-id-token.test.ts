@@ -1,8 +1,8 @@
 import { generateKeyPair, SignJWT, decodeProtectedHeader } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { MockProvider, authorize, socialSignIn, startSignIn } from '../social/mock-provider.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { MockProvider, authorize, socialSignIn, startSignIn } from '../support/mock-provider.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { resolveSocialOptions } from '../../src/auth/social/options.ts';
 

@@ -3,9 +3,9 @@
  * the address (email_verified_at: activation, reset, magic link, emailed code).
  */
 import { describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { socialSignIn, useSocialApp } from '../social/mock-provider.ts';
+import { TEST_PASSWORD } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
+import { socialSignIn, useSocialApp } from '../support/mock-provider.ts';
 import { isPlaceholderEmail } from '../../src/auth/social/identities.ts';
 
 describe('pre-account hijack through social sign-in', () => {

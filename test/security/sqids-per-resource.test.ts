@@ -16,7 +16,7 @@ import {
   spaceAlphabet,
 } from '../../src/api/resource/sqids.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../api/helpers.ts';
+import { insertComments, insertPosts, publicId, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 const secrets = new SecretBox('sqids-property-secret-sqids-property-secret');
 const codecs = deploymentCodecs(secrets, { sqidsMinLength: 8 });

@@ -3,7 +3,7 @@
  * percent-encoded, so the redirect works and the user stays signed in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { safeNext } from '../../src/auth/core/sudo/next.ts';
 
 describe('sudo next with non-Latin-1 characters', () => {

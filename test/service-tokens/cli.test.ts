@@ -3,7 +3,7 @@
  * runs them (the package's bin in a fresh folder) against a server's database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_SECRET, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_SECRET, type TestApp } from '../support/app.ts';
 import { runCitadel } from '../support/citadel-cli.ts';
 
 describe('citadel keys:rotate and admin:grant', () => {

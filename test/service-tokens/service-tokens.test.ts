@@ -6,8 +6,8 @@
  */
 import { createPublicKey, generateKeyPairSync, createHmac, sign, verify, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBlogApp, type BlogApp } from '../api/helpers.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import type { TestClient } from '../support/client.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { KeyRing, addSigningKey } from '../../src/auth/service-tokens/keys.ts';
 import { mintServiceToken } from '../../src/auth/service-tokens/jwt.ts';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { MockProvider, authorize, startSignIn } from './mock-provider.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { MockProvider, authorize, startSignIn } from '../support/mock-provider.ts';
 import { isPlaceholderEmail } from '../../src/auth/social/identities.ts';
 
 interface GitHubEmail {

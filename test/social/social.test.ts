@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { codeIn } from '../helpers/mail.ts';
-import { MockProvider, authorize, socialSignIn, startSignIn } from './mock-provider.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { codeIn } from '../support/mail.ts';
+import { MockProvider, authorize, socialSignIn, startSignIn } from '../support/mock-provider.ts';
 import { isPlaceholderEmail } from '../../src/auth/social/identities.ts';
 
 async function countUsers(t: TestApp): Promise<number> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /**
  * Proof limits hold against guesses sent all at once: each attempt is counted before the proof is

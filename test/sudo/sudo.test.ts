@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { linkIn } from '../helpers/mail.ts';
-import { enrollTotp, nextStep, totpCode } from '../factors/helpers.ts';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { linkIn } from '../support/mail.ts';
+import { enrollTotp, nextStep, totpCode } from '../support/factors.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 /** A route that declares requireSudo: enrollment start. */

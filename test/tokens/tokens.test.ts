@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
-import { elevate, elevatedClient } from './sudo-helper.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import type { TestClient } from '../support/client.ts';
+import { elevate, elevatedClient } from '../support/sudo.ts';
 
 async function createToken(client: TestClient, body: Record<string, unknown>, token?: string) {
   return client.post('/tokens', body, 'json', token ? { token } : undefined);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultLimits, loadConfig } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 import type { CitadelOptions } from '../../src/config/types.ts';
-import { knownActions, resolvePlugins } from '../../src/assembly.ts';
+import { knownActions, resolvePlugins } from '../../src/app/assembly.ts';
 import { resolvePluginOptions } from '../../src/auth/core/plugin-options.ts';
 import type { SocialOptions } from '../../src/auth/social/options.ts';
 import type { SudoOptions } from '../../src/auth/sudo/options.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
 
 /**
  * Lookup keys compare byte for byte on every dialect (MySQL's default collation would fold case

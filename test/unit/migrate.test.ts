@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenDatabase } from '../../src/db/open.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { citadelMigrations } from '../../src/assembly.ts';
+import { citadelMigrations } from '../../src/app/assembly.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import type { CitadelMigration } from '../../src/db/migrations/types.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 describe('migrations', () => {
   let database: TestDatabase | undefined;

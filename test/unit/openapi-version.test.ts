@@ -8,7 +8,7 @@ import {
   toOpenApi30,
   toOpenApi30Schema,
 } from '../../src/core/openapi.ts';
-import { jsonSchemaDocument } from '../api/support/openapi-json-schema.ts';
+import { jsonSchemaDocument } from '../support/openapi-json-schema.ts';
 
 describe('toOpenApi30Schema: JSON Schema 2020-12 (OpenAPI 3.1) → OpenAPI 3.0.3 Schema Object', () => {
   it('says null, const, examples, bounds and binary as 3.0.3 does', () => {

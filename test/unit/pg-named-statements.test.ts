@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type OpenDatabase } from '../../src/db/open.ts';
 import { MAX_NAMES_PER_CONNECTION, NAME_AFTER_USES } from '../../src/db/pg-prepared.ts';
-import { createTestDatabase, testDialect, type TestDatabase } from '../helpers/databases.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 
 /**
  * On PostgreSQL, statements run often are prepared once per connection under a name

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { storedLimitKey } from '../../src/http/rate-limit.ts';
+import { storedLimitKey } from '../../src/http/limits/rate-limit.ts';
 
 describe('stored rate-limit keys', () => {
   it('short keys are kept as they are', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { DatabaseRateLimitStore, SWEEP_EVERY_HITS } from '../../src/http/rate-limit.ts';
-import { RedisRateLimitStore } from '../../src/http/rate-limit-redis.ts';
-import { REDIS_URL, redisAvailable } from '../helpers/services.ts';
-import { testDialect } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+import { DatabaseRateLimitStore, SWEEP_EVERY_HITS } from '../../src/http/limits/rate-limit.ts';
+import { RedisRateLimitStore } from '../../src/http/limits/rate-limit-redis.ts';
+import { REDIS_URL, redisAvailable } from '../support/services.ts';
+import { testDialect } from '../support/databases.ts';
 
 describe('database rate-limit store', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../core/errors.ts';
-import { cacheByCaller } from '../../http/cache-control.ts';
-import { hookOf } from '../../http/hooks.ts';
+import { cacheByCaller } from '../../http/response/cache-control.ts';
+import { hookOf } from '../../http/request/hooks.ts';
 import { authorize } from '../request/authorize.ts';
 import { activeTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';

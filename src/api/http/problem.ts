@@ -2,9 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 import type { InvalidParam } from '../resource/validation.ts';
-import { outageAs503 } from '../../http/outage.ts';
-import { knownPathAnswer } from '../../http/allow.ts';
-import { isMultipartPrototypeViolation } from '../../http/request-keys.ts';
+import { outageAs503 } from '../../http/response/outage.ts';
+import { knownPathAnswer } from '../../http/response/allow.ts';
+import { isMultipartPrototypeViolation } from '../../http/request/request-keys.ts';
 import { ForbiddenKeyError } from '../../core/request-keys.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';

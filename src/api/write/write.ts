@@ -4,7 +4,7 @@ import { authorize } from '../request/authorize.ts';
 import { afterQuery, hookContext, tenantIdOf, type AnyDb, type RequestScope } from '../request/context.ts';
 import { columnValueProblem } from '../resource/column-types.ts';
 import { constraintError } from './db-errors.ts';
-import { callerIsGone } from '../../http/caller-gone.ts';
+import { callerIsGone } from '../../http/security/caller-gone.ts';
 import { formatRecord } from '../read/format.ts';
 import { etagOf, guardIfMatch } from './etag.ts';
 import type { DeriveNode } from '../request/query.ts';

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html, type SafeHtml } from '../../http/html/html.ts';
+import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 import type { SecurityEventView, EventPage } from '../core/security-events.ts';
 import type { SessionView } from './sessions.ts';
 

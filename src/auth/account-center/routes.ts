@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../http/security/caller.ts';
 import { publicUser } from '../core/users.ts';
 import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';

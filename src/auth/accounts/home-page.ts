@@ -1,6 +1,6 @@
-import { html } from '../../http/html.ts';
-import { layout, servedLinks } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html } from '../../http/html/html.ts';
+import { layout, servedLinks } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 
 const API_DOCS = '/api/v1/docs/ui';
 const LINKS: readonly (readonly [string, string])[] = [

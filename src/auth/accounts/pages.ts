@@ -1,6 +1,6 @@
-import { html } from '../../http/html.ts';
-import { field, form, layout, servedLinks } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html } from '../../http/html/html.ts';
+import { field, form, layout, servedLinks } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 
 /** The sign-in and registration pages show a button per configured social provider. */
 export interface SignInPageProps {

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../http/html.ts';
-import { field, form, layout, when } from '../../http/layout.ts';
-import type { PageContext, PageHeaderPart } from '../../http/respond.ts';
+import { html, type SafeHtml } from '../../http/html/html.ts';
+import { field, form, layout, when } from '../../http/html/layout.ts';
+import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
 import { isAdmin } from '../core/roles.ts';
 import type { UserRecord } from '../core/users.ts';
 import { DISABLED_INDEFINITELY, disabledUntil, type AdminUserPage, type AdminUserView } from './users.ts';

@@ -1,11 +1,11 @@
-import type { Caller, UserRecord } from '../../http/caller.ts';
+import type { Caller, UserRecord } from '../../http/security/caller.ts';
 import { hasAbility } from './abilities.ts';
 import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
 import type { RequestContext } from './request-context.ts';
 import type { CitadelServices } from './services.ts';
 import { isDisabled } from './users.ts';
 
-export type { Caller } from '../../http/caller.ts';
+export type { Caller } from '../../http/security/caller.ts';
 
 /**
  * A plugin's verifier of bearer credentials of its own kind (`CitadelPlugin.bearer`; the service

@@ -2,7 +2,7 @@ import { FormatRegistry, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox/compiler';
 import { ValidationError } from '../../core/errors.ts';
 import { emptyRecord } from '../../core/request-keys.ts';
-import { parseMailbox } from '../../http/email-address.ts';
+import { parseMailbox } from '../../http/request/email-address.ts';
 
 /**
  * Reading an endpoint's params, query or body against its TypeBox schema (contract section 15):

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { AuthenticationRequiredError } from '../../core/errors.ts';
-import { refillableInput, respond } from '../../http/respond.ts';
-import { clientKind } from '../../http/negotiation.ts';
-import { mountedPath } from '../../http/base-path.ts';
+import { refillableInput, respond } from '../../http/response/respond.ts';
+import { clientKind } from '../../http/request/negotiation.ts';
+import { mountedPath } from '../../http/request/base-path.ts';
 import { commitSession, cookieOptions } from '../../http/sessions/plugin.ts';
 import { requireAbility, requireCaller } from './caller.ts';
 import { requireSudo } from './sudo/guard.ts';
@@ -19,7 +19,7 @@ import type { RequestContext } from './request-context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Citadel's services, one plain object built by the composition root (`src/mount.ts`). */
+    /** Citadel's services, one plain object built by the composition root (`src/app/mount.ts`). */
     citadel: CitadelServices;
   }
   interface FastifyContextConfig {

@@ -1,8 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { Caller, PublicUser } from '../../http/caller.ts';
+import type { Caller, PublicUser } from '../../http/security/caller.ts';
 import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
-import type { PageRenderer } from '../../http/respond.ts';
+import type { PageRenderer } from '../../http/response/respond.ts';
 
 /**
  * One HTTP endpoint as data (contract section 15): everything Citadel needs to serve it, validate

@@ -1,6 +1,6 @@
 import type { CitadelServices } from './services.ts';
 import { TooManyRequestsError } from '../../core/errors.ts';
-import type { CounterHit, LimitState } from '../../http/rate-limit.ts';
+import type { CounterHit, LimitState } from '../../http/limits/rate-limit.ts';
 
 /**
  * "At most N failures per window" that holds under parallel requests: every attempt is counted

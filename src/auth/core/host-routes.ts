@@ -4,7 +4,7 @@ import { resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
 import type { RequestContext } from './request-context.ts';
-import { hookOf } from '../../http/hooks.ts';
+import { hookOf } from '../../http/request/hooks.ts';
 import { commitRequest, contextOf, registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
 

@@ -1,4 +1,4 @@
-import type { PageRenderer } from '../../http/respond.ts';
+import type { PageRenderer } from '../../http/response/respond.ts';
 import { defineEndpoint, type EndpointAuth, type EndpointInput } from './endpoint.ts';
 import { Envelope } from './envelope-schema.ts';
 

@@ -1,16 +1,16 @@
 import { once, withParameters } from '../../db/compiled.ts';
-import type { UserRecord } from '../../http/caller.ts';
+import type { UserRecord } from '../../http/security/caller.ts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 import { insertReturningId } from '../../db/insert.ts';
-import type { TokenRecord } from '../../http/caller.ts';
+import type { TokenRecord } from '../../http/security/caller.ts';
 import { generateTokenString, isWellFormedToken } from './token-format.ts';
 
 type TokenRow = Selectable<PersonalAccessTokensTable>;
 
-export type { TokenRecord } from '../../http/caller.ts';
+export type { TokenRecord } from '../../http/security/caller.ts';
 
 export interface IssuedToken {
   /** The plain token: returned once, never stored. */

@@ -13,8 +13,8 @@ import type { Tenancy } from './tenancy.ts';
 import { PersonalAccessTokens } from './personal-access-tokens.ts';
 import { ActionRegistry } from './sign-in/action-registry.ts';
 import { FactorRegistry } from './factors/registry.ts';
-import type { PageHeaderPart, PageRenderer } from '../../http/respond.ts';
-import type { ServedPaths } from '../../http/served-paths.ts';
+import type { PageHeaderPart, PageRenderer } from '../../http/response/respond.ts';
+import type { ServedPaths } from '../../http/html/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import type { EndpointGroup } from './endpoint-openapi.ts';
 import { clientRoutesEndpoint } from './client-routes.ts';
@@ -99,7 +99,7 @@ export function authEndpointGroups(
   ];
 }
 
-/** The core services of `src/services.ts`, before the auth core adds its own. */
+/** The core services of `src/app/services.ts`, before the auth core adds its own. */
 type CoreServices = Omit<
   CitadelServices,
   | 'users'

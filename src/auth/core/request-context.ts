@@ -1,5 +1,5 @@
-import type { Caller } from '../../http/caller.ts';
-import type { ClientKind } from '../../http/negotiation.ts';
+import type { Caller } from '../../http/security/caller.ts';
+import type { ClientKind } from '../../http/request/negotiation.ts';
 import type { Session } from '../../http/sessions/session.ts';
 import type { CitadelServices, Log } from './services.ts';
 

@@ -5,11 +5,11 @@ import type { Dialect } from '../../db/url.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto.ts';
 import type { SessionStore } from '../../http/sessions/store.ts';
-import type { RateLimiter } from '../../http/rate-limit.ts';
+import type { RateLimiter } from '../../http/limits/rate-limit.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import type { EmailSender } from '../../mail/emails.ts';
-import type { ServedPaths } from '../../http/served-paths.ts';
-import type { PageRenderer } from '../../http/respond.ts';
+import type { ServedPaths } from '../../http/html/served-paths.ts';
+import type { PageRenderer } from '../../http/response/respond.ts';
 /** Where Citadel logs (the server's logger; a request's carries its request id). */
 export interface Log {
   info(details: object, message: string): void;
@@ -18,7 +18,7 @@ export interface Log {
 }
 
 /**
- * Citadel's services: one plain object built once by the composition root (`src/mount.ts`) and
+ * Citadel's services: one plain object built once by the composition root (`src/app/mount.ts`) and
  * handed to domain code (`request.services`, `input.services`, a plugin's listeners). Nothing here
  * knows the HTTP framework. The auth core's services (users, passwords, remember-me, tokens, the
  * registries and listeners) are added by declaration merging in `plugin-host.ts`, beside the code

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../http/security/caller.ts';
 import type { Session } from '../../http/sessions/session.ts';
 
 /**

@@ -2,9 +2,9 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { insertReturningId } from '../../db/insert.ts';
-import type { UserRecord } from '../../http/caller.ts';
+import type { UserRecord } from '../../http/security/caller.ts';
 
-export { publicUser, type PublicUser, type UserRecord } from '../../http/caller.ts';
+export { publicUser, type PublicUser, type UserRecord } from '../../http/security/caller.ts';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, field, form, layout } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html, type SafeHtml } from '../../http/html/html.ts';
+import { csrfField, field, form, layout } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 import type { PasskeySummary } from './passkey.ts';
 import type { PluginFactorView } from '../core/factors/types.ts';
 

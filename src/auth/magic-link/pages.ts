@@ -1,6 +1,6 @@
-import { html } from '../../http/html.ts';
-import { field, form, layout } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html } from '../../http/html/html.ts';
+import { field, form, layout } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 
 /** The request form: one address, one button. */
 export function magicLinkPage(ctx: PageContext) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { clientKind } from '../../http/negotiation.ts';
-import { envelope, renderPage } from '../../http/respond.ts';
+import { clientKind } from '../../http/request/negotiation.ts';
+import { envelope, renderPage } from '../../http/response/respond.ts';
 import { invitationProps } from './routes.ts';
 import { invitationPage } from './pages.ts';
 

@@ -7,7 +7,7 @@ import { insertReturningId } from '../../db/insert.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import { composeMail } from '../../mail/templates.ts';
 import type { CitadelServices } from '../core/services.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../http/security/caller.ts';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';

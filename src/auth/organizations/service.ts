@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/url.ts';
-import type { Caller } from '../../http/caller.ts';
+import type { Caller } from '../../http/security/caller.ts';
 import { ConflictError } from '../../core/errors.ts';
 import {
   ACTIVE_ORGANIZATION_KEY,

@@ -1,6 +1,6 @@
-import { html } from '../../http/html.ts';
-import { field, form, layout } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html } from '../../http/html/html.ts';
+import { field, form, layout } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 
 /** Whether the user has a password yet (social sign-up: not yet). */
 export interface SetPasswordPageProps {

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../http/html.ts';
-import { csrfField, form, layout, signInLink } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html, type SafeHtml } from '../../http/html/html.ts';
+import { csrfField, form, layout, signInLink } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 
 /** The current step of a pending sign-in, as its page shows it; null when none is waiting. */
 export type PipelinePageProps = {

@@ -1,6 +1,6 @@
-import { html, type SafeHtml } from '../../http/html.ts';
-import { field, form, layout, when } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
+import { html, type SafeHtml } from '../../http/html/html.ts';
+import { field, form, layout, when } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
 import { safeNext } from '../core/sudo/next.ts';
 import type { PluginFactorView } from '../core/factors/types.ts';
 

@@ -1,7 +1,7 @@
-import { html } from '../../http/html.ts';
-import { csrfField, field, form, layout, when } from '../../http/layout.ts';
-import type { PageContext } from '../../http/respond.ts';
-import type { TokenRecord } from '../../http/caller.ts';
+import { html } from '../../http/html/html.ts';
+import { csrfField, field, form, layout, when } from '../../http/html/layout.ts';
+import type { PageContext } from '../../http/response/respond.ts';
+import type { TokenRecord } from '../../http/security/caller.ts';
 
 /** What the token page lists: the signed-in user's tokens, and whether creating needs sudo first. */
 export interface TokensPageProps {

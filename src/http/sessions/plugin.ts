@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
 import { insertCompanions } from './store.ts';
-import { outageAs503, ServiceUnavailableError } from '../outage.ts';
+import { outageAs503, ServiceUnavailableError } from '../response/outage.ts';
 import { AuthenticationRequiredError, HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
 

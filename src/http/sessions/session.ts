@@ -1,6 +1,6 @@
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import type { SessionCompanion, SessionData, SessionStore, StoredSession } from './store.ts';
-import type { UserRecord } from '../caller.ts';
+import type { UserRecord } from '../security/caller.ts';
 
 export interface Flash {
   type: 'success' | 'info' | 'error';

@@ -4,7 +4,7 @@ import { once, withParameters } from '../../db/compiled.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Dialect } from '../../db/url.ts';
-import type { UserRecord } from '../caller.ts';
+import type { UserRecord } from '../security/caller.ts';
 
 export type SessionData = Record<string, unknown>;
 

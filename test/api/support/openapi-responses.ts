@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument, type DocumentOptions } from '../../../src/api/openapi/document.ts';
 import type { OpenApiVersion } from '../../../src/core/openapi.ts';
-import { jsonSchemaDocument } from './openapi-json-schema.ts';
+import { jsonSchemaDocument } from '../../support/openapi-json-schema.ts';
 import type { ApiConfig } from '../../../src/api/resource/types.ts';
 
 // ajv-formats is CommonJS: its default export arrives under `default` in ESM.

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../support/app.ts';
 import { lintOpenApi } from '../../support/redocly.ts';
 import { blogPlugins } from '../../../examples/blog/citadel.config.ts';
 

@@ -1,7 +1,7 @@
 import type { CitadelServices } from '../services.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { UserRecord } from '../users.ts';
-import type { SafeHtml } from '../../../http/html.ts';
+import type { SafeHtml } from '../../../http/html/html.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';

@@ -2,7 +2,7 @@ import { AuthenticationRequiredError, ForbiddenError } from '../../../core/error
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
-import { saveInput } from '../../../http/respond.ts';
+import { saveInput } from '../../../http/response/respond.ts';
 import type { RequestContext } from '../request-context.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError } from '../core/errors.ts';
+import { BadRequestError } from '../../core/errors.ts';
 
 /** What the client is told of a multipart body that cannot be read. */
 export const MALFORMED_MULTIPART = 'The request body is not valid multipart/form-data.';

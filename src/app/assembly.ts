@@ -1,10 +1,10 @@
-import type { CitadelOptions } from './config/types.ts';
-import type { KnownAction } from './config/load.ts';
-import type { CitadelMigration } from './db/migrations/types.ts';
-import { coreMigrations } from './db/migrations/index.ts';
-import type { CitadelPlugin } from './plugin.ts';
-import { defaultPlugins } from './auth/index.ts';
-import { ConfigError } from './config/errors.ts';
+import type { CitadelOptions } from '../config/types.ts';
+import type { KnownAction } from '../config/load.ts';
+import type { CitadelMigration } from '../db/migrations/types.ts';
+import { coreMigrations } from '../db/migrations/index.ts';
+import type { CitadelPlugin } from '../plugin.ts';
+import { defaultPlugins } from '../auth/index.ts';
+import { ConfigError } from '../config/errors.ts';
 
 /**
  * The plugins of a server: `plugins` from the options is the full list (the built-ins when it is

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { blogApi } from '../../examples/blog/api.ts';
 import { blogMigrations } from '../../examples/blog/migrations.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';
@@ -7,7 +7,7 @@ import type { UserRecord } from '../../src/auth/core/users.ts';
 import { deploymentCodecs } from '../../src/api/resource/sqids.ts';
 import type { ApiConfig } from '../../src/api/resource/types.ts';
 import type { CitadelMigration } from '../../src/index.ts';
-import { OpenApiResponseChecker } from './support/openapi-responses.ts';
+import { OpenApiResponseChecker } from '../api/support/openapi-responses.ts';
 
 export interface BlogApp extends ApiApp {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the blog's tables are not in the core schema

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import type { TestApp } from '../helpers/app.ts';
-import { TEST_PASSWORD } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
+import type { TestApp } from './app.ts';
+import { TEST_PASSWORD } from './app.ts';
+import type { TestClient } from './client.ts';
 
 /** A signed-in client (password TEST_PASSWORD) elevated through POST /sudo/verify. */
 export async function elevatedClient(t: TestApp): Promise<{ client: TestClient; userId: number }> {

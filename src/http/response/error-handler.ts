@@ -4,16 +4,16 @@ import {
   HttpError,
   TooManyRequestsError,
   UNEXPECTED_ERROR_MESSAGE,
-} from '../core/errors.ts';
-import { ForbiddenKeyError, FORBIDDEN_KEY_REASON } from '../core/request-keys.ts';
-import { isMultipartPrototypeViolation } from './request-keys.ts';
-import { clientKind } from './negotiation.ts';
+} from '../../core/errors.ts';
+import { ForbiddenKeyError, FORBIDDEN_KEY_REASON } from '../../core/request-keys.ts';
+import { isMultipartPrototypeViolation } from '../request/request-keys.ts';
+import { clientKind } from '../request/negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
-import { publicPath } from './base-path.ts';
-import { errorPage } from './error-page.ts';
+import { publicPath } from '../request/base-path.ts';
+import { errorPage } from '../html/error-page.ts';
 import { outageAs503 } from './outage.ts';
 import { PRIVATE_NO_STORE } from './cache-control.ts';
-import { callerIsGone } from './caller-gone.ts';
+import { callerIsGone } from '../security/caller-gone.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
 

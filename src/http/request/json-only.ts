@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.ts';
+import { HttpError } from '../../core/errors.ts';
 import { clientKind } from './negotiation.ts';
 
 /** What a JSON-only route tells a client that sent anything else. */

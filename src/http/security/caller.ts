@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { UsersTable } from '../db/schema.ts';
+import type { UsersTable } from '../../db/schema.ts';
 
 /** A row of the users table. */
 export type UserRecord = Selectable<UsersTable>;

@@ -3,35 +3,35 @@ import type { Redis } from 'ioredis';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import type { CitadelConfig } from './config/types.ts';
-import { openDatabase, type OpenDatabaseOptions } from './db/open.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { isMariaDb } from './db/mariadb.ts';
+import type { CitadelConfig } from '../config/types.ts';
+import { openDatabase, type OpenDatabaseOptions } from '../db/open.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { isMariaDb } from '../db/mariadb.ts';
 import { createCoreServices } from './services.ts';
-import type { Clock } from './core/clock.ts';
-import { sessionPlugin } from './http/sessions/plugin.ts';
-import { verifyCsrf } from './http/csrf.ts';
-import { hookOf } from './http/hooks.ts';
-import { refuseForbiddenKeys } from './http/request-keys.ts';
-import { ServedPaths } from './http/served-paths.ts';
-import { readMultipartBody } from './http/multipart-body.ts';
-import { refuseLongUrls } from './http/request-head.ts';
-import { refuseNonJsonBodies } from './http/json-only.ts';
-import { authErrorHandler } from './http/error-handler.ts';
-import { createAuthServices } from './auth/core/plugin-host.ts';
-import { authCore } from './auth/core/host-routes.ts';
-import { applyPluginRateLimits, pluginRateLimits } from './auth/core/plugin-limit-routes.ts';
-import type { CitadelServices } from './auth/core/services.ts';
-import { resolvePluginOptions } from './auth/core/plugin-options.ts';
-import { pageReplacements } from './auth/pages.ts';
-import type { CitadelPlugin } from './plugin.ts';
+import type { Clock } from '../core/clock.ts';
+import { sessionPlugin } from '../http/sessions/plugin.ts';
+import { verifyCsrf } from '../http/security/csrf.ts';
+import { hookOf } from '../http/request/hooks.ts';
+import { refuseForbiddenKeys } from '../http/request/request-keys.ts';
+import { ServedPaths } from '../http/html/served-paths.ts';
+import { readMultipartBody } from '../http/request/multipart-body.ts';
+import { refuseLongUrls } from '../http/request/request-head.ts';
+import { refuseNonJsonBodies } from '../http/request/json-only.ts';
+import { authErrorHandler } from '../http/response/error-handler.ts';
+import { createAuthServices } from '../auth/core/plugin-host.ts';
+import { authCore } from '../auth/core/host-routes.ts';
+import { applyPluginRateLimits, pluginRateLimits } from '../auth/core/plugin-limit-routes.ts';
+import type { CitadelServices } from '../auth/core/services.ts';
+import { resolvePluginOptions } from '../auth/core/plugin-options.ts';
+import { pageReplacements } from '../auth/pages.ts';
+import type { CitadelPlugin } from '../plugin.ts';
 import { citadelMigrations } from './assembly.ts';
-import './api/resource/settings.ts';
-import { registerOperations } from './ops/plugin.ts';
-import { citadelHelmetOptions, securityHeaders } from './http/security-headers.ts';
-import { knownPathAnswer } from './http/allow.ts';
-import { HttpError } from './core/errors.ts';
-import { assertRedisReachable } from './ops/redis.ts';
+import '../api/resource/settings.ts';
+import { registerOperations } from '../ops/plugin.ts';
+import { citadelHelmetOptions, securityHeaders } from '../http/security/security-headers.ts';
+import { knownPathAnswer } from '../http/response/allow.ts';
+import { HttpError } from '../core/errors.ts';
+import { assertRedisReachable } from '../ops/redis.ts';
 
 import './seed-setting.ts';
 
@@ -177,9 +177,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   if (config.seedDemo && config.seed) await config.seed(services);
 
   if (config.api) {
-    const { resourceApi } = await import('./api/http/plugin.ts');
+    const { resourceApi } = await import('../api/http/plugin.ts');
     await app.register(resourceApi, { api: config.api });
-    await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
+    await app.register((await import('../api/docs/plugin.ts')).apiDocs, { api: config.api });
   }
 
   return {

@@ -1,6 +1,6 @@
 import { html } from './html.ts';
 import { layout } from './layout.ts';
-import type { PageContext } from './respond.ts';
+import type { PageContext } from '../response/respond.ts';
 
 const TITLES: Record<number, string> = {
   400: 'Bad request',

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
-import { importOptional } from './core/optional-dependency.ts';
-import type { CitadelConfig } from './config/types.ts';
-import type { Database } from './db/schema.ts';
-import type { Dialect } from './db/url.ts';
-import type { Clock } from './core/clock.ts';
-import { SecretBox } from './core/crypto.ts';
-import { DatabaseSessionStore, type SessionStore } from './http/sessions/store.ts';
-import { RedisSessionStore } from './http/sessions/store-redis.ts';
-import { DatabaseRateLimitStore, RateLimiter } from './http/rate-limit.ts';
-import { RedisRateLimitStore } from './http/rate-limit-redis.ts';
-import { CustomMailer, LogMailer, SmtpMailer, type Mailer } from './mail/mailer.ts';
-import { EmailSender } from './mail/emails.ts';
-import { BrandedMailer } from './mail/branding.ts';
+import { importOptional } from '../core/optional-dependency.ts';
+import type { CitadelConfig } from '../config/types.ts';
+import type { Database } from '../db/schema.ts';
+import type { Dialect } from '../db/url.ts';
+import type { Clock } from '../core/clock.ts';
+import { SecretBox } from '../core/crypto.ts';
+import { DatabaseSessionStore, type SessionStore } from '../http/sessions/store.ts';
+import { RedisSessionStore } from '../http/sessions/store-redis.ts';
+import { DatabaseRateLimitStore, RateLimiter } from '../http/limits/rate-limit.ts';
+import { RedisRateLimitStore } from '../http/limits/rate-limit-redis.ts';
+import { CustomMailer, LogMailer, SmtpMailer, type Mailer } from '../mail/mailer.ts';
+import { EmailSender } from '../mail/emails.ts';
+import { BrandedMailer } from '../mail/branding.ts';
 
 /**
  * The services of the core, each one decorator of the Fastify instance (see http/fastify-types.ts).

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db/url.ts';
-import type { Database } from '../db/schema.ts';
-import { isoAfter, type Clock } from '../core/clock.ts';
-import { TooManyRequestsError } from '../core/errors.ts';
-import { sha256Hex } from '../core/crypto.ts';
-import { isMariaDb } from '../db/mariadb.ts';
-import { retryOnDeadlock } from '../db/retry.ts';
+import type { Dialect } from '../../db/url.ts';
+import type { Database } from '../../db/schema.ts';
+import { isoAfter, type Clock } from '../../core/clock.ts';
+import { TooManyRequestsError } from '../../core/errors.ts';
+import { sha256Hex } from '../../core/crypto.ts';
+import { isMariaDb } from '../../db/mariadb.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 
 /** The `rate_limits.key` column holds 191 characters (the MySQL index limit). */
 const MAX_STORED_KEY = 191;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { randomToken, safeEqual } from '../core/crypto.ts';
-import { isCsrfSafeByConstruction } from './negotiation.ts';
-import { HttpError } from '../core/errors.ts';
+import { randomToken, safeEqual } from '../../core/crypto.ts';
+import { isCsrfSafeByConstruction } from '../request/negotiation.ts';
+import { HttpError } from '../../core/errors.ts';
 
 const SESSION_KEY = 'csrf';
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

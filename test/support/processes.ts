@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TEST_SECRET } from '../helpers/app.ts';
+import { TEST_SECRET } from './app.ts';
 import { createServer, type AddressInfo } from 'node:net';
 
 /** A free TCP port on loopback (closed again at once). */

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import type { TestClient } from '../helpers/client.ts';
+import { TEST_PASSWORD, type TestApp } from './app.ts';
+import type { TestClient } from './client.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 
 /** The code an authenticator app shows at the test clock's time, `stepOffset` steps away. */

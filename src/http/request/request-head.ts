@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.ts';
+import { HttpError } from '../../core/errors.ts';
 
 /**
  * The request head (request line and headers) Node reads before it gives up: 64 KiB, four times

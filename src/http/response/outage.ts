@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../core/errors.ts';
+import { HttpError } from '../../core/errors.ts';
 
 /**
  * Errors that mean "the database or Redis cannot be reached right now" (a restart, a failover, a

@@ -1,13 +1,13 @@
 import { PRIVATE_NO_STORE } from './cache-control.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { publicUser, type Caller, type PublicUser } from './caller.ts';
+import { publicUser, type Caller, type PublicUser } from '../security/caller.ts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { SafeHtml } from './html.ts';
-import type { Flash, Session } from './sessions/session.ts';
-import { clientKind } from './negotiation.ts';
-import { csrfToken } from './csrf.ts';
-import { mountLinks, publicPath } from './base-path.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SafeHtml } from '../html/html.ts';
+import type { Flash, Session } from '../sessions/session.ts';
+import { clientKind } from '../request/negotiation.ts';
+import { csrfToken } from '../security/csrf.ts';
+import { mountLinks, publicPath } from '../request/base-path.ts';
 
 export type EnvelopeStatus = 'success' | 'info' | 'error';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { isForeignKeyViolation } from '../db/errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 
 /**
  * Contract 14: a request racing the deletion of its own account answers 401, never 500. A write

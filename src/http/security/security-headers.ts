@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { CitadelConfig } from '../config/types.ts';
+import type { CitadelConfig } from '../../config/types.ts';
 
 /** Citadel's helmet settings: one source for every response and for the server's early answers. */
 export function citadelHelmetOptions(

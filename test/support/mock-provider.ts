@@ -1,7 +1,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { TestClient, TestResponse } from '../helpers/client.ts';
-import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.ts';
+import type { TestClient, TestResponse } from './client.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import type { OAuthProviderConfig } from '../../src/config/types.ts';
 
 /** Who the mock provider says is signing in next. */

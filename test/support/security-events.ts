@@ -1,4 +1,4 @@
-import type { TestApp } from '../helpers/app.ts';
+import type { TestApp } from './app.ts';
 
 /** A user's security events as stored, oldest first. */
 export async function storedEvents(t: TestApp, userId: number | null) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createServer, type CitadelServer, type CreateServerOptions } from '../../src/server.ts';
+import { createServer, type CitadelServer, type CreateServerOptions } from '../../src/app/server.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { createTestDatabase, type TestDatabase } from './databases.ts';

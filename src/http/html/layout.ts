@@ -1,5 +1,5 @@
 import { html, trustedCss, type HtmlValue, type SafeHtml } from './html.ts';
-import type { PageContext } from './respond.ts';
+import type { PageContext } from '../response/respond.ts';
 
 /** The pages' built-in styles, kept as written (not through the text escaper: see trustedCss). */
 const STYLE = trustedCss(`

@@ -1,26 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RedisClient } from './core/redis-client.ts';
+import type { RedisClient } from '../core/redis-client.ts';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { loadConfig } from './config/load.ts';
-import type { CitadelConfig, CitadelOptions } from './config/types.ts';
-import type { CitadelServices } from './auth/core/services.ts';
-import { systemClock } from './core/clock.ts';
-import { redactedRequestSerializer } from './http/logging.ts';
-import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from './http/request-head.ts';
-import { citadelHelmetOptions, computeSecurityHeaders } from './http/security-headers.ts';
-import { developmentLogTransport } from './ops/logging.ts';
+import { loadConfig } from '../config/load.ts';
+import type { CitadelConfig, CitadelOptions } from '../config/types.ts';
+import type { CitadelServices } from '../auth/core/services.ts';
+import { systemClock } from '../core/clock.ts';
+import { redactedRequestSerializer } from '../http/security/logging.ts';
+import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from '../http/request/request-head.ts';
+import { citadelHelmetOptions, computeSecurityHeaders } from '../http/security/security-headers.ts';
+import { developmentLogTransport } from '../ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
-import type { OpenDatabaseOptions } from './db/open.ts';
-import { fastifyTrustProxy } from './config/trust-proxy.ts';
+import type { OpenDatabaseOptions } from '../db/open.ts';
+import { fastifyTrustProxy } from '../config/trust-proxy.ts';
 import {
   CallerResolver,
   kCallerResolver,
   registerInstance,
   type CallerSource,
   type ResolvedCaller,
-} from './embed/caller.ts';
-import { clientAddressOf, injectFetch, UNKNOWN_CLIENT_ADDRESS } from './embed/fetch.ts';
+} from '../embed/caller.ts';
+import { clientAddressOf, injectFetch, UNKNOWN_CLIENT_ADDRESS } from '../embed/fetch.ts';
 
 /** What `createServer()` takes: the configuration, plus how to log, migrate and open the database. */
 export interface CreateServerOptions extends CitadelOptions {
@@ -114,7 +114,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Requests Node's parser refuses (a head over the limit, a malformed request line) get the
     // security headers and a problem-details body too; heads up to 64 KiB reach Citadel, which
-    // answers a URL over 32 KiB with its own 414 (src/http/request-head.ts).
+    // answers a URL over 32 KiB with its own 414 (src/http/request/request-head.ts).
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     clientErrorHandler: citadelClientErrorHandler(computeSecurityHeaders(citadelHelmetOptions(config))),
     bodyLimit: 2 * 1024 * 1024,
@@ -128,7 +128,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   for (const notice of notices) app.log.warn(notice);
   // Development only, and only when warnings are shown: the check costs a few catalog queries.
   if (config.api && !config.production && ['trace', 'debug', 'info', 'warn'].includes(app.log.level)) {
-    const { warnAboutMissingIndexes } = await import('./api/read/index-check.ts');
+    const { warnAboutMissingIndexes } = await import('../api/read/index-check.ts');
     await warnAboutMissingIndexes(config.api, app.db, app.dialect, app.log);
   }
 
