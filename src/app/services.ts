@@ -7,30 +7,14 @@ import type { Database } from '../db/schema.ts';
 import type { Dialect } from '../db/url.ts';
 import type { Clock } from '../core/clock.ts';
 import { SecretBox } from '../core/crypto.ts';
-import { DatabaseSessionStore, type SessionStore } from '../http/sessions/store.ts';
+import { DatabaseSessionStore } from '../http/sessions/store.ts';
 import { RedisSessionStore } from '../http/sessions/store-redis.ts';
 import { DatabaseRateLimitStore, RateLimiter } from '../http/limits/rate-limit.ts';
 import { RedisRateLimitStore } from '../http/limits/rate-limit-redis.ts';
-import { CustomMailer, LogMailer, SmtpMailer, type Mailer } from '../mail/mailer.ts';
+import { CustomMailer, LogMailer, SmtpMailer } from '../mail/mailer.ts';
 import { EmailSender } from '../mail/emails.ts';
+import type { CoreServices } from '../http/core-services.ts';
 import { BrandedMailer } from '../mail/branding.ts';
-
-/**
- * The services of the core, each one decorator of the Fastify instance (see http/fastify-types.ts).
- * Plugins add theirs (users, tokens, actions, ...) when they are registered.
- */
-export interface CoreServices {
-  config: CitadelConfig;
-  db: Kysely<Database>;
-  dialect: Dialect;
-  clock: Clock;
-  secrets: SecretBox;
-  sessions: SessionStore;
-  rateLimiter: RateLimiter;
-  mailer: Mailer;
-  /** Citadel's own messages by kind (the application's `emails` replacements, else the defaults). */
-  emails: EmailSender;
-}
 
 export async function createCoreServices(
   config: CitadelConfig,

@@ -1,16 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Session } from './sessions/session.ts';
-import type { SessionStore } from './sessions/store.ts';
 import type { PageRenderer } from './response/respond.ts';
-import type { RateLimiter } from './limits/rate-limit.ts';
-import type { CitadelConfig } from '../config/types.ts';
-import type { Database } from '../db/schema.ts';
-import type { Dialect } from '../db/url.ts';
-import type { Clock } from '../core/clock.ts';
-import type { SecretBox } from '../core/crypto.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { ServedPaths } from './html/served-paths.ts';
-import type { EmailSender } from '../mail/emails.ts';
+import type { HttpServices } from './core-services.ts';
 import './security/caller.ts';
 
 /*
@@ -19,22 +9,8 @@ import './security/caller.ts';
  * (`src/auth/core/services.ts`) instead, which the composition root builds.
  */
 declare module 'fastify' {
-  interface FastifyInstance {
-    config: CitadelConfig;
-    db: Kysely<Database>;
-    dialect: Dialect;
-    clock: Clock;
-    secrets: SecretBox;
-    sessions: SessionStore;
-    rateLimiter: RateLimiter;
-    mailer: Mailer;
-    /** Citadel's own messages by kind: `emails.send('resetPassword', props, defaults)`. */
-    emails: EmailSender;
-    /** The GET paths the server answers, for pages that link only to what exists. */
-    servedPaths: ServedPaths;
-    /** Built-in page renderer to the application's or a plugin's replacement (`pages`). */
-    pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into Fastify's own
+  interface FastifyInstance extends HttpServices {}
   interface FastifyRequest {
     session: Session;
   }

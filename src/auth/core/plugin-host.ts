@@ -21,6 +21,7 @@ import { clientRoutesEndpoint } from './client-routes.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
+import type { CoreServices } from '../../http/core-services.ts';
 
 declare module './services.ts' {
   interface CitadelServices {
@@ -98,31 +99,6 @@ export function authEndpointGroups(
     { name: 'client', plugin: null, endpoints: [clientRoutesEndpoint(endpoints, apiBaseUrl)] },
   ];
 }
-
-/** The core services of `src/app/services.ts`, before the auth core adds its own. */
-type CoreServices = Omit<
-  CitadelServices,
-  | 'users'
-  | 'passwords'
-  | 'remember'
-  | 'tokens'
-  | 'actions'
-  | 'factorRegistry'
-  | 'authEndpoints'
-  | 'authEndpointGroups'
-  | 'signInListeners'
-  | 'requestListeners'
-  | 'passwordChangedListeners'
-  | 'signInFacts'
-  | 'meExtensions'
-  | 'bearerVerifiers'
-  | 'tenancy'
-  | 'pageHeaderParts'
-  | 'servedPaths'
-  | 'pageReplacements'
-  | 'pluginOptions'
-  | 'log'
->;
 
 export interface AuthServicesOptions {
   plugins: readonly CitadelPlugin[];
