@@ -77,9 +77,9 @@ export function adminUsersPage(ctx: PageContext<AdminPageProps>): SafeHtml {
                       html`<tr data-user-id="${user.id}">
                         <td class="wrap"><a href="/admin/users/${user.id}">${user.username}</a></td>
                         <td class="wrap">${user.email}</td>
-                        <td>${user.role}</td>
-                        <td>${status(user)}</td>
-                        <td>${when(user.last_sign_in_at, 'never')}</td>
+                        <td data-label="Role">${user.role}</td>
+                        <td data-label="Status">${status(user)}</td>
+                        <td data-label="Last sign-in">${when(user.last_sign_in_at, 'never')}</td>
                       </tr>`,
                   )}
                 </tbody>

@@ -14,7 +14,9 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:
 .site-header a{color:var(--ink)}
 .site-header form{margin:0}
 td button{margin-top:0}
-.switcher{display:flex;gap:.4rem;align-items:center}.switcher select{width:auto;max-width:11rem;padding:.25rem .4rem}.switcher button{margin:0;padding:.25rem .6rem}
+.switcher{display:flex;gap:.4rem;align-items:center}.switcher select{width:auto;max-width:16rem;padding:.25rem .4rem}.switcher button{margin:0;padding:.25rem .6rem}
+.site-header .bar.with-parts .links{order:3;flex-basis:100%}
+form>select+button,form>input:not([type=hidden])+button{display:block}
 main{max-width:46rem;margin:0 auto;padding:1.25rem 1rem 3rem}
 h1{font-size:1.6rem;line-height:1.25;margin:.5rem 0 1rem}
 h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
@@ -48,7 +50,7 @@ code.ability{white-space:nowrap}
 .settings{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}
 .settings a{padding:.4rem .75rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;background:var(--soft)}
 ul.plain,ol.plain{list-style:none;padding:0;margin:0}
-.badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-left:.4rem}
+.badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-left:.4rem}td[data-label]>.badge:first-child,dd>.badge:first-child{margin-left:0}
 .badge.muted{background:var(--soft)}
 .event{padding:.6rem 0;border-bottom:1px solid var(--line)}.event time{white-space:nowrap}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}
@@ -62,9 +64,11 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
 .impersonation p{margin:0}.impersonation form{margin:0}.impersonation button{margin:0;padding:.3rem .9rem;background:#3d2b00;border-color:#3d2b00}
 .divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
 @media (max-width:30rem){.site-header .bar{padding:.5rem 1rem;column-gap:.85rem}
+  .site-header .bar.with-parts .switcher{order:2;flex-basis:100%}.site-header .bar.with-parts .switcher select{flex:1;max-width:none;min-width:0}
   .site-header .bar.signed-in .links{order:3;flex-basis:100%;gap:.25rem .85rem}
   .facts{grid-template-columns:1fr}.facts dt{margin-top:.4rem}.codes{columns:1}
-  table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}}
+  table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}
+  table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}}
 `);
 
 /**
@@ -91,7 +95,8 @@ export function signInLink(ctx: PageContext, label: string): SafeHtml {
 
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
-  // Signed in, a narrow screen shows two tidy rows: the name and "Sign out", then the page links.
+  // Signed in, a narrow screen shows two tidy rows: the name and "Sign out", then the page links;
+  // with a plugin's header part (the organization switcher), every screen does.
   const links = ctx.user
     ? html`<span class="links"
           >${servedLinks(ctx, [
@@ -113,7 +118,10 @@ function header(ctx: PageContext): SafeHtml {
         ])}</span
       >`;
   return html`<header class="site-header">
-    <nav class="bar${ctx.user ? ' signed-in' : ''}" aria-label="Main">
+    <nav
+      class="bar${ctx.user ? ' signed-in' : ''}${ctx.headerParts?.length ? ' with-parts' : ''}"
+      aria-label="Main"
+    >
       ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${[...(ctx.headerParts ?? [])]}${links}
     </nav>
   </header>`;
