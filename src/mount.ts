@@ -31,6 +31,7 @@ import { citadelHelmetOptions, securityHeaders } from './http/security-headers.t
 import { knownPathAnswer } from './http/allow.ts';
 import { HttpError } from './core/errors.ts';
 import { assertRedisReachable } from './ops/redis.ts';
+import { shareUserChanges } from './auth/core/user-changes.ts';
 
 import './seed-setting.ts';
 
@@ -178,11 +179,17 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     await app.register((await import('./api/docs/plugin.ts')).apiDocs, { api: config.api });
   }
 
+  // Other processes hear of changed users at once (a disabled user's service tokens stop).
+  const stopSharing = redis
+    ? await shareUserChanges(redis, redis.duplicate(), services.users, app.log)
+    : undefined;
+
   return {
     services,
     redis,
     async release() {
       core.mailer.close();
+      stopSharing?.();
       redis?.disconnect();
       await database.close();
     },
