@@ -180,9 +180,18 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   }
 
   // Other processes hear of changed users at once (a disabled user's service tokens stop).
-  const stopSharing = redis
-    ? await shareUserChanges(redis, redis.duplicate(), services.users, app.log)
-    : undefined;
+  let stopSharing: (() => void) | undefined;
+  if (redis) {
+    const subscriber = redis.duplicate();
+    stopSharing = await shareUserChanges(redis, subscriber, services.users, app.log).catch(
+      async (error: unknown) => {
+        subscriber.disconnect();
+        redis.disconnect();
+        await database.close();
+        throw error;
+      },
+    );
+  }
 
   return {
     services,
