@@ -32,6 +32,7 @@ import { citadelHelmetOptions, securityHeaders } from '../http/security/security
 import { knownPathAnswer } from '../http/response/allow.ts';
 import { HttpError } from '../core/errors.ts';
 import { assertRedisReachable } from '../ops/redis.ts';
+import { shareUserChanges } from '../auth/core/user-changes.ts';
 
 import './seed-setting.ts';
 
@@ -182,11 +183,26 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     await app.register((await import('../api/docs/plugin.ts')).apiDocs, { api: config.api });
   }
 
+  // Other processes hear of changed users at once (a disabled user's service tokens stop).
+  let stopSharing: (() => void) | undefined;
+  if (redis) {
+    const subscriber = redis.duplicate();
+    stopSharing = await shareUserChanges(redis, subscriber, services.users, app.log).catch(
+      async (error: unknown) => {
+        subscriber.disconnect();
+        redis.disconnect();
+        await database.close();
+        throw error;
+      },
+    );
+  }
+
   return {
     services,
     redis,
     async release() {
       core.mailer.close();
+      stopSharing?.();
       redis?.disconnect();
       await database.close();
     },

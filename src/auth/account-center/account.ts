@@ -43,6 +43,7 @@ export async function changeUsername(
     if (winner && winner.id !== user.id) throw new ValidationError({ username: USERNAME_TAKEN });
     throw error;
   }
+  await services.users.changed(user.id);
   const renamed = await services.users.findById(user.id);
   if (!renamed) throw new AuthenticationRequiredError();
   return renamed;
@@ -76,6 +77,7 @@ export async function deleteAccount(
       { db: trx },
     );
   });
+  await services.users.changed(user.id);
   // Redis sessions have no foreign key to cascade.
   await services.sessions.destroyForUser(user.id);
 }

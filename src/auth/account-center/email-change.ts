@@ -259,5 +259,6 @@ export async function confirmEmailChange(
       throw error;
     });
   if (!changed) return null;
+  await services.users.changed(userId);
   return (await services.users.findById(userId)) ?? null;
 }

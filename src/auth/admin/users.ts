@@ -110,7 +110,8 @@ export interface AdminAction {
 /**
  * Disable an account: the mark, the end of its remember-me and personal access tokens and the
  * event commit together; then every session ends (the database or Redis store). Its service
- * tokens are refused from now on by the caller's check of the mark.
+ * tokens are refused from now on: this process forgets the user at once, others within a second
+ * (service-tokens/callers.ts).
  */
 export async function disableUser(
   services: CitadelServices,
@@ -137,6 +138,7 @@ export async function disableUser(
       await db.deleteFrom('personal_access_tokens').where('user_id', '=', target.id).execute();
     },
   );
+  await services.users.changed(target.id);
   await services.sessions.destroyForUser(target.id);
 }
 
@@ -156,6 +158,7 @@ export async function enableUser(
         .where('id', '=', target.id)
         .execute(),
   );
+  await services.users.changed(target.id);
 }
 
 /** Sign the user out everywhere: every session and remember-me token (tokens stay: they are not sessions). */

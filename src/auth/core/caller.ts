@@ -10,16 +10,19 @@ export type { Caller } from '../../http/security/caller.ts';
 /**
  * A plugin's verifier of bearer credentials of its own kind (`CitadelPlugin.bearer`; the service
  * tokens' JWTs): `undefined` when `token` is not of its kind (the next verifier, then personal
- * access tokens, are asked), `null` when it is but does not verify (401), else the caller.
+ * access tokens, are asked), `null` when it is but does not verify (401), else the caller; without
+ * a promise when it can decide from memory.
  */
 export type BearerVerifier = (
   token: string,
   services: CitadelServices,
-) => Promise<Caller | null | undefined> | undefined;
+) => Caller | null | Promise<Caller | null | undefined> | undefined;
 
 /** A user who may act: active, and not disabled by an administrator. */
 function mayAct(services: CitadelServices, user: UserRecord): boolean {
-  return user.active === 1 && !isDisabled(user, services.clock.now().toISOString());
+  if (user.active !== 1) return false;
+  // The clock is read only for a disabled account (most requests: none).
+  return user.disabled_at === null || !isDisabled(user, services.clock.now().toISOString());
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -42,21 +45,7 @@ export class InvalidTokenError extends HttpError {
 export async function resolveCaller(request: RequestContext): Promise<Caller | null> {
   const services = request.services;
   const header = request.authorization;
-  if (header !== undefined) {
-    const match = BEARER.exec(header);
-    if (!match) throw new InvalidTokenError();
-    for (const verify of services.bearerVerifiers) {
-      const caller = await verify(match[1]!, services);
-      if (caller === undefined) continue;
-      if (caller === null || !mayAct(services, caller.user)) throw new InvalidTokenError();
-      return caller;
-    }
-    const verified = await services.tokens.verify(match[1]!);
-    if (!verified) throw new InvalidTokenError();
-    const user = verified.user;
-    if (!mayAct(services, user)) throw new InvalidTokenError();
-    return { via: 'token', user, token: verified.record };
-  }
+  if (header !== undefined) return bearerCaller(services, header);
   const userId = request.session.userId;
   if (userId === null) return null;
   // Read with the session when the store could join it (database store), else now.
@@ -67,6 +56,43 @@ export async function resolveCaller(request: RequestContext): Promise<Caller | n
     return null;
   }
   return { via: 'session', user, token: null };
+}
+
+/**
+ * The caller of an `Authorization` header, or a throw (401): without a promise when a plugin's
+ * verifier decides from memory (a service token seen before), else a promise.
+ */
+export function bearerCaller(services: CitadelServices, header: string): Caller | Promise<Caller> {
+  const match = BEARER.exec(header);
+  if (!match) throw new InvalidTokenError();
+  return fromVerifiers(services, match[1]!, 0);
+}
+
+function fromVerifiers(services: CitadelServices, token: string, from: number): Caller | Promise<Caller> {
+  const verifiers = services.bearerVerifiers;
+  for (let i = from; i < verifiers.length; i++) {
+    const result = verifiers[i]!(token, services);
+    if (result === undefined) continue;
+    if (result instanceof Promise)
+      return result.then((caller) =>
+        caller === undefined ? fromVerifiers(services, token, i + 1) : mayActAs(services, caller),
+      );
+    return mayActAs(services, result);
+  }
+  return personalAccessTokenCaller(services, token);
+}
+
+function mayActAs(services: CitadelServices, caller: Caller | null): Caller {
+  if (caller === null || !mayAct(services, caller.user)) throw new InvalidTokenError();
+  return caller;
+}
+
+async function personalAccessTokenCaller(services: CitadelServices, token: string): Promise<Caller> {
+  const verified = await services.tokens.verify(token);
+  if (!verified) throw new InvalidTokenError();
+  const user = verified.user;
+  if (!mayAct(services, user)) throw new InvalidTokenError();
+  return { via: 'token', user, token: verified.record };
 }
 
 /** The caller, or 401. */

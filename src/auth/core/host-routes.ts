@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveCaller } from './caller.ts';
+import { bearerCaller, resolveCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
 import type { RequestContext } from './request-context.ts';
@@ -40,15 +40,24 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
       if (request.routeOptions.config.sessionless) return;
       // A bad bearer token throws (401); request.caller then stays null (never a host's value).
       request.caller = null;
+      if (request.session.userId !== null || request.cookies[REMEMBER_COOKIE])
+        return identify(request, reply);
       // No credential of any kind (no token, no signed-in session, no remember-me cookie): an
       // anonymous caller, decided without a promise.
-      if (
-        request.headers.authorization === undefined &&
-        request.session.userId === null &&
-        !request.cookies[REMEMBER_COOKIE]
-      )
+      const header = request.headers.authorization;
+      if (header === undefined)
         return requestListeners.length === 0 ? undefined : listen(contextOf(request), 0);
-      return identify(request, reply);
+      // A bearer token alone (nothing to restore or commit): a service token seen before is
+      // decided without a promise too.
+      const context = contextOf(request);
+      const caller = bearerCaller(context.services, header);
+      if (caller instanceof Promise)
+        return caller.then((resolved) => {
+          request.caller = resolved;
+          return listen(context, 0);
+        });
+      request.caller = caller;
+      return listen(context, 0);
     }),
   );
 

@@ -28,12 +28,46 @@ export type ReadUser = (
 ) => Promise<UserRecord | undefined>;
 const takeFirst: ReadUser = (query) => query.executeTakeFirst();
 
+/** Told the id of a user whose row changed (or went), after the change is committed. */
+export type UserChangeListener = (userId: number) => void;
+
 /** The users table, for every module that needs a user: the only code that writes it. */
 export class UserService {
+  private readonly changeListeners: UserChangeListener[] = [];
+  /** Tells the other processes (Redis pub/sub, auth/core/user-changes.ts), when shared. */
+  private broadcast: ((userId: number) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Listen to changes of user rows, made in this process or heard from another (a cache of users
+   * drops the user: the service tokens' callers).
+   */
+  onChange(listener: UserChangeListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  /** Send this process's changes to the other processes too (set once, at start). */
+  shareChanges(broadcast: (userId: number) => Promise<void>): void {
+    this.broadcast = broadcast;
+  }
+
+  /**
+   * Say that a user's row changed or was deleted (after the commit: disable, deletion, rename…):
+   * this process's listeners at once, then the other processes when changes are shared.
+   */
+  async changed(userId: number): Promise<void> {
+    this.heard(userId);
+    await this.broadcast?.(userId);
+  }
+
+  /** A change another process made: this process's listeners only. */
+  heard(userId: number): void {
+    for (const listener of this.changeListeners) listener(userId);
+  }
 
   async findById(id: number): Promise<UserRecord | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -102,5 +136,6 @@ export class UserService {
       .set({ active: active ? 1 : 0, updated_at: this.clock.now().toISOString() })
       .where('id', '=', id)
       .execute();
+    await this.changed(id);
   }
 }

@@ -6,6 +6,7 @@ import type { Database } from '../../db/schema.ts';
 import { once, withParameters } from '../../db/compiled.ts';
 import { isValidAbility } from '../core/abilities.ts';
 import type { KeyRing } from './keys.ts';
+import { RecentUsers } from './recent-users.ts';
 
 /** Who issues the tokens, for whom, and for how long (the plugin's resolved options). */
 export interface ServiceTokenSettings {
@@ -56,7 +57,7 @@ export async function mintServiceToken(
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 /** Verified tokens kept in memory (a token is verified once, its expiry checked on every use). */
-const VERIFIED_CACHE_SIZE = 10_000;
+export const VERIFIED_CACHE_SIZE = 10_000;
 
 interface VerifiedClaims {
   userId: number;
@@ -64,6 +65,9 @@ interface VerifiedClaims {
   abilities: string[] | null;
   iat: number;
   exp: number;
+  /** `iat` and `exp` as ISO timestamps, formatted once. */
+  issuedAt: string;
+  expiresAt: string;
 }
 
 export function looksLikeJwt(token: string): boolean {
@@ -73,26 +77,30 @@ export function looksLikeJwt(token: string): boolean {
 /**
  * Verifies service tokens for one server: signature against the published key of the header's
  * `kid` (EdDSA only: `alg: none` and every other algorithm are refused), `iss`, `aud`, `exp`, then
- * the user by id (one point read; never the session). Verified tokens are remembered until they
- * expire, so a busy token costs a map lookup.
+ * the user (never the session). A verified token is remembered until it expires and its user for a
+ * second (`RecentUsers`), so a busy token is answered from memory, without a promise.
  */
 export class ServiceTokenVerifier {
   private readonly verified = new Map<string, VerifiedClaims>();
   private readonly userQuery = once(() =>
     this.db.selectFrom('users').selectAll().where('id', '=', 0).compile(),
   );
+  readonly users = new RecentUsers(async (userId) => {
+    const [user] = (await this.db.executeQuery(withParameters(this.userQuery(), [userId]))).rows;
+    return user as UserRecord | undefined;
+  });
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ring: KeyRing,
     private readonly settings: ServiceTokenSettings,
+    private readonly verifiedLimit = VERIFIED_CACHE_SIZE,
   ) {}
 
   /** The claims of a valid token at `now`, or null. */
   async claims(token: string, now: Date): Promise<VerifiedClaims | null> {
-    const nowSeconds = now.getTime() / 1000;
-    const cached = this.verified.get(token);
-    if (cached) return cached.exp > nowSeconds ? cached : null;
+    const known = this.knownClaims(token, now.getTime());
+    if (known !== undefined) return known;
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, (header) => this.keyFor(header.kid), {
@@ -107,9 +115,27 @@ export class ServiceTokenVerifier {
     }
     const claims = readClaims(payload);
     if (!claims) return null;
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.clear();
+    if (this.verified.size >= this.verifiedLimit) {
+      // The oldest verified token goes (the map keeps insertion order).
+      const oldest = this.verified.keys().next().value;
+      if (oldest !== undefined) this.verified.delete(oldest);
+    }
     this.verified.set(token, claims);
     return claims;
+  }
+
+  /** How many verified tokens are remembered. */
+  get verifiedCount(): number {
+    return this.verified.size;
+  }
+
+  /** A remembered token's claims, null once it has expired, undefined when not verified yet. */
+  private knownClaims(token: string, nowMs: number): VerifiedClaims | null | undefined {
+    const known = this.verified.get(token);
+    if (!known) return undefined;
+    if (known.exp * 1000 > nowMs) return known;
+    this.verified.delete(token);
+    return null;
   }
 
   private async keyFor(kid: unknown) {
@@ -118,30 +144,46 @@ export class ServiceTokenVerifier {
     return key;
   }
 
-  /** The caller of a valid token, or null. */
-  async caller(token: string, now: Date): Promise<Caller | null> {
+  /**
+   * The caller of a valid token, or null: from memory when the token was verified before and its
+   * user read less than a second ago, else a promise.
+   */
+  caller(token: string, now: Date): Caller | null | Promise<Caller | null> {
+    const nowMs = now.getTime();
+    const claims = this.knownClaims(token, nowMs);
+    if (claims === null) return null;
+    if (claims) {
+      const user = this.users.peek(claims.userId, nowMs);
+      if (user !== undefined) return user && callerOf(claims, user);
+    }
+    return this.callerFromDatabase(token, now);
+  }
+
+  private async callerFromDatabase(token: string, now: Date): Promise<Caller | null> {
     const claims = await this.claims(token, now);
     if (!claims) return null;
-    const [user] = (await this.db.executeQuery(withParameters(this.userQuery(), [claims.userId]))).rows;
-    if (!user) return null;
-    const expiresAt = new Date(claims.exp * 1000).toISOString();
-    return {
-      via: 'bearer',
-      user: user as UserRecord,
-      token: {
-        id: 0,
-        name: 'service token',
-        // Minted from a session without a list: every ability of its user, as the session had.
-        abilities: claims.abilities ?? ['*'],
-        last_used_at: null,
-        created_at: new Date(claims.iat * 1000).toISOString(),
-        expires_at: expiresAt,
-        // A service token acts in no organization: tenant-scoped resources answer 403 to it.
-        organization_id: null,
-      },
-      credential: { kind: 'service_token', id: claims.sid, expiresAt },
-    };
+    const user = await this.users.load(claims.userId, now.getTime());
+    return user && callerOf(claims, user);
   }
+}
+
+function callerOf(claims: VerifiedClaims, user: UserRecord): Caller {
+  return {
+    via: 'bearer',
+    user,
+    token: {
+      id: 0,
+      name: 'service token',
+      // Minted from a session without a list: every ability of its user, as the session had.
+      abilities: claims.abilities ?? ['*'],
+      last_used_at: null,
+      created_at: claims.issuedAt,
+      expires_at: claims.expiresAt,
+      // A service token acts in no organization: tenant-scoped resources answer 403 to it.
+      organization_id: null,
+    },
+    credential: { kind: 'service_token', id: claims.sid, expiresAt: claims.expiresAt },
+  };
 }
 
 function readClaims(payload: JWTPayload): VerifiedClaims | null {
@@ -154,5 +196,13 @@ function readClaims(payload: JWTPayload): VerifiedClaims | null {
       return null;
     list = abilities as string[];
   }
-  return { userId: Number(sub), sid, abilities: list, iat, exp };
+  return {
+    userId: Number(sub),
+    sid,
+    abilities: list,
+    iat,
+    exp,
+    issuedAt: new Date(iat * 1000).toISOString(),
+    expiresAt: new Date(exp * 1000).toISOString(),
+  };
 }

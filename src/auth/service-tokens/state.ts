@@ -20,7 +20,10 @@ export function serviceTokenState(services: CitadelServices): ServiceTokenState 
     const { issuer, audience, ttlSeconds } = serviceTokensOptions(services);
     const settings: ServiceTokenSettings = { issuer, audience, ttlSeconds };
     const ring = new KeyRing(db, clock, secrets, settings.ttlSeconds);
-    state = { settings, ring, verifier: new ServiceTokenVerifier(db, ring, settings) };
+    const verifier = new ServiceTokenVerifier(db, ring, settings);
+    // A change of a user in this process stops its service tokens at once (disable, deletion…).
+    services.users.onChange((userId) => verifier.users.forget(userId));
+    state = { settings, ring, verifier };
     states.set(services, state);
   }
   return state;
