@@ -8,7 +8,7 @@ import {
   definePlugin,
   organizations,
 } from '../../../src/index.ts';
-import { tenantApi } from '../../organizations/fixture.ts';
+import { tenantApi } from '../../auth/organizations/fixture.ts';
 import { Envelope } from '../../../src/auth/core/envelope-schema.ts';
 
 export { default as demoConfig } from '../../../examples/blog/citadel.config.ts';
@@ -50,7 +50,7 @@ export const pluginConfig = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],
 });
 
-/** Tenant-scoped projects with tenant-scoped tasks as nested children (test/organizations). */
+/** Tenant-scoped projects with tenant-scoped tasks as nested children (test/auth/organizations). */
 export const tenantConfig = defineConfig({
   plugins: [...defaultPlugins(), organizations()],
   api: tenantApi,

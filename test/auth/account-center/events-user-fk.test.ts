@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { openDatabase } from '../../../src/db/open.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
+import { coreMigration } from '../../../src/db/migrations/0000_core.ts';
+import { accountCenterMigration } from '../../../src/auth/account-center/migration.ts';
+import {
+  dropSessionEventInsertMigration,
+  sessionEventInsertMigration,
+} from '../../../src/auth/account-center/session-event-migration.ts';
+import { securityEventsUserForeignKeyMigration } from '../../../src/auth/account-center/events-user-fk-migration.ts';
+import { createTestDatabase } from '../../support/databases.ts';
+
+/**
+ * 0503 gives `security_events.user_id` its foreign key (contract 14: no event of a deleted user
+ * stays behind). A database deployed before it may hold events of users deleted in a race: they
+ * go, every other event stays (`account_deleted`, user_id null, included), with its indexes.
+ */
+describe('0503: security_events.user_id references users', () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('removes orphaned events, keeps the rest, and then cascades and refuses as a foreign key does', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const open = await openDatabase(database.url);
+    cleanups.push(() => open.close());
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema, as migrations are
+    const db = open.db as Kysely<any>;
+    const before = [
+      coreMigration,
+      accountCenterMigration,
+      sessionEventInsertMigration,
+      dropSessionEventInsertMigration,
+    ];
+    await migrateToLatest(db, open.dialect, before);
+
+    const at = new Date().toISOString();
+    const user = (name: string) => ({
+      username: name,
+      username_normalized: name,
+      email: `${name}@example.com`,
+      password_hash: null,
+      active: 1,
+      created_at: at,
+      updated_at: at,
+    });
+    await db
+      .insertInto('users')
+      .values([user('kept'), user('gone')])
+      .execute();
+    const ids = Object.fromEntries(
+      (await db.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]),
+    ) as Record<string, number>;
+    const event = (userId: number | null, type: string) => ({
+      user_id: userId,
+      type,
+      ip: null,
+      user_agent: null,
+      detail: '{}',
+      created_at: at,
+    });
+    await db
+      .insertInto('security_events')
+      .values([event(ids.kept!, 'sign_in'), event(ids.gone!, 'sign_in'), event(null, 'account_deleted')])
+      .execute();
+    // What a race left before 0503: the user is gone, its event is not.
+    await db.deleteFrom('users').where('id', '=', ids.gone!).execute();
+    const types = async () =>
+      (await db.selectFrom('security_events').select(['user_id', 'type']).orderBy('id').execute()).map(
+        (r) => `${r.user_id === null ? 'null' : r.user_id === ids.kept ? 'kept' : 'gone'}:${r.type}`,
+      );
+    expect(await types()).toEqual(['kept:sign_in', 'gone:sign_in', 'null:account_deleted']);
+
+    const report = await migrateToLatest(db, open.dialect, [
+      ...before,
+      securityEventsUserForeignKeyMigration,
+    ]);
+    expect(report.applied).toEqual(['0503_security_events_user_fk']);
+    expect(await types()).toEqual(['kept:sign_in', 'null:account_deleted']);
+    // Ids and the autoincrement carry on (SQLite rebuilt the table).
+    await db.insertInto('security_events').values(event(ids.kept!, 'sign_out')).execute();
+    expect(await types()).toEqual(['kept:sign_in', 'null:account_deleted', 'kept:sign_out']);
+    const indexes = (await db.introspection.getTables()).find((t) => t.name === 'security_events');
+    expect(indexes).toBeTruthy();
+    if (open.dialect === 'sqlite') {
+      const { rows } = await sql<{ name: string }>`
+        select name from sqlite_master where type = 'index' and tbl_name = 'security_events' and sql is not null
+        order by name`.execute(db);
+      expect(rows.map((r) => r.name)).toEqual(['security_events_created_at', 'security_events_user_created']);
+    }
+
+    // An event for a user that does not exist is refused; a user's deletion takes its events.
+    await expect(
+      db.insertInto('security_events').values(event(ids.gone!, 'sign_in')).execute(),
+    ).rejects.toThrow();
+    await db.deleteFrom('users').where('id', '=', ids.kept!).execute();
+    expect(await types()).toEqual(['null:account_deleted']);
+  });
+});
