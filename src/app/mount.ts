@@ -186,7 +186,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Other processes hear of changed users at once (a disabled user's service tokens stop).
   let stopSharing: (() => void) | undefined;
   if (redis) {
-    const subscriber = redis.duplicate();
+    const subscriber = redis.duplicate({ autoResubscribe: false });
     stopSharing = await shareUserChanges(redis, subscriber, services.users, app.log).catch(
       async (error: unknown) => {
         subscriber.disconnect();

@@ -10,6 +10,7 @@ interface PubSubClient {
   subscribe(channel: string): Promise<unknown>;
   on(event: 'message', listener: (channel: string, message: string) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   disconnect(): void;
 }
 
@@ -32,6 +33,17 @@ export async function shareUserChanges(
     users.heard(Number(message));
   });
   await subscriber.subscribe(USER_CHANGES_CHANNEL);
+  // After a lost connection the subscription is made again here, with its failure handled: the
+  // client's own resubscription (off: see mount.ts) rejects unhandled when the connection drops
+  // again meanwhile. Messages sent while it was down are missed; the one-second reread covers them.
+  subscriber.on('ready', () => {
+    subscriber.subscribe(USER_CHANGES_CHANNEL).catch((error: unknown) => {
+      log.error(
+        { err: { message: error instanceof Error ? error.message : String(error) } },
+        'could not subscribe to user changes again (they reach this process within a second)',
+      );
+    });
+  });
   users.shareChanges(async (userId) => {
     await publisher.publish(USER_CHANGES_CHANNEL, String(userId)).catch((error: unknown) => {
       log.error(
