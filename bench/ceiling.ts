@@ -152,6 +152,9 @@ export function registerCeilingRoutes(
       status: 'success',
       statusCode: 200,
       user: { id: Number(user.id), username: user.username, email: user.email, active: true },
+      // The demo's organizations plugin adds the active organization; the bench's session has
+      // none, so the engine reads nothing more for it either.
+      organization: null,
     };
   });
 

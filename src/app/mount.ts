@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { CitadelConfig } from '../config/types.ts';
 import { openDatabase, type OpenDatabaseOptions } from '../db/open.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -15,6 +14,7 @@ import { hookOf } from '../http/request/hooks.ts';
 import { refuseForbiddenKeys } from '../http/request/request-keys.ts';
 import { ServedPaths } from '../http/html/served-paths.ts';
 import { readMultipartBody } from '../http/request/multipart-body.ts';
+import { registerMultipartFields } from '../http/request/multipart-fields.ts';
 import { refuseLongUrls } from '../http/request/request-head.ts';
 import { refuseNonJsonBodies } from '../http/request/json-only.ts';
 import { authErrorHandler } from '../http/response/error-handler.ts';
@@ -142,7 +142,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
   // One hook, in this order; no promise unless a multipart body is read.
   const ownMultipart = !app.hasContentTypeParser('multipart/form-data');
-  if (ownMultipart) await app.register(multipart, { limits: { fileSize: 0, files: 0 } });
+  if (ownMultipart) await registerMultipartFields(app, { fileSize: 0, files: 0 });
   app.addHook(
     'preValidation',
     ownMultipart

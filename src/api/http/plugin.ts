@@ -7,6 +7,7 @@ import { activeTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
 import type { RequestScope } from '../request/context.ts';
 import { formatRecord } from '../read/format.ts';
+import { readResponseSchemas, recordCheck, sendRead } from './serializers.ts';
 import { problemErrorHandler, problemNotFound } from './problem.ts';
 import { refuseNulCharacters } from '../request/nul.ts';
 import { limitPayloadShape } from '../request/request-limits.ts';
@@ -54,21 +55,27 @@ function registerResource(
   };
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
-  if (available('get'))
-    scope.get(collection, async (request: FastifyRequest, reply: FastifyReply) => {
-      // The query is checked first: its problems say nothing about the caller or the rows.
-      const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
-      const context = await begin('get', request);
-      const { records, pagination } = await listRecords(context, resource, plan);
-      return reply.send({
-        status: 'success',
-        data: records.map((record) => formatRecord(resource, record, plan.derive, codecs, plan.fields)),
-        pagination,
-      });
-    });
+  const schemas = readResponseSchemas(resource);
+  const check = recordCheck(resource);
 
   if (available('get'))
-    scope.get(item, async (request, reply) => {
+    scope.get(
+      collection,
+      { schema: { response: schemas.list } },
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        // The query is checked first: its problems say nothing about the caller or the rows.
+        const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
+        const context = await begin('get', request);
+        const { records, pagination } = await listRecords(context, resource, plan);
+        const data = records.map((record) =>
+          formatRecord(resource, record, plan.derive, codecs, plan.fields),
+        );
+        return sendRead(reply, { status: 'success', data, pagination }, data, check, plan.fields !== null);
+      },
+    );
+
+  if (available('get'))
+    scope.get(item, { schema: { response: schemas.item } }, async (request, reply) => {
       const { derive, fields } = parseItemQuery(
         resource,
         request.query as QueryInput,
@@ -86,7 +93,8 @@ function registerResource(
         reply.header('etag', etag);
         if (notModified(request, etag)) return reply.code(304).send();
       }
-      return reply.send({ status: 'success', data: formatRecord(resource, record, derive, codecs, fields) });
+      const data = formatRecord(resource, record, derive, codecs, fields);
+      return sendRead(reply, { status: 'success', data }, [data], check, fields !== null);
     });
 
   if (available('post'))

@@ -68,7 +68,10 @@ export const securityHeaders = fp(async function securityHeaders(
   app: FastifyInstance,
   options: HelmetOptions,
 ) {
-  const headers = computeSecurityHeaders(options);
+  // Lower-case names, as Fastify stores them (reply.header lower-cases each name it is given).
+  const headers = Object.fromEntries(
+    Object.entries(computeSecurityHeaders(options)).map(([name, value]) => [name.toLowerCase(), value]),
+  );
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
