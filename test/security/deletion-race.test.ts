@@ -216,6 +216,8 @@ describe('requests racing an account deletion', () => {
       await t.mail.settled();
       await new Promise((resolve) => setTimeout(resolve, 200));
 
+      // What went wrong first, if anything (a deletion that failed says why here).
+      expect(unexpected, `round ${round}: ${JSON.stringify(histogram)}`).toEqual([]);
       expect(await t.services.users.findById(user.id)).toBeUndefined();
       const left: string[] = [];
       for (const { table, column } of columns) {

@@ -6,6 +6,7 @@ import { insertCompanions } from './store.ts';
 import { outageAs503, ServiceUnavailableError } from '../response/outage.ts';
 import { AuthenticationRequiredError, HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 
 export const SESSION_COOKIE = 'citadel_session';
 
@@ -62,8 +63,11 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
       // PostgreSQL: one statement for the new session, the removal of the one it replaces and its
       // rows (a data-modifying WITH, store.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);
+      // A sign-in racing the account's deletion can be PostgreSQL's deadlock victim (it removes the
+      // replaced session row, the deletion's cascade wants it): undone whole, so it runs again, and
+      // then meets the deletion's outcome (the user's foreign key: 401).
       saved = await session.saveAsNewRow(expiresAt, (idHash, record, replaces) =>
-        insertWith(idHash, record, companions, replaces),
+        retryOnDeadlock(() => insertWith(idHash, record, companions, replaces)),
       );
     } else
       saved = await sessions.atomically(async (store, trx) => {
