@@ -30,7 +30,7 @@ import {
 import { accountSettings } from '../core/account-settings.ts';
 import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
-import { PagePaginationSchema } from '../core/page-pagination.ts';
+import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
 import {
   type AccountPageProps,
   accountPage,
@@ -48,18 +48,6 @@ const DEFAULT_EVENTS_PER_PAGE = 20;
 /** Session handles are random and short: a longer id is unknown without a lookup. */
 const MAX_SESSION_HANDLE = 64;
 const INVALID_LINK = 'This link is invalid, was already used or has expired.';
-
-/** A whole number of at least 1 in the query (`page`, `limit`); 9 digits at most. */
-function positiveInteger(name: string, description: string) {
-  return Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 999_999_999,
-      description,
-      'x-message': `${name} must be a whole number of at least 1.`,
-    }),
-  );
-}
 
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
 async function accountPageProps(request: EndpointInput): Promise<AccountPageProps> {
@@ -394,10 +382,7 @@ const listEvents = defineEndpoint({
   auth: 'session',
   ability: 'events:read',
   summary: "The user's security events, newest first",
-  query: Type.Object({
-    page: positiveInteger('page', 'Default 1'),
-    limit: positiveInteger('limit', `Default ${DEFAULT_EVENTS_PER_PAGE}, at most ${MAX_EVENTS_PER_PAGE}`),
-  }),
+  query: Type.Object(pageQuery(DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)),
   responses: {
     200: Envelope({
       data: Type.Object({ events: Type.Array(SecurityEventSchema), pagination: PagePaginationSchema }),
@@ -406,8 +391,7 @@ const listEvents = defineEndpoint({
   page: eventsPage,
   pageProps: accountPageProps,
   async handler({ query, caller, services }) {
-    const page = query.page ?? 1;
-    const limit = Math.min(query.limit ?? DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
+    const { page, limit } = pageAsked(query, DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
     const result = await listSecurityEvents(services.db, caller!.user.id, page, limit);
     return {
       status: 'success',

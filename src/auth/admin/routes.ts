@@ -11,21 +11,10 @@ import { disableUser, enableUser, listUsers, signOutUser } from './users.ts';
 import { endImpersonation, impersonationOf, startImpersonation } from './impersonation.ts';
 import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
 import { adminOptions } from './options.ts';
-import { PagePaginationSchema } from '../core/page-pagination.ts';
+import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-
-function positiveInteger(name: string, description: string) {
-  return Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 999_999_999,
-      description,
-      'x-message': `${name} must be a whole number of at least 1.`,
-    }),
-  );
-}
 
 const AdminUserSchema = Type.Object({
   id: Type.Integer(),
@@ -101,8 +90,7 @@ const list = defineEndpoint({
   summary: 'Users, with search and pagination (administrators)',
   query: Type.Object({
     search: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the username or email' })),
-    page: positiveInteger('page', 'Default 1'),
-    limit: positiveInteger('limit', `Default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}`),
+    ...pageQuery(DEFAULT_LIMIT, MAX_LIMIT),
   }),
   responses: {
     200: Envelope({
@@ -115,8 +103,7 @@ const list = defineEndpoint({
     requireAdmin(caller);
     const result = await listUsers(services.db, services.clock.now().toISOString(), {
       search: query.search,
-      page: query.page ?? 1,
-      limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT),
+      ...pageAsked(query, DEFAULT_LIMIT, MAX_LIMIT),
     });
     return { status: 'success', data: { ...result }, render: true };
   },

@@ -1,5 +1,34 @@
 import { Type } from '@sinclair/typebox';
 
+/** A whole number of at least 1 in the query (`page`, `limit`); 9 digits at most. */
+function positiveInteger(name: string, description: string) {
+  return Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 999_999_999,
+      description,
+      'x-message': `${name} must be a whole number of at least 1.`,
+    }),
+  );
+}
+
+/** The `page` and `limit` query parameters of a list of `defaultLimit` per page, `maxLimit` at most. */
+export function pageQuery(defaultLimit: number, maxLimit: number) {
+  return {
+    page: positiveInteger('page', 'Default 1'),
+    limit: positiveInteger('limit', `Default ${defaultLimit}, at most ${maxLimit}`),
+  };
+}
+
+/** The page asked for (default 1) and its size (the default, never over `maxLimit`). */
+export function pageAsked(
+  query: { page?: number; limit?: number },
+  defaultLimit: number,
+  maxLimit: number,
+): { page: number; limit: number } {
+  return { page: query.page ?? 1, limit: Math.min(query.limit ?? defaultLimit, maxLimit) };
+}
+
 /**
  * Numbered pages of the auth side's lists (a user's security events, the administration's users):
  * the `data.pagination` object of their envelopes, its schema, and how it is worked out.
