@@ -1,5 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import type { ColumnType, ResourceConfig } from '../api/resource/types.ts';
+import type { Pagination } from '../api/read/count.ts';
 import type { ClientError, ClientResult, RequestOptions } from './result.ts';
 
 /**
@@ -168,20 +169,8 @@ export interface ListQuery<R extends ResourceConfig, F, D> extends ReadQuery<F, 
   cursor?: string;
 }
 
-/** The pagination block of a list read. */
-export interface Pagination {
-  page: number;
-  limit: number;
-  /** Null with `count: 'none'`. */
-  total: number | null;
-  totalPages: number | null;
-  hasMore: boolean;
-  nextPage: number | null;
-  prevPage: number | null;
-  /** Give it as `cursor` for the next page; null on the last one. */
-  nextCursor: string | null;
-  totalEstimated?: boolean;
-}
+/** The pagination block of a list read: the server's own type. */
+export type { Pagination };
 
 /** What a list read resolves to. */
 export type ListResult<T> =

@@ -123,6 +123,7 @@ export async function pageAndCount<R>(
   return { rows, count: known === null ? await count() : { total: known, estimated: false } };
 }
 
+/** The pagination block of a list read (`pagination` in its answer), also the typed client's. */
 export interface Pagination {
   page: number;
   limit: number;
