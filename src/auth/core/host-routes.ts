@@ -5,7 +5,7 @@ import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
 import type { RequestContext } from './request-context.ts';
 import { hookOf } from '../../http/request/hooks.ts';
-import { commitRequest, contextOf, registerEndpoints } from './endpoint-routes.ts';
+import { commitRequest, contextOf, kRequestContext, registerEndpoints } from './endpoint-routes.ts';
 import { serveAuthDocs } from './docs-routes.ts';
 
 /**
@@ -16,6 +16,8 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
   const { requestListeners } = app.citadel;
   // Set on every request below; a host application's own `caller` keeps its meaning on its routes.
   if (!app.hasRequestDecorator('caller')) app.decorateRequest('caller', null);
+  // Each request's context, made when first asked (`contextOf`): a slot in the request's shape.
+  if (!app.hasRequestDecorator(kRequestContext)) app.decorateRequest(kRequestContext, null);
   /** The plugins' request listeners from `from` on; a promise only if one of them returns one. */
   const listen = (context: RequestContext, from: number): void | Promise<void> => {
     for (let i = from; i < requestListeners.length; i++) {
