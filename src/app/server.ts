@@ -7,7 +7,11 @@ import type { CitadelServices } from '../auth/core/services.ts';
 import { systemClock } from '../core/clock.ts';
 import { redactedRequestSerializer } from '../http/security/logging.ts';
 import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from '../http/request/request-head.ts';
-import { citadelHelmetOptions, computeSecurityHeaders } from '../http/security/security-headers.ts';
+import {
+  citadelHelmetOptions,
+  computeSecurityHeaders,
+  jsonSecurityHeaders,
+} from '../http/security/security-headers.ts';
 import { developmentLogTransport } from '../ops/logging.ts';
 import { knownActions, resolvePlugins } from './assembly.ts';
 import { mountCitadel } from './mount.ts';
@@ -116,7 +120,9 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // security headers and a problem-details body too; heads up to 64 KiB reach Citadel, which
     // answers a URL over 32 KiB with its own 414 (src/http/request/request-head.ts).
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
-    clientErrorHandler: citadelClientErrorHandler(computeSecurityHeaders(citadelHelmetOptions(config))),
+    clientErrorHandler: citadelClientErrorHandler(
+      jsonSecurityHeaders(computeSecurityHeaders(citadelHelmetOptions(config))),
+    ),
     bodyLimit: 2 * 1024 * 1024,
     // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
     routerOptions: { ignoreTrailingSlash: true },

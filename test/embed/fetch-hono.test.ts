@@ -97,7 +97,8 @@ describe('createFetchHandler in Hono (examples/embed-hono)', () => {
     });
     expect(me.status).toBe(200);
     expect((await me.json()).user.username).toBe(account.username);
-    expect(me.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(me.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(me.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('a form post needs the CSRF token of its session; with it, a 303 redirect under the mount path', async () => {

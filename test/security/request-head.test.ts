@@ -51,13 +51,26 @@ function get(port: number, url: string, headers: Record<string, string> = {}): P
   return rawRequest(port, `GET ${url} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
 }
 
-/** The headers every Citadel answer carries (helmet's set; no HSTS over http). */
+/**
+ * The security headers every Citadel answer carries (no HSTS over http): helmet's set on a page,
+ * the JSON set on a JSON answer (test/http/security-headers.test.ts has both in full).
+ */
 function expectSecurityHeaders(response: RawResponse, where: string) {
-  expect(response.headers['content-security-policy'], where).toContain("default-src 'self'");
   expect(response.headers['x-content-type-options'], where).toBe('nosniff');
-  expect(response.headers['x-frame-options'], where).toBe('SAMEORIGIN');
-  expect(response.headers['referrer-policy'], where).toBe('same-origin');
-  expect(response.headers['cross-origin-opener-policy'], where).toBe('same-origin');
+  expect(response.headers['content-security-policy'], where).toContain("frame-ancestors 'none'");
+  expect(response.headers['cross-origin-resource-policy'], where).toBe('same-origin');
+  if (String(response.headers['content-type']).startsWith('text/html')) {
+    expect(response.headers['content-security-policy'], where).toContain("default-src 'self'");
+    expect(response.headers['x-frame-options'], where).toBe('SAMEORIGIN');
+    expect(response.headers['referrer-policy'], where).toBe('same-origin');
+    expect(response.headers['cross-origin-opener-policy'], where).toBe('same-origin');
+  } else {
+    expect(response.headers['content-type'], where).toMatch(/^application\/(problem\+)?json/);
+    expect(response.headers['content-security-policy'], where).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(response.headers['x-frame-options'], where).toBe('DENY');
+  }
 }
 
 /** A list URL of exactly `length` characters: nested `or`/`and` groups of status filters. */

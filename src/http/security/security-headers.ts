@@ -61,19 +61,53 @@ export function computeSecurityHeaders(options: HelmetOptions): Record<string, s
 }
 
 /**
- * The security headers on every response, set by one hook from a precomputed object. (The
- * @fastify/helmet plugin built the helmet middleware anew on every request, from two hooks.)
+ * The headers of a JSON answer. Helmet's set is made for documents: most of it (the page's CSP
+ * sources, COOP, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection, Referrer-Policy) only acts on a document a
+ * browser renders. A JSON answer gets what still protects it (OWASP's REST Security Cheat Sheet):
+ * a CSP that allows nothing and no framing, `nosniff`, `X-Frame-Options: DENY`, the
+ * Cross-Origin-Resource-Policy, and HSTS when the document set has it. About 170 bytes instead of
+ * about 600 on every API answer.
+ */
+export function jsonSecurityHeaders(
+  documentHeaders: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const lowerCase = Object.fromEntries(
+    Object.entries(documentHeaders).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const headers: Record<string, string> = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  };
+  for (const kept of ['cross-origin-resource-policy', 'strict-transport-security']) {
+    if (lowerCase[kept] !== undefined) headers[kept] = lowerCase[kept];
+  }
+  return headers;
+}
+
+/** `application/json` and `application/<something>+json` (problem details). */
+export function isJsonContentType(type: unknown): boolean {
+  return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json(?:;|$)/i.test(type);
+}
+
+/**
+ * The security headers on every response, set by one hook from two precomputed objects: helmet's
+ * document set, or the JSON set above for a JSON answer. Set on send, once the answer's type is
+ * known. (The @fastify/helmet plugin built the helmet middleware anew on every request, from two
+ * hooks.)
  */
 export const securityHeaders = fp(async function securityHeaders(
   app: FastifyInstance,
   options: HelmetOptions,
 ) {
   // Lower-case names, as Fastify stores them (reply.header lower-cases each name it is given).
-  const headers = Object.fromEntries(
+  const documentHeaders = Object.fromEntries(
     Object.entries(computeSecurityHeaders(options)).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
-    done();
+  const jsonHeaders = jsonSecurityHeaders(documentHeaders);
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.headers(isJsonContentType(reply.getHeader('content-type')) ? jsonHeaders : documentHeaders);
+    done(null, payload);
   });
 });
