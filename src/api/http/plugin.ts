@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { cacheByCaller } from '../../http/response/cache-control.ts';
 import { hookOf } from '../../http/request/hooks.ts';
 import { authorize } from '../request/authorize.ts';
-import { activeTenant } from '../../auth/core/tenancy.ts';
+import { activeTenant, type ActiveTenant } from '../../auth/core/tenancy.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
 import type { RequestScope } from '../request/context.ts';
 import { formatRecord } from '../read/format.ts';
@@ -48,11 +48,15 @@ function registerResource(
   // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
 
-  const begin = async (verb: Verb, request: FastifyRequest): Promise<RequestScope> => {
-    const tenant = tenants ? await activeTenant(request, request.server.citadel) : null;
+  const scopeOf = (verb: Verb, request: FastifyRequest, tenant: ActiveTenant | null): RequestScope => {
     const { user, token } = authorize(resource, verb, request);
     return { version, verb, request, user, token, codecs, db: request.server.db, tenant };
   };
+  // A promise only when there is an organization to look up (a tenant-scoped API and a caller).
+  const begin = (verb: Verb, request: FastifyRequest): RequestScope | Promise<RequestScope> =>
+    tenants && request.caller
+      ? activeTenant(request, request.server.citadel).then((tenant) => scopeOf(verb, request, tenant))
+      : scopeOf(verb, request, null);
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
 
   const schemas = readResponseSchemas(resource);

@@ -33,28 +33,37 @@ export interface Tenancy {
 /** The session key holding the active organization's id. */
 export const ACTIVE_ORGANIZATION_KEY = 'organization_id';
 
-// Keyed on the request's session object: one per request, shared by the Fastify request and the
-// plain `RequestContext` (and by an endpoint's input) of the same request.
-const resolved = new WeakMap<Session, ActiveTenant | null>();
+/**
+ * The resolution, kept on the request's session object: one per request, shared by the Fastify
+ * request and the plain `RequestContext` (and by an endpoint's input) of the same request. A
+ * property, not a WeakMap entry per request (garbage collection walks every entry of a WeakMap).
+ */
+const kTenant = Symbol('citadel.activeTenant');
+
+type ResolvedSession = Session & { [kTenant]?: ActiveTenant | null };
 
 /** The request's active organization, resolved once per request (null without the plugin). */
 export async function activeTenant(
   request: TenantRequest,
   services: { tenancy: Tenancy | null; db: Kysely<Database> },
 ): Promise<ActiveTenant | null> {
-  if (resolved.has(request.session)) return resolved.get(request.session)!;
+  const session = request.session as ResolvedSession;
+  const known = session[kTenant];
+  if (known !== undefined) return known;
+  // Without a caller there is no organization, and nothing to look up or remember.
   const { tenancy } = services;
-  const tenant = tenancy && request.caller ? await tenancy.resolve(request, services.db) : null;
-  resolved.set(request.session, tenant);
+  if (!tenancy || !request.caller) return null;
+  const tenant = await tenancy.resolve(request, services.db);
+  session[kTenant] = tenant;
   return tenant;
 }
 
 /** The active organization `activeTenant` resolved for this request, or null if it did not run. */
 export function resolvedTenant(request: TenantRequest): ActiveTenant | null {
-  return resolved.get(request.session) ?? null;
+  return (request.session as ResolvedSession)[kTenant] ?? null;
 }
 
 /** Forget the resolution (the request changed the active organization). */
 export function forgetTenant(request: TenantRequest): void {
-  resolved.delete(request.session);
+  (request.session as ResolvedSession)[kTenant] = undefined;
 }
