@@ -7,6 +7,7 @@ import { importOptional } from '../core/optional-dependency.ts';
 import { registerSqliteFunctions } from './sqlite/functions.ts';
 import { StatementCache } from './sqlite/statement-cache.ts';
 import { withNamedStatements } from './pg-prepared.ts';
+import { registerDirectReads } from './read-now.ts';
 
 /** Connections of the pool right now (SQLite: its one connection, never waited for here). */
 export interface PoolUse {
@@ -50,9 +51,10 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     const threaded = new ThreadedSqliteDialect({
       file: target,
       readers: options.poolSize,
-      onControlStatement: options.onQuery,
+      onDirectStatement: options.onQuery,
     });
     const db = new Kysely<Database>({ dialect: threaded, log });
+    registerDirectReads(db, (query) => threaded.readNow(query));
     return { db, dialect, close: () => db.destroy(), poolUse: () => threaded.poolUse() };
   }
 

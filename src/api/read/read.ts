@@ -14,6 +14,7 @@ import type { DeriveNode, ListPlan } from '../request/query.ts';
 import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from '../request/filters.ts';
 import type { Dialect } from '../../db/url.ts';
+import { readNow } from '../../db/read-now.ts';
 import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from '../resource/types.ts';
@@ -202,20 +203,18 @@ async function selectOne(
   fields: FieldSet | null,
 ): Promise<ApiRecord | undefined> {
   const statement = fields ? null : itemStatement(resource, db);
-  if (statement) {
-    // A fresh query id per execution: plugins key their per-query state by it.
-    const result = await db.executeQuery<ApiRecord>({
-      ...statement,
-      parameters: [id],
-      queryId: createQueryId(),
-    });
-    return result.rows[0];
-  }
-  const scoped = await scopedQuery(scope, resource, db);
-  const query = scoped
-    .select(selectList(scoped, fields ?? resource))
-    .where(`${resource.table}.${resource.primaryKey}`, '=', id);
-  return (await query.executeTakeFirst()) as ApiRecord | undefined;
+  // A fresh query id per execution: plugins key their per-query state by it.
+  const compiled: CompiledQuery = statement
+    ? { ...statement, parameters: [id], queryId: createQueryId() }
+    : await scopedQuery(scope, resource, db).then((scoped) =>
+        scoped
+          .select(selectList(scoped, fields ?? resource))
+          .where(`${resource.table}.${resource.primaryKey}`, '=', id)
+          .compile(),
+      );
+  // SQLite answers a read by key at once, with no connection or promise of its own.
+  const rows = readNow<ApiRecord>(db, compiled) ?? (await db.executeQuery<ApiRecord>(compiled)).rows;
+  return rows[0];
 }
 
 /** One record visible to this caller (through beforeQuery), or null. */
@@ -232,12 +231,9 @@ export async function findRecord(
   const row = await selectOne(scope, resource, id, db, fields);
   if (!row) return null;
   onRow?.(row);
-  const [record] = await afterQuery(
-    scope,
-    resource,
-    await loadRelations(scope, resource, [row], derive, db),
-    db,
-  );
+  // Without relations or an afterQuery hook, no promise to wait for.
+  const records = derive.length === 0 ? [row] : await loadRelations(scope, resource, [row], derive, db);
+  const [record] = resource.hooks.afterQuery ? await afterQuery(scope, resource, records, db) : records;
   return record ?? null;
 }
 

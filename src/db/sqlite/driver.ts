@@ -25,10 +25,11 @@ export interface ThreadedSqliteOptions {
   /** Reader threads (each one connection). Default 2: one per core of a small machine. */
   readers?: number;
   /**
-   * Told of each transaction-control statement (begin, commit, rollback, savepoints): they run
-   * here, past Kysely's query log, and statement counts must include them.
+   * Told of each statement that runs past Kysely's query log: transaction control (begin, commit,
+   * rollback, savepoints) and the point reads answered at once (`readNow`). Statement counts
+   * must include them.
    */
-  onControlStatement?: (sql: string) => void;
+  onDirectStatement?: (sql: string) => void;
 }
 
 /** Connections in use right now, for the pool metrics. */
@@ -47,6 +48,12 @@ const READ_STATEMENT = /^\s*(?:select|with)\b/i;
  * transaction: SQLite has one writer, so waiting for it would wait for ourselves.
  */
 const transactionOwner = new AsyncLocalStorage<RoutedConnection>();
+
+/** The transaction this async flow has open, if any: its statements belong on the writer. */
+function flowTransaction(): RoutedConnection | null {
+  const owner = transactionOwner.getStore();
+  return owner && owner.inTransaction && owner.holdsWriter ? owner : null;
+}
 
 /** First come, first served: the writer belongs to one Kysely connection at a time. */
 class WriterLock {
@@ -157,8 +164,8 @@ class RoutedConnection implements DatabaseConnection {
 
   /** The open transaction of this async flow on another connection, if any. */
   sharedTransaction(): RoutedConnection | null {
-    const owner = transactionOwner.getStore();
-    return owner && owner !== this && owner.inTransaction && owner.holdsWriter ? owner : null;
+    const owner = flowTransaction();
+    return owner !== this ? owner : null;
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -272,7 +279,7 @@ class ThreadedSqliteDriver implements Driver {
     pointConnection.pragma('busy_timeout = 5000');
     registerSqliteFunctions(pointConnection);
     this.#pool = new Pool(
-      new Writer(writer, this.#options.onControlStatement),
+      new Writer(writer, this.#options.onDirectStatement),
       readers,
       new PointReads(pointConnection),
       pointConnection,
@@ -281,6 +288,20 @@ class ThreadedSqliteDriver implements Driver {
 
   async acquireConnection(): Promise<DatabaseConnection> {
     return new RoutedConnection(this.#pool!);
+  }
+
+  /**
+   * A point read answered at once, on the main thread's read-only connection: the rows, with no
+   * connection, promise or worker round trip; undefined when the statement is not one (SQLite's
+   * plan decides, as for any read), when this flow has a transaction open (its writes are only on
+   * the writer), or before the first statement has opened the database.
+   */
+  readNow(query: CompiledQuery): Record<string, unknown>[] | undefined {
+    const pool = this.#pool;
+    if (!pool || !READ_STATEMENT.test(query.sql) || flowTransaction()) return undefined;
+    const rows = pool.pointReads.tryRun(query.sql, query.parameters);
+    if (rows) this.#options.onDirectStatement?.(query.sql);
+    return rows;
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -329,6 +350,11 @@ export class ThreadedSqliteDialect implements Dialect {
   createDriver(): Driver {
     this.#driver = new ThreadedSqliteDriver(this.#options);
     return this.#driver;
+  }
+
+  /** See `ThreadedSqliteDriver.readNow`. */
+  readNow(query: CompiledQuery): Record<string, unknown>[] | undefined {
+    return this.#driver?.readNow(query);
   }
 
   /** Before the first statement (the driver starts lazily): the writer and readers as they will be. */

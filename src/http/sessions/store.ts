@@ -1,6 +1,7 @@
 import { retryOnDeadlock } from '../../db/retry.ts';
 import type { Kysely } from 'kysely';
 import { once, withParameters } from '../../db/compiled.ts';
+import { readNow } from '../../db/read-now.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Dialect } from '../../db/url.ts';
@@ -138,7 +139,9 @@ export class DatabaseSessionStore implements SessionStore {
   );
 
   async load(idHash: string): Promise<LoadedSession | null> {
-    const [row] = (await this.db.executeQuery(withParameters(this.loadQuery(), [idHash]))).rows;
+    const query = withParameters(this.loadQuery(), [idHash]);
+    // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
+    const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
     if (!row) return null;
     const { session_user_id, session_data, session_expires_at, ...user } = row;
     if (session_expires_at <= this.clock.now().toISOString()) {
