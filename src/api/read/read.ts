@@ -15,6 +15,7 @@ import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from '../request/filters.ts';
 import type { Dialect } from '../../db/url.ts';
 import { readNow } from '../../db/read-now.ts';
+import { andThen, type MaybePromise } from '../request/maybe-promise.ts';
 import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from '../resource/types.ts';
@@ -195,30 +196,39 @@ export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQu
   return statement.compiled;
 }
 
-async function selectOne(
+/** The stored row by id, as this caller may see it; no promise when SQLite reads it at once. */
+function selectOne(
   scope: RequestScope,
   resource: CompiledResource,
   id: number | string,
   db: AnyDb,
   fields: FieldSet | null,
-): Promise<ApiRecord | undefined> {
+): MaybePromise<ApiRecord | undefined> {
   const statement = fields ? null : itemStatement(resource, db);
   // A fresh query id per execution: plugins key their per-query state by it.
-  const compiled: CompiledQuery = statement
-    ? { ...statement, parameters: [id], queryId: createQueryId() }
-    : await scopedQuery(scope, resource, db).then((scoped) =>
-        scoped
-          .select(selectList(scoped, fields ?? resource))
-          .where(`${resource.table}.${resource.primaryKey}`, '=', id)
-          .compile(),
-      );
-  // SQLite answers a read by key at once, with no connection or promise of its own.
-  const rows = readNow<ApiRecord>(db, compiled) ?? (await db.executeQuery<ApiRecord>(compiled)).rows;
-  return rows[0];
+  if (statement) return runOne(db, { ...statement, parameters: [id], queryId: createQueryId() });
+  return andThen(scopedQuery(scope, resource, db), (scoped) =>
+    runOne(
+      db,
+      scoped
+        .select(selectList(scoped, fields ?? resource))
+        .where(`${resource.table}.${resource.primaryKey}`, '=', id)
+        .compile(),
+    ),
+  );
 }
 
-/** One record visible to this caller (through beforeQuery), or null. */
-export async function findRecord(
+/** The first row of a read by key: SQLite answers it at once, with no connection or promise. */
+function runOne(db: AnyDb, compiled: CompiledQuery): MaybePromise<ApiRecord | undefined> {
+  const rows = readNow<ApiRecord>(db, compiled);
+  return rows ? rows[0] : db.executeQuery<ApiRecord>(compiled).then((result) => result.rows[0]);
+}
+
+/**
+ * One record visible to this caller (through beforeQuery), or null. No promise when every step
+ * answers at once (a SQLite point read, hooks that do not wait, no relations).
+ */
+export function findRecord(
   scope: RequestScope,
   resource: CompiledResource,
   id: number | string,
@@ -227,14 +237,16 @@ export async function findRecord(
   fields: FieldSet | null = null,
   /** Sees the stored row before the hooks (the ETag is made from it). */
   onRow?: (row: ApiRecord) => void,
-): Promise<ApiRecord | null> {
-  const row = await selectOne(scope, resource, id, db, fields);
-  if (!row) return null;
-  onRow?.(row);
-  // Without relations or an afterQuery hook, no promise to wait for.
-  const records = derive.length === 0 ? [row] : await loadRelations(scope, resource, [row], derive, db);
-  const [record] = resource.hooks.afterQuery ? await afterQuery(scope, resource, records, db) : records;
-  return record ?? null;
+): MaybePromise<ApiRecord | null> {
+  return andThen(selectOne(scope, resource, id, db, fields), (row) => {
+    if (!row) return null;
+    onRow?.(row);
+    const records = derive.length === 0 ? [row] : loadRelations(scope, resource, [row], derive, db);
+    return andThen(
+      andThen(records, (loaded) => afterQuery(scope, resource, loaded, db)),
+      ([record]) => record ?? null,
+    );
+  });
 }
 
 function distinctKeys(rows: readonly ApiRecord[], column: string): unknown[] {

@@ -7,6 +7,7 @@ import { ForbiddenError } from '../../core/errors.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
 import type { ApiRecord, HookContext, ResourceQuery, Verb } from '../resource/types.ts';
+import { andThen, type MaybePromise } from './maybe-promise.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables are not in the core's typed schema
 export type AnyDb = Kysely<any>;
@@ -63,27 +64,32 @@ export function hookContext(
 }
 
 // A hook that returns nothing (the spec's hook table says beforeQuery returns nothing) keeps the
-// value it was given, including any in-place changes to records.
+// value it was given, including any in-place changes to records. A hook that answers at once is
+// not waited for: no promise unless the hook returns one.
 
-export async function beforeQuery(
+function orGiven<T>(answer: MaybePromise<T | void | undefined>, given: T): MaybePromise<T> {
+  return andThen(answer, (value) => value ?? given);
+}
+
+export function beforeQuery(
   scope: RequestScope,
   resource: CompiledResource,
   query: ResourceQuery,
   db?: AnyDb,
-) {
+): MaybePromise<ResourceQuery> {
   const scoped = tenantScoped(scope, resource, query);
   const hook = resource.hooks.beforeQuery;
-  return hook ? ((await hook(scoped, hookContext(scope, resource, db))) ?? scoped) : scoped;
+  return hook ? orGiven(hook(scoped, hookContext(scope, resource, db)), scoped) : scoped;
 }
 
-export async function afterQuery(
+export function afterQuery(
   scope: RequestScope,
   resource: CompiledResource,
   rows: ApiRecord[],
   db?: AnyDb,
-) {
+): MaybePromise<ApiRecord[]> {
   const hook = resource.hooks.afterQuery;
-  return hook ? ((await hook(rows, hookContext(scope, resource, db))) ?? rows) : rows;
+  return hook ? orGiven(hook(rows, hookContext(scope, resource, db)), rows) : rows;
 }
 
 export async function beforeSave(
