@@ -37,6 +37,8 @@ export const comments = defineResource({
       body: Type.Optional(Type.String({ minLength: 1, maxLength: 5000 })),
     }),
   },
+  // The visibility rule reads only the verb and the caller: an anonymous read by id is compiled once.
+  beforeQueryReads: 'caller',
   hooks: {
     // Comments are as visible as their post; writes reach the comments on the caller's own posts.
     beforeQuery: (query, ctx) => scopeComments(query, ctx),

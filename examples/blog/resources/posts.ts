@@ -76,6 +76,8 @@ export const posts = defineResource({
       tags: Type.Optional(tags),
     }),
   },
+  // The visibility rule reads only the verb and the caller: an anonymous read by id is compiled once.
+  beforeQueryReads: 'caller',
   hooks: {
     beforeQuery: (query, ctx) => scopePosts(query, ctx),
     // The same rule for signed-in list reads, in a form that keeps the page and count on indexes.

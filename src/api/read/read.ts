@@ -167,7 +167,37 @@ interface ItemStatement {
   compiled: CompiledQuery | null;
 }
 
-const itemStatements = new WeakMap<CompiledResource, ItemStatement>();
+// Per resource, by what the statement is for: '' (no beforeQuery hook), or an anonymous read.
+const itemStatements = new WeakMap<CompiledResource, Map<string, ItemStatement>>();
+
+/** A statement compiled for `db` before (transactions share their database's adapter and plugins). */
+function storedStatement(resource: CompiledResource, db: AnyDb, key: string): ItemStatement | undefined {
+  const executor = db.getExecutor();
+  const stored = itemStatements.get(resource)?.get(key);
+  return stored && stored.adapter === executor.adapter && stored.plugins === executor.plugins
+    ? stored
+    : undefined;
+}
+
+/** Keep `compiled` if the id is the slot it was compiled with, and only once; else null (built per request). */
+function storeStatement(
+  resource: CompiledResource,
+  db: AnyDb,
+  key: string,
+  compiled: CompiledQuery,
+): CompiledQuery | null {
+  const usable = compiled.parameters.filter((parameter) => parameter === ID_SLOT).length === 1;
+  const executor = db.getExecutor();
+  let statements = itemStatements.get(resource);
+  if (!statements) itemStatements.set(resource, (statements = new Map()));
+  const statement = {
+    adapter: executor.adapter,
+    plugins: executor.plugins,
+    compiled: usable ? compiled : null,
+  };
+  statements.set(key, statement);
+  return statement.compiled;
+}
 
 /**
  * The single read of a resource without a beforeQuery hook, built and compiled once: nothing but
@@ -176,24 +206,43 @@ const itemStatements = new WeakMap<CompiledResource, ItemStatement>();
  */
 export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQuery | null {
   if (resource.hooks.beforeQuery || resource.tenant !== null) return null;
-  const executor = db.getExecutor();
-  const cached = itemStatements.get(resource);
-  // Transactions share the adapter and plugins of their database; another database recompiles.
-  if (cached && cached.adapter === executor.adapter && cached.plugins === executor.plugins)
-    return cached.compiled;
+  const stored = storedStatement(resource, db, '');
+  if (stored) return stored.compiled;
   const compiled = db
     .selectFrom(resource.table)
     .select(resource.plainSelect)
     .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
     .compile();
-  const usable = compiled.parameters.length === 1 && compiled.parameters[0] === ID_SLOT;
-  const statement = {
-    adapter: executor.adapter,
-    plugins: executor.plugins,
-    compiled: usable ? compiled : null,
-  };
-  itemStatements.set(resource, statement);
-  return statement.compiled;
+  return compiled.parameters.length === 1 ? storeStatement(resource, db, '', compiled) : null;
+}
+
+/**
+ * The anonymous single read of a resource whose beforeQuery reads only the caller
+ * (`beforeQueryReads: 'caller'`): every anonymous caller gets the same query, so the hook runs and
+ * the statement compiles once per version. Undefined when it does not apply (then the read is
+ * built per request); null when the compiled form cannot take the id as a slot.
+ */
+function anonymousItemStatement(
+  scope: RequestScope,
+  resource: CompiledResource,
+  db: AnyDb,
+): MaybePromise<CompiledQuery | null> | undefined {
+  if (resource.config.beforeQueryReads !== 'caller' || resource.tenant !== null) return undefined;
+  if (scope.user !== null || scope.token !== null) return undefined;
+  const key = `anonymous ${scope.version} ${scope.verb}`;
+  const stored = storedStatement(resource, db, key);
+  if (stored) return stored.compiled;
+  return andThen(scopedQuery(scope, resource, db), (scoped) =>
+    storeStatement(
+      resource,
+      db,
+      key,
+      scoped
+        .select(selectList(scoped, resource))
+        .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
+        .compile(),
+    ),
+  );
 }
 
 /** The stored row by id, as this caller may see it; no promise when SQLite reads it at once. */
@@ -204,9 +253,30 @@ function selectOne(
   db: AnyDb,
   fields: FieldSet | null,
 ): MaybePromise<ApiRecord | undefined> {
-  const statement = fields ? null : itemStatement(resource, db);
-  // A fresh query id per execution: plugins key their per-query state by it.
-  if (statement) return runOne(db, { ...statement, parameters: [id], queryId: createQueryId() });
+  const statement = fields
+    ? null
+    : (itemStatement(resource, db) ?? anonymousItemStatement(scope, resource, db));
+  if (statement === null || statement === undefined) return selectBuilt(scope, resource, id, db, fields);
+  return andThen(statement, (compiled) =>
+    compiled === null
+      ? selectBuilt(scope, resource, id, db, fields)
+      : // A fresh query id per execution: plugins key their per-query state by it.
+        runOne(db, {
+          ...compiled,
+          parameters: compiled.parameters.map((parameter) => (parameter === ID_SLOT ? id : parameter)),
+          queryId: createQueryId(),
+        }),
+  );
+}
+
+/** The row by id through a statement built for this request (the hook run, then compiled). */
+function selectBuilt(
+  scope: RequestScope,
+  resource: CompiledResource,
+  id: number | string,
+  db: AnyDb,
+  fields: FieldSet | null,
+): MaybePromise<ApiRecord | undefined> {
   return andThen(scopedQuery(scope, resource, db), (scoped) =>
     runOne(
       db,

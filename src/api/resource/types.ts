@@ -112,6 +112,13 @@ export interface ResourceConfig {
   /** Versions the resource is published in; absent means every version. */
   version?: string | string[];
   columns: Record<string, ColumnConfig>;
+  /**
+   * What the beforeQuery hook reads of its context. `'caller'`: only the verb, the version and who
+   * the caller is, so every anonymous caller gets the same query; the engine then runs the hook and
+   * compiles the anonymous single read once, not on every request. Leave it out when the hook reads
+   * the request itself (a header, the address, the query string, the time). Default `'request'`.
+   */
+  beforeQueryReads?: 'caller' | 'request';
   /** Fields hooks add to every record, for the OpenAPI document (the engine sends them as the hook set them). */
   computedFields?: Record<string, ComputedField>;
   relations?: Record<string, RelationConfig>;
