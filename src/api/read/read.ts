@@ -233,16 +233,21 @@ function anonymousItemStatement(
   const stored = storedStatement(resource, db, key);
   if (stored) return stored.compiled;
   return andThen(scopedQuery(scope, resource, db), (scoped) =>
-    storeStatement(
-      resource,
-      db,
-      key,
-      scoped
-        .select(selectList(scoped, resource))
-        .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
-        .compile(),
-    ),
+    storeStatement(resource, db, key, readById(scoped, resource, null, ID_SLOT)),
   );
+}
+
+/** The scoped query's read by id, compiled: the fields asked for (or every column). */
+function readById(
+  scoped: ResourceQuery,
+  resource: CompiledResource,
+  fields: FieldSet | null,
+  id: unknown,
+): CompiledQuery {
+  return scoped
+    .select(selectList(scoped, fields ?? resource))
+    .where(`${resource.table}.${resource.primaryKey}`, '=', id)
+    .compile();
 }
 
 /** The stored row by id, as this caller may see it; no promise when SQLite reads it at once. */
@@ -253,38 +258,22 @@ function selectOne(
   db: AnyDb,
   fields: FieldSet | null,
 ): MaybePromise<ApiRecord | undefined> {
+  // Built for this request: the hook run, then compiled.
+  const built = () =>
+    andThen(scopedQuery(scope, resource, db), (scoped) => runOne(db, readById(scoped, resource, fields, id)));
   const statement = fields
     ? null
     : (itemStatement(resource, db) ?? anonymousItemStatement(scope, resource, db));
-  if (statement === null || statement === undefined) return selectBuilt(scope, resource, id, db, fields);
+  if (statement === null || statement === undefined) return built();
   return andThen(statement, (compiled) =>
     compiled === null
-      ? selectBuilt(scope, resource, id, db, fields)
+      ? built()
       : // A fresh query id per execution: plugins key their per-query state by it.
         runOne(db, {
           ...compiled,
           parameters: compiled.parameters.map((parameter) => (parameter === ID_SLOT ? id : parameter)),
           queryId: createQueryId(),
         }),
-  );
-}
-
-/** The row by id through a statement built for this request (the hook run, then compiled). */
-function selectBuilt(
-  scope: RequestScope,
-  resource: CompiledResource,
-  id: number | string,
-  db: AnyDb,
-  fields: FieldSet | null,
-): MaybePromise<ApiRecord | undefined> {
-  return andThen(scopedQuery(scope, resource, db), (scoped) =>
-    runOne(
-      db,
-      scoped
-        .select(selectList(scoped, fields ?? resource))
-        .where(`${resource.table}.${resource.primaryKey}`, '=', id)
-        .compile(),
-    ),
   );
 }
 
