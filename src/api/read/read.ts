@@ -213,7 +213,7 @@ export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQu
     .select(resource.plainSelect)
     .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
     .compile();
-  return compiled.parameters.length === 1 ? storeStatement(resource, db, '', compiled) : null;
+  return storeStatement(resource, db, '', compiled);
 }
 
 /**
