@@ -6,7 +6,12 @@ import type { CitadelConfig, CitadelOptions } from '../config/types.ts';
 import type { CitadelServices } from '../auth/core/services.ts';
 import { systemClock } from '../core/clock.ts';
 import { redactedRequestSerializer } from '../http/security/logging.ts';
-import { citadelClientErrorHandler, MAX_REQUEST_HEAD_BYTES } from '../http/request/request-head.ts';
+import {
+  citadelClientErrorHandler,
+  citadelFrameworkErrors,
+  MAX_REQUEST_HEAD_BYTES,
+  MAX_URL_LENGTH,
+} from '../http/request/request-head.ts';
 import {
   citadelHelmetOptions,
   computeSecurityHeaders,
@@ -94,6 +99,8 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
   const config = loadConfig(citadelOptions, notices, knownActions(plugins, citadelOptions));
   const clock = options.clock ?? systemClock;
 
+  // Answers written before any route runs (Node's parser or the router refused the request).
+  const earlySecurityHeaders = jsonSecurityHeaders(computeSecurityHeaders(citadelHelmetOptions(config)));
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -120,12 +127,14 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     // security headers and a problem-details body too; heads up to 64 KiB reach Citadel, which
     // answers a URL over 32 KiB with its own 414 (src/http/request/request-head.ts).
     http: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
-    clientErrorHandler: citadelClientErrorHandler(
-      jsonSecurityHeaders(computeSecurityHeaders(citadelHelmetOptions(config))),
-    ),
+    clientErrorHandler: citadelClientErrorHandler(earlySecurityHeaders),
+    // The router's own refusals (a path that does not decode) get the same kind of answer.
+    frameworkErrors: citadelFrameworkErrors(earlySecurityHeaders),
     bodyLimit: 2 * 1024 * 1024,
-    // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Query strings like `sort=a,b` stay strings; arrays come only from repeated keys. Path
+    // parameters are bounded by the URL's limit alone (Fastify's default is 100 characters):
+    // a long id reaches its route, which answers it as it answers any unknown id.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_URL_LENGTH },
   });
 
   const resolver = new CallerResolver(app);

@@ -157,6 +157,46 @@ describe('request lines and headers beyond the limits, over TCP', () => {
     }
   });
 
+  it('a long path parameter reaches its route: an unknown id, answered as any unknown id is', async () => {
+    const long = 'a'.repeat(5000);
+    const api = await get(port, `/api/v1/posts/${long}`, { accept: 'application/json' });
+    expect(api.status).toBe(404);
+    expect(api.headers['content-type']).toContain('application/problem+json');
+    expectSecurityHeaders(api, 'API long id');
+    const auth = await get(port, `/organizations/${long}/members/select%20*%20from%20users/remove`, {
+      accept: 'application/json',
+    });
+    expect(auth.status).toBeLessThan(500);
+    expect(auth.body).not.toContain(long);
+    expect(auth.body).not.toContain('select * from');
+    expectSecurityHeaders(auth, 'auth long id');
+  });
+
+  it("the router's refusals (a path that does not decode, a parameter over the URL limit) are problem details that name no part of the URL", async () => {
+    const badEncoding = await get(port, '/api/v1/posts/%E0%A4%A-secret-part', { accept: 'application/json' });
+    const tooLong = await get(port, `/api/v1/posts/${'s3cret'.repeat(6000)}`, { accept: 'application/json' });
+    for (const [response, status, detail] of [
+      [badEncoding, 400, 'The request could not be read.'],
+      [
+        tooLong,
+        414,
+        `The request URL is too long (at most ${MAX_URL_LENGTH.toLocaleString('en')} characters).`,
+      ],
+    ] as const) {
+      expect(response.status).toBe(status);
+      expectSecurityHeaders(response, String(status));
+      expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(response.body)).toEqual({
+        type: 'about:blank',
+        title: status === 400 ? 'Bad Request' : 'URI Too Long',
+        status,
+        detail,
+      });
+    }
+    expect((await get(port, '/healthz')).status).toBe(200);
+  });
+
   it('a head over 64 KiB (a huge header, or a URL past the head limit) is 431 with the headers and a problem body', async () => {
     for (const response of [
       await get(port, '/me', { 'x-filler': 'h'.repeat(100_000), accept: 'application/json' }),

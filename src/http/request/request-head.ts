@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../core/errors.ts';
 
 /**
@@ -13,10 +13,12 @@ export const MAX_REQUEST_HEAD_BYTES = 64 * 1024;
 /** The longest request target Citadel reads; a longer one is 414 URI Too Long, decided here. */
 export const MAX_URL_LENGTH = 32 * 1024;
 
+const URL_TOO_LONG = `The request URL is too long (at most ${MAX_URL_LENGTH.toLocaleString('en')} characters).`;
+
 export class UriTooLongError extends HttpError {
   override name = 'UriTooLongError';
   constructor() {
-    super(414, `The request URL is too long (at most ${MAX_URL_LENGTH.toLocaleString('en')} characters).`);
+    super(414, URL_TOO_LONG);
   }
 }
 
@@ -31,6 +33,7 @@ const TITLES: Record<number, string> = { 413: 'Content Too Large' };
 const DETAILS: Record<number, string> = {
   400: 'The request could not be read.',
   408: 'The request took too long to arrive.',
+  414: URL_TOO_LONG,
   431: `The request line and headers are too large (at most ${MAX_REQUEST_HEAD_BYTES / 1024} KiB).`,
 };
 
@@ -41,6 +44,15 @@ function statusOf(code: string | undefined): number {
   return 400;
 }
 
+/** An RFC 9457 problem-details body for a request refused before routing: it names no part of it. */
+function earlyProblem(status: number): { title: string; body: string } {
+  const title = TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
+  return {
+    title,
+    body: JSON.stringify({ type: 'about:blank', title, status, detail: DETAILS[status] ?? `${title}.` }),
+  };
+}
+
 /**
  * The answer to a request Node's HTTP parser refused before Fastify saw it (a head over
  * MAX_REQUEST_HEAD_BYTES, a malformed request line, a timeout): the status, the same security
@@ -49,13 +61,7 @@ function statusOf(code: string | undefined): number {
  * no part of the request (the URL may hold a secret).
  */
 export function earlyAnswer(status: number, securityHeaders: Readonly<Record<string, string>>): string {
-  const title = TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title,
-    status,
-    detail: DETAILS[status] ?? `${title}.`,
-  });
+  const { title, body } = earlyProblem(status);
   const headers: [string, string][] = [
     ...Object.entries(securityHeaders),
     ['Content-Type', 'application/problem+json'],
@@ -64,6 +70,29 @@ export function earlyAnswer(status: number, securityHeaders: Readonly<Record<str
     ['Connection', 'close'],
   ];
   return `HTTP/1.1 ${status} ${title}\r\n${headers.map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Fastify's `frameworkErrors` for the server Citadel creates: the router's refusals before any
+ * route or hook runs (a path segment whose percent-encoding does not decode: 400; a path
+ * parameter longer than the URL limit: 414). Fastify's default wrote the decoded path back in
+ * its message, without the security headers. Here they get the answer of a request Node refused:
+ * problem details that name no part of the URL.
+ */
+export function citadelFrameworkErrors(securityHeaders: Readonly<Record<string, string>>) {
+  return function frameworkErrors(
+    error: Error & { code?: string },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+    request.log.debug({ code: error.code, status }, 'request refused by the router');
+    void reply
+      .code(status)
+      .headers({ ...securityHeaders, 'cache-control': 'no-store' })
+      .type('application/problem+json')
+      .send(earlyProblem(status).body);
+  };
 }
 
 /**
