@@ -1,16 +1,19 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, defineResource } from '../../src/index.ts';
 import type { HookContext, ResourceQuery } from '../../src/api/resource/types.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { testDialect } from '../support/databases.ts';
 import { specimenMigrations, specimens } from './fixtures/specimens.ts';
+import { MAX_STATEMENTS_PER_RESOURCE } from '../../src/api/read/statements.ts';
 
 /*
  * `beforeQueryReads: 'caller'` says a resource's beforeQuery reads only who the caller is: the
- * engine then runs the hook and compiles an anonymous single read once. What each caller sees must
- * not change: anonymous callers see the hook's rows only, signed-in callers get their own query
- * (the hook runs for each of their reads), and a resource that does not say so runs its hook on
- * every read.
+ * engine then runs the hook and compiles an anonymous single read, and an anonymous plain list
+ * (no filter, search or cursor) per sort and `fields`, once. What each caller sees must not
+ * change: anonymous callers see the hook's rows only, signed-in callers get their own query (the
+ * hook runs for each of their reads), and a resource that does not say so runs its hook on every
+ * read.
  */
 const calls = { cached: 0, perRequest: 0 };
 
@@ -87,7 +90,6 @@ describe(`an anonymous single read compiled once, on ${testDialect()}`, () => {
     }
     // Concurrent first reads may each compile it; after that, none does.
     expect(calls.cached - before).toBeLessThanOrEqual(1);
-    // A list still runs the hook per request (its query varies with the request's parameters).
     const list = await t.client().get('/api/v1/cached');
     expect(list.body.data.map((record: { i: number }) => record.i)).toEqual([5]);
   });
@@ -123,5 +125,119 @@ describe(`an anonymous single read compiled once, on ${testDialect()}`, () => {
       Array.from({ length: 20 }, (_, i) => t.client().get(`/api/v1/cached/${i % 2 ? hidden : shown}`)),
     );
     answers.forEach((answer, i) => expect(answer.status).toBe(i % 2 ? 404 : 200));
+  });
+});
+
+describe(`anonymous plain lists compiled once per sort and fields, on ${testDialect()}`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ api, migrations: specimenMigrations });
+    const writer = await t.signIn(await t.createUser({ username: 'writer' }));
+    // i = 0..13 (anonymous callers see 0..9), str in another order than i.
+    for (let i = 0; i < 14; i++) {
+      const created = await writer.post('/api/v1/cached', { ...row(i), str: `row ${(i * 7) % 14}` });
+      expect(created.status, created.text).toBe(201);
+    }
+  });
+  afterAll(async () => t?.close());
+
+  /** What a list answer shows, without what differs by resource name (ids, cursors). */
+  async function listed(resource: string, query: string, client = t.client()) {
+    const answer = await client.get(`/api/v1/${resource}?${query}`);
+    expect(answer.status, `${resource}?${query}: ${answer.text}`).toBe(200);
+    const { nextCursor, ...pagination } = answer.body.pagination;
+    return {
+      rows: answer.body.data.map(({ id, ...rest }: { id: unknown }) => ({
+        ...rest,
+        hasId: id !== undefined,
+      })),
+      pagination,
+      hasCursor: nextCursor !== null,
+    };
+  }
+
+  it('answer as the per-request list does, for any page, limit, sort, fields and count', async () => {
+    const before = calls.cached;
+    const seen = new Set<string>();
+    const query = fc.record({
+      page: fc.integer({ min: 1, max: 6 }),
+      limit: fc.integer({ min: 1, max: 6 }),
+      sort: fc.constantFrom('', 'i', '-i', 'str', '-str,i', 'flag,-i'),
+      fields: fc.constantFrom('', 'i', 'i,str', 'str,flag,i'),
+      count: fc.constantFrom('', 'exact', 'none'),
+    });
+    await fc.assert(
+      fc.asyncProperty(query, async ({ page, limit, sort, fields, count }) => {
+        const text = [
+          `page=${page}`,
+          `limit=${limit}`,
+          sort && `sort=${sort}`,
+          fields && `fields=${fields}`,
+          count && `count=${count}`,
+        ]
+          .filter(Boolean)
+          .join('&');
+        seen.add(`${sort} ${fields}`);
+        expect(await listed('cached', text)).toEqual(await listed('per_request', text));
+      }),
+      { numRuns: 60 },
+    );
+    // One compilation per sort and fields, whatever the page, limit and count.
+    expect(calls.cached - before).toBe(seen.size);
+  });
+
+  it('a signed-in caller lists every row, before and after anonymous lists of the same shape', async () => {
+    const reader = await t.signIn(await t.createUser({ username: 'reader' }));
+    const anonymous = await listed('cached', 'sort=i&limit=50');
+    expect(anonymous.rows.map((record: { i: number }) => record.i)).toEqual([...Array(10).keys()]);
+    expect(anonymous.pagination.total).toBe(10);
+    const signedIn = await listed('cached', 'sort=i&limit=50', reader);
+    expect(signedIn.rows).toHaveLength(14);
+    expect(signedIn.pagination.total).toBe(14);
+    expect((await listed('cached', 'sort=i&limit=50')).pagination.total).toBe(10);
+  });
+
+  it('filters, a search or a cursor build the list per request', async () => {
+    const before = calls.cached;
+    const filtered = await listed('cached', 'filter[i][gt]=7&sort=i');
+    expect(filtered.rows.map((record: { i: number }) => record.i)).toEqual([8, 9]);
+    const first = await t.client().get('/api/v1/cached?sort=i&limit=4');
+    const next = await t
+      .client()
+      .get(`/api/v1/cached?sort=i&limit=4&cursor=${encodeURIComponent(first.body.pagination.nextCursor)}`);
+    expect(next.body.data.map((record: { i: number }) => record.i)).toEqual([4, 5, 6, 7]);
+    // The filtered list and the cursor's page ran the hook; the first page (seen before) did not.
+    expect(calls.cached - before).toBe(2);
+  });
+
+  it('a cursor of a list filtered by a bigint column opens the next page', async () => {
+    const first = await t.client().get('/api/v1/cached?filter[big][eq]=1&sort=i&limit=3');
+    expect(first.body.data.map((record: { i: number }) => record.i)).toEqual([0, 1, 2]);
+    const cursor = encodeURIComponent(first.body.pagination.nextCursor);
+    const next = await t.client().get(`/api/v1/cached?filter[big][eq]=1&sort=i&limit=3&cursor=${cursor}`);
+    expect(next.body.data.map((record: { i: number }) => record.i)).toEqual([3, 4, 5]);
+    const other = await t.client().get(`/api/v1/cached?filter[big][eq]=2&sort=i&limit=3&cursor=${cursor}`);
+    expect(other.status).toBe(400);
+  });
+
+  it(`keeps at most ${MAX_STATEMENTS_PER_RESOURCE} statements per resource, and answers past that too`, async () => {
+    // Each (sort, fields) shape keeps two statements (page and count): 40 new shapes overfill the store.
+    const columns = ['i', 'str', 'flag', 'num', 'day', 'at', 'txt', 'big'];
+    const shapes = columns.flatMap((column) =>
+      ['i', '-i', 'str', '-str', 'flag'].map((sort) => `sort=${sort}&fields=${column},i&limit=3`),
+    );
+    expect(shapes.length * 2).toBeGreaterThan(MAX_STATEMENTS_PER_RESOURCE);
+    const kept: boolean[] = [];
+    for (const shape of shapes) {
+      expect((await listed('cached', shape)).pagination.total, shape).toBe(10);
+      // Asked again: a kept statement runs no hook, one built per request runs it again.
+      const before = calls.cached;
+      expect((await listed('cached', shape)).pagination.total, shape).toBe(10);
+      kept.push(calls.cached === before);
+    }
+    // The first shapes were kept until the store was full, none after.
+    const firstBuilt = kept.indexOf(false);
+    expect(firstBuilt).toBeGreaterThan(0);
+    expect(kept.slice(firstBuilt).every((wasKept) => !wasKept)).toBe(true);
   });
 });

@@ -47,6 +47,19 @@ export type QueryRunner = <R>(query: { compile(): CompiledQuery; execute(): Prom
 
 const plainRunner: QueryRunner = (query) => query.execute();
 
+/** What `count=none` answers. */
+export const NO_COUNT: Readonly<Count> = Object.freeze({ total: null, estimated: false });
+
+/** The statement that counts a base query's rows (its order dropped). */
+export function countQuery(base: ResourceQuery) {
+  return base.clearOrderBy().select((eb) => eb.fn.countAll().as('total'));
+}
+
+/** The exact total in the rows of a count statement. */
+export function exactCount(rows: readonly Record<string, unknown>[]): Count {
+  return { total: Number(rows[0]?.total ?? 0), estimated: false };
+}
+
 /** The total of a filtered, unordered base query in the requested mode. */
 export async function countRows(
   db: AnyDb,
@@ -55,13 +68,10 @@ export async function countRows(
   mode: CountMode,
   run: QueryRunner = plainRunner,
 ): Promise<Count> {
-  if (mode === 'none') return { total: null, estimated: false };
+  if (mode === 'none') return NO_COUNT;
   if (mode === 'estimated' && dialect === 'postgres')
     return { total: await plannerEstimate(db, base.clearOrderBy()), estimated: true };
-  const [row] = await run<Record<string, unknown>>(
-    base.clearOrderBy().select((eb) => eb.fn.countAll().as('total')),
-  );
-  return { total: Number(row?.total ?? 0), estimated: false };
+  return exactCount(await run<Record<string, unknown>>(countQuery(base)));
 }
 
 /** The sum of disjoint queries' counts (row-rule alternatives), in the requested mode. */
@@ -72,7 +82,7 @@ export async function countAlternatives(
   mode: CountMode,
   run: QueryRunner = plainRunner,
 ): Promise<Count> {
-  if (mode === 'none') return { total: null, estimated: false };
+  if (mode === 'none') return NO_COUNT;
   const counts = await Promise.all(branches.map((branch) => countRows(db, dialect, branch, mode, run)));
   return {
     total: counts.reduce((sum, count) => sum + (count.total ?? 0), 0),

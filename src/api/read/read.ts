@@ -1,12 +1,4 @@
-import {
-  createQueryId,
-  sql,
-  type CompiledQuery,
-  type Expression,
-  type ExpressionBuilder,
-  type KyselyPlugin,
-  type SqlBool,
-} from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { CompiledResource, Selection } from '../resource/compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from '../request/context.ts';
 import { authorize } from '../request/authorize.ts';
@@ -20,7 +12,25 @@ import { executeSearchBounded, narrowBySearchIndex } from './search-plan.ts';
 import { listByAlternatives, rowAlternativesFor } from './row-alternatives.ts';
 import type { ApiRecord, ResourceQuery } from '../resource/types.ts';
 import { checkEmbeddedRows } from '../request/derive-limits.ts';
-import { countRows, pageAndCount, pagination, type Count, type QueryRunner } from './count.ts';
+import {
+  countQuery,
+  countRows,
+  exactCount,
+  NO_COUNT,
+  pageAndCount,
+  pagination,
+  type Count,
+  type QueryRunner,
+} from './count.ts';
+import {
+  ID_SLOT,
+  LIMIT_SLOT,
+  OFFSET_SLOT,
+  sharedScopeKey,
+  storedStatement,
+  storeStatement,
+  withSlots,
+} from './statements.ts';
 import { afterCursor, decodeCursor, encodeCursor } from '../request/cursor.ts';
 import type { FieldSet } from '../request/fields.ts';
 
@@ -134,15 +144,29 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
       pageFirst,
     }));
   } else {
-    const base = await narrow(await scopedQuery(scope, resource));
-    let rowsQuery = sorted(base).limit(window.take);
-    if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
-    ({ rows: read, count } = await pageAndCount(
-      () => execute(rowsQuery) as Promise<ApiRecord[]>,
-      () => countRows(scope.db, dialect, base, plan.count, execute),
-      window,
-      pageFirst,
-    ));
+    const statements = await plainListStatements(scope, resource, plan, sorted);
+    if (statements) {
+      const run = (compiled: CompiledQuery) =>
+        scope.db.executeQuery<ApiRecord>(compiled).then((result) => result.rows);
+      const pageStatement = withSlots(statements.page, PAGE_SLOTS, [window.take, window.offset]);
+      ({ rows: read, count } = await pageAndCount(
+        () => run(pageStatement),
+        async () =>
+          plan.count === 'none' ? NO_COUNT : exactCount(await run(withSlots(statements.count, [], []))),
+        window,
+        pageFirst,
+      ));
+    } else {
+      const base = await narrow(await scopedQuery(scope, resource));
+      let rowsQuery = sorted(base).limit(window.take);
+      if (window.offset > 0) rowsQuery = rowsQuery.offset(window.offset);
+      ({ rows: read, count } = await pageAndCount(
+        () => execute(rowsQuery) as Promise<ApiRecord[]>,
+        () => countRows(scope.db, dialect, base, plan.count, execute),
+        window,
+        pageFirst,
+      ));
+    }
   }
   const hasMore = read.length > plan.limit;
   const rows = hasMore ? read.slice(0, plan.limit) : read;
@@ -155,48 +179,38 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
   };
 }
 
+const PAGE_SLOTS = [LIMIT_SLOT, OFFSET_SLOT];
+
 /**
- * Stands for the id while a single read is compiled: the compiled statement is then executed with
- * the real id as its only parameter.
+ * The page and count statements of a plain list (no filter, search or cursor; counted exactly or
+ * not at all) whose scoped query is shared by every request (sharedScopeKey): built and compiled
+ * once per sort and `fields`, the page's LIMIT and OFFSET as slots. Undefined when the list is
+ * built per request.
  */
-const ID_SLOT = Object.freeze({ idSlot: true });
-
-interface ItemStatement {
-  adapter: unknown;
-  plugins: readonly KyselyPlugin[];
-  compiled: CompiledQuery | null;
-}
-
-// Per resource, by what the statement is for: '' (no beforeQuery hook), or an anonymous read.
-const itemStatements = new WeakMap<CompiledResource, Map<string, ItemStatement>>();
-
-/** A statement compiled for `db` before (transactions share their database's adapter and plugins). */
-function storedStatement(resource: CompiledResource, db: AnyDb, key: string): ItemStatement | undefined {
-  const executor = db.getExecutor();
-  const stored = itemStatements.get(resource)?.get(key);
-  return stored && stored.adapter === executor.adapter && stored.plugins === executor.plugins
-    ? stored
-    : undefined;
-}
-
-/** Keep `compiled` if the id is the slot it was compiled with, and only once; else null (built per request). */
-function storeStatement(
+async function plainListStatements(
+  scope: RequestScope,
   resource: CompiledResource,
-  db: AnyDb,
-  key: string,
-  compiled: CompiledQuery,
-): CompiledQuery | null {
-  const usable = compiled.parameters.filter((parameter) => parameter === ID_SLOT).length === 1;
-  const executor = db.getExecutor();
-  let statements = itemStatements.get(resource);
-  if (!statements) itemStatements.set(resource, (statements = new Map()));
-  const statement = {
-    adapter: executor.adapter,
-    plugins: executor.plugins,
-    compiled: usable ? compiled : null,
-  };
-  statements.set(key, statement);
-  return statement.compiled;
+  plan: ListPlan,
+  sorted: (query: ResourceQuery) => ResourceQuery,
+): Promise<{ page: CompiledQuery; count: CompiledQuery } | undefined> {
+  if (plan.filter !== null || plan.pattern !== null || plan.cursor !== null) return undefined;
+  if (plan.count === 'estimated') return undefined;
+  const shared = sharedScopeKey(scope, resource);
+  if (shared === undefined) return undefined;
+  const sort = plan.sort.map((term) => (term.desc ? '-' : '') + term.column).join(',');
+  const key = `list ${shared} ${sort} ${plan.fieldsKey ?? ''}`;
+  const { db } = scope;
+  let page = storedStatement(resource, db, `${key} page`)?.compiled;
+  let count = storedStatement(resource, db, `${key} count`)?.compiled;
+  if (page === undefined || count === undefined) {
+    const base = await scopedQuery(scope, resource);
+    // The slots are parameters; Kysely's types ask for numbers there.
+    const slot = (value: object) => value as unknown as number;
+    const pageQuery = sorted(base).limit(slot(LIMIT_SLOT)).offset(slot(OFFSET_SLOT));
+    page = storeStatement(resource, db, `${key} page`, pageQuery.compile(), PAGE_SLOTS);
+    count = storeStatement(resource, db, `${key} count`, countQuery(base).compile(), []);
+  }
+  return page && count ? { page, count } : undefined;
 }
 
 /**
@@ -206,14 +220,14 @@ function storeStatement(
  */
 export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQuery | null {
   if (resource.hooks.beforeQuery || resource.tenant !== null) return null;
-  const stored = storedStatement(resource, db, '');
+  const stored = storedStatement(resource, db, 'item');
   if (stored) return stored.compiled;
   const compiled = db
     .selectFrom(resource.table)
     .select(resource.plainSelect)
     .where(`${resource.table}.${resource.primaryKey}`, '=', ID_SLOT)
     .compile();
-  return storeStatement(resource, db, '', compiled);
+  return storeStatement(resource, db, 'item', compiled, [ID_SLOT]);
 }
 
 /**
@@ -227,13 +241,13 @@ function anonymousItemStatement(
   resource: CompiledResource,
   db: AnyDb,
 ): MaybePromise<CompiledQuery | null> | undefined {
-  if (resource.config.beforeQueryReads !== 'caller' || resource.tenant !== null) return undefined;
-  if (scope.user !== null || scope.token !== null) return undefined;
-  const key = `anonymous ${scope.version} ${scope.verb}`;
+  const shared = sharedScopeKey(scope, resource);
+  if (shared === undefined || shared === '') return undefined;
+  const key = `item ${shared}`;
   const stored = storedStatement(resource, db, key);
   if (stored) return stored.compiled;
   return andThen(scopedQuery(scope, resource, db), (scoped) =>
-    storeStatement(resource, db, key, readById(scoped, resource, null, ID_SLOT)),
+    storeStatement(resource, db, key, readById(scoped, resource, null, ID_SLOT), [ID_SLOT]),
   );
 }
 
@@ -266,14 +280,7 @@ function selectOne(
     : (itemStatement(resource, db) ?? anonymousItemStatement(scope, resource, db));
   if (statement === null || statement === undefined) return built();
   return andThen(statement, (compiled) =>
-    compiled === null
-      ? built()
-      : // A fresh query id per execution: plugins key their per-query state by it.
-        runOne(db, {
-          ...compiled,
-          parameters: compiled.parameters.map((parameter) => (parameter === ID_SLOT ? id : parameter)),
-          queryId: createQueryId(),
-        }),
+    compiled === null ? built() : runOne(db, withSlots(compiled, [ID_SLOT], [id])),
   );
 }
 

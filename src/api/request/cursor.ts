@@ -37,11 +37,17 @@ function invalid(): never {
   });
 }
 
+const bigintAsText = (_: string, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value);
+
 /** The query a cursor is bound to, in one spelling. */
 function queryKey(resource: CompiledResource, query: CursorQuery): string {
-  return JSON.stringify([resource.name, query.sort, query.filter, query.pattern, query.fields], (_, value) =>
-    typeof value === 'bigint' ? `${value}n` : (value as unknown),
-  );
+  const parts = [resource.name, query.sort, query.filter, query.pattern, query.fields];
+  try {
+    // Without a replacer JSON.stringify is several times faster; it throws on a bigint (a filter value).
+    return JSON.stringify(parts);
+  } catch {
+    return JSON.stringify(parts, bigintAsText);
+  }
 }
 
 function signature(secrets: SecretBox, key: string, sealed: string): string {
