@@ -106,3 +106,19 @@ export class TooManyRequestsError extends HttpError {
     this.retryAfter = retryAfter;
   }
 }
+
+/** The envelope's `action` of a change refused while an administrator acts as the user. */
+export const IMPERSONATION_FORBIDDEN_ACTION = 'impersonation.forbidden';
+
+/**
+ * 403 `impersonation.forbidden`: a session acting as another user may not change how that account
+ * proves who it is or who may act for it, so nothing it does outlasts the impersonation.
+ */
+export class ImpersonationForbiddenError extends ForbiddenError {
+  override name = 'ImpersonationForbiddenError';
+  constructor() {
+    super('Not while acting as this user: stop impersonating first.', {
+      action: IMPERSONATION_FORBIDDEN_ACTION,
+    });
+  }
+}

@@ -93,8 +93,9 @@ function operationOf(endpoint: AnyEndpoint, operationId: string, tag: string): J
   // A JSON-only endpoint refuses any other body, and a bodyless post from a form client, with 415.
   if (endpoint.body || endpoint.jsonOnly) failures.add('400').add('415');
   if (endpoint.auth === 'session' || endpoint.auth === 'sudo') failures.add('401');
-  if (endpoint.auth === 'sudo' || endpoint.ability) failures.add('403');
+  if (endpoint.auth === 'sudo' || endpoint.ability || endpoint.impersonation) failures.add('403');
   if (endpoint.rateLimit) failures.add('429');
+  for (const status of endpoint.failures ?? []) failures.add(String(status));
   for (const status of [...failures].sort()) responses[status] ??= errorResponse(status);
 
   const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
@@ -103,6 +104,9 @@ function operationOf(endpoint: AnyEndpoint, operationId: string, tag: string): J
     endpoint.jsonOnly ? 'Reads JSON only (`Content-Type: application/json`).' : undefined,
     endpoint.auth === 'sudo' ? 'Needs sudo (a recent step-up) for a browser session.' : undefined,
     endpoint.ability ? `A bearer token needs the ability \`${endpoint.ability}\`.` : undefined,
+    endpoint.impersonation === 'forbidden'
+      ? 'Refused (403 `impersonation.forbidden`) while an administrator acts as the user.'
+      : undefined,
     limits.length > 0 ? `Rate limited (${limits.map((rule) => rule.name).join(', ')}).` : undefined,
   ].filter(Boolean);
   const operation: Json = {

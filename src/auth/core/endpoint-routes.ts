@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { AuthenticationRequiredError } from '../../core/errors.ts';
+import { AuthenticationRequiredError, ImpersonationForbiddenError } from '../../core/errors.ts';
 import { refillableInput, respond } from '../../http/response/respond.ts';
 import { clientKind } from '../../http/request/negotiation.ts';
 import { mountedPath } from '../../http/request/base-path.ts';
@@ -151,6 +151,8 @@ async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Prom
   const context = contextOf(request);
   const caller = endpoint.ability ? requireAbility(context, endpoint.ability) : requireCaller(context);
   if (endpoint.bearer === false && caller.via !== 'session') throw new AuthenticationRequiredError();
+  if (endpoint.impersonation === 'forbidden' && caller.via === 'session' && caller.impersonator)
+    throw new ImpersonationForbiddenError();
   if (endpoint.auth === 'sudo') await requireSudo(context);
 }
 

@@ -13,6 +13,9 @@ import type { PageRenderer } from '../../http/response/respond.ts';
 
 export type EndpointMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** An error status an endpoint may declare in `failures`. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
+
 /**
  * Who may call: anyone (`anonymous`, the caller is still resolved and given), anyone with the
  * caller given when there is one (`optional`), a signed-in caller (`session`: a browser session,
@@ -120,11 +123,24 @@ export interface Endpoint<
   ability?: string;
   /** `false`: a browser session only, bearer tokens are refused (401). */
   bearer?: false;
+  /**
+   * `'forbidden'`: the endpoint changes how an account proves who it is or who may act for it
+   * (passwords, factors, tokens, email, memberships), so a session acting as another user
+   * (impersonation) is refused with 403 `impersonation.forbidden` before the input is read.
+   */
+  impersonation?: 'forbidden';
   params?: P;
   query?: Q;
   body?: B;
   /** Each status the endpoint answers with success, and its body. */
   responses: R;
+  /**
+   * The error statuses the handler itself can send (401 for wrong credentials, 404 for an unknown
+   * id, 409, …). Those that follow from the rest of the declaration (401 without a caller, 403 for
+   * sudo or an ability, 415 and 422 for a body, 429 for a rate limit) are added by Citadel; together
+   * they are every status the endpoint answers with, as the OpenAPI document and the client say.
+   */
+  failures?: readonly ErrorStatus[];
   rateLimit?: EndpointRateLimit | readonly EndpointRateLimit[];
   /** Path or query parameters that carry a secret (a token): redacted from every log line. */
   secrets?: readonly string[];
