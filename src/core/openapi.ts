@@ -10,7 +10,6 @@ import { ConfigError } from '../config/errors.ts';
 
 /** The OpenAPI version a configuration asks for: `3.0` (3.0.3, the default) or `3.1` (3.1.0). */
 export type OpenApiVersion = '3.0' | '3.1';
-export const OPENAPI_VERSIONS: readonly OpenApiVersion[] = ['3.0', '3.1'];
 export const DEFAULT_OPENAPI_VERSION: OpenApiVersion = '3.0';
 
 type Json = Record<string, unknown>;

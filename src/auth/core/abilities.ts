@@ -2,9 +2,6 @@
  * Abilities: `*`, `<resource>:*`, or `<resource>:<verb>` with verb read, create, update or delete.
  * Token management uses the resource name `tokens`.
  */
-export const ABILITY_VERBS = ['read', 'create', 'update', 'delete'] as const;
-export type AbilityVerb = (typeof ABILITY_VERBS)[number];
-
 const ABILITY_PATTERN = /^(\*|[a-z][a-z0-9_-]{0,62}:(\*|read|create|update|delete))$/;
 
 export function isValidAbility(ability: string): boolean {

@@ -101,13 +101,6 @@ export function requireCaller(request: { caller: Caller | null }): Caller {
   return request.caller;
 }
 
-/** A session caller (not a token), or 401: for pages and flows that only make sense in a browser. */
-export function requireSessionUser(request: { caller: Caller | null }): UserRecord {
-  const caller = request.caller;
-  if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
-  return caller.user;
-}
-
 /** For token callers, the ability or 403; session callers hold every ability of their user. */
 export function requireAbility(request: { caller: Caller | null }, ability: string): Caller {
   const caller = requireCaller(request);

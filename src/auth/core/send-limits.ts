@@ -1,28 +1,13 @@
 import type { EndpointRateLimit, RateLimitInput } from './endpoint.ts';
 import { normalizeEmail } from './users.ts';
-import type { RequestContext } from './request-context.ts';
 
 /**
  * Email-sending endpoints (registration, forgot-password, magic link): at most `sendsPerAddress`
- * per address and `sendsPerIp` per IP in `sendWindow`. Counted before anything else happens, so the
- * answer (429 or not) does not depend on whether the address has an account.
- */
-export async function limitEmailSends(
-  request: RequestContext,
-  kind: string,
-  email: string | undefined,
-): Promise<void> {
-  const { rateLimiter, config } = request.services;
-  const { sendsPerAddress, sendsPerIp, sendWindow } = config.limits;
-  await rateLimiter.consume(`send:${kind}:ip:${request.ip}`, sendsPerIp, sendWindow);
-  if (email)
-    await rateLimiter.consume(`send:${kind}:address:${normalizeEmail(email)}`, sendsPerAddress, sendWindow);
-}
-
-/**
- * The same two counters as declared rate limits of an endpoint whose body has `email`: per client
- * address, and per (valid) address. `countInvalid: false` counts nothing for a request whose input
- * is refused (forgot-password); registration counts invalid attempts too, before any lookup.
+ * per address and `sendsPerIp` per IP in `sendWindow`, as declared rate limits of an endpoint whose
+ * body has `email`: per client address, and per (valid) address. Counted before anything else
+ * happens, so the answer (429 or not) does not depend on whether the address has an account.
+ * `countInvalid: false` counts nothing for a request whose input is refused (forgot-password);
+ * registration counts invalid attempts too, before any lookup.
  */
 export function emailSendLimits(kind: string, options: { countInvalid: boolean }): EndpointRateLimit[] {
   const counted = (input: RateLimitInput) => options.countInvalid || Object.keys(input.errors).length === 0;

@@ -1,9 +1,6 @@
 import { isValidAbility } from '../core/abilities.ts';
 import { ConfigError } from '../../config/errors.ts';
 
-/** The roles every organization has; `owner` and `admin` hold every permission. */
-export const BUILT_IN_ROLES = ['owner', 'admin', 'member'] as const;
-
 const ROLE_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** Role name → its permissions (written like token abilities: `projects:read`, `projects:*`, `*`). */

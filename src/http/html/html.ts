@@ -56,8 +56,3 @@ export function trustedCss(css: string): SafeHtml {
   if (css.includes('</')) throw new Error('trustedCss: a stylesheet may not contain "</"');
   return new SafeHtml(css);
 }
-
-/** JSON for an inline <script type="application/json">: `<` escaped so it cannot close the tag. */
-export function jsonForScript(value: unknown): SafeHtml {
-  return new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
-}
