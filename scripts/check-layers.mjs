@@ -4,7 +4,7 @@
 // Rule 2: a file of a capability folder under src/auth imports (even a type) nothing from another
 // capability folder, nor the auth assembly files (src/auth/index.ts, src/auth/pages.ts); src/auth/core
 // imports no capability folder and no assembly file; src/api imports from src/auth only src/auth/core.
-// Rule 3 (domain code free of Fastify, contract section 15): no file under src/auth imports
+// Rule 3 (domain code free of Fastify): no file under src/auth imports
 // `fastify` or a `@fastify/*` / `fastify-*` package (even a type), except the HTTP adapter files:
 // the route registration files (`routes.ts`, `*-routes.ts`, and `assets.ts`, a capability's static
 // scripts). Among them src/auth/core/endpoint-routes.ts turns a Fastify request into the plain

@@ -105,7 +105,7 @@ export interface CitadelPlugin<
   /** The tables its migrations create (two plugins may not claim the same table). */
   tables?: readonly string[];
   /**
-   * The plugin's HTTP endpoints as declarations (contract section 15): validated, serialized,
+   * The plugin's HTTP endpoints as declarations: validated, serialized,
    * redacted and documented from their schemas, served at the same prefix as the auth routes.
    */
   endpoints?: Endpoints;
@@ -128,8 +128,8 @@ export interface CitadelPlugin<
    */
   bearer?: BearerVerifier;
   /**
-   * The active organization of a request and membership checks, for tenant-scoped resources
-   * (contract section 17): brought by the organizations plugin, at most one plugin.
+   * The active organization of a request and membership checks, for tenant-scoped resources:
+   * brought by the organizations plugin, at most one plugin.
    */
   tenancy?: Tenancy;
   /**

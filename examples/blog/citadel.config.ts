@@ -7,7 +7,7 @@ import { blogPages } from './pages/plugin.ts';
 import { seedBlog } from './seed.ts';
 
 /**
- * The built-in plugins, the blog's pages and organizations (contract section 17): members write
+ * The built-in plugins, the blog's pages and organizations: members write
  * projects, viewers read them.
  */
 export const blogPlugins = [
@@ -23,7 +23,7 @@ export const blogPlugins = [
 
 /**
  * The demo application `npm start` serves: the auth engine at the root and the blog's resource API
- * under /api (contract section 8), and the blog's pages (`/`, `/posts/{id}`, `/my/posts`).
+ * under /api, and the blog's pages (`/`, `/posts/{id}`, `/my/posts`).
  * Environment variables fill everything not set here.
  */
 export default defineConfig({

@@ -1,7 +1,7 @@
 import { TIMESTAMP, idColumn, longText } from '../../src/db/columns.ts';
 import { createSearchIndex, dropSearchIndex, type CitadelMigration } from '../../src/index.ts';
 
-/** The blog's tables (contract section 8). Timestamps are ISO strings like every Citadel table. */
+/** The blog's tables. Timestamps are ISO strings like every Citadel table. */
 export const blogMigration: CitadelMigration = {
   name: '0400_blog_posts_comments',
   async up(db, dialect) {
@@ -31,7 +31,7 @@ export const blogMigration: CitadelMigration = {
   },
 };
 
-/** Second release (contract section 11): a pinned flag and free tags (JSON text) on posts. */
+/** Second release: a pinned flag and free tags (JSON text) on posts. */
 export const blogPinnedTagsMigration: CitadelMigration = {
   name: '0401_blog_posts_pinned_tags',
   async up(db, dialect) {
@@ -91,7 +91,7 @@ export const blogSortIndexesMigration: CitadelMigration = {
 const projectsSearch = { table: 'projects', columns: ['name', 'description'] };
 
 /**
- * The organizations demo's projects (contract section 17), tenant-scoped: every index leads with
+ * The organizations demo's projects, tenant-scoped: every index leads with
  * organization_id, since every read is `WHERE organization_id = ?` (`citadel check` says so).
  */
 export const projectsMigration: CitadelMigration = {

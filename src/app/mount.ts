@@ -137,7 +137,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   applyPluginRateLimits(app, pluginRateLimits(plugins), basePath);
 
   // Bodies of every kind are parsed before any route is registered, and one hook then refuses
-  // request keys that name a prototype (contract section 14) on every route, ops routes included.
+  // request keys that name a prototype on every route, ops routes included.
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) await app.register(formbody);
   // A JSON-only route (the passkey ceremonies) refuses any other body first, unread (415).
   // One hook, in this order; no promise unless a multipart body is read.

@@ -103,7 +103,7 @@ export type DefaultPlugins<
   : [];
 
 /**
- * The built-in capabilities (contract section 15), each made by its factory: `plugins` in the
+ * The built-in capabilities, each made by its factory: `plugins` in the
  * config is the full list, so an application adds its own after them:
  * `plugins: [...defaultPlugins(), myPlugin]`. Each key of `overrides` is `false` (leave that
  * built-in out, with its routes, its pages, the links other pages show to them and its OpenAPI

@@ -11,7 +11,7 @@ import type { ClientError, ClientResult, RequestOptions } from './result.ts';
 /** Any JSON value (a `json` column). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-/** The JSON form of a column type (contract section 11). */
+/** The JSON form of a column type. */
 export type ColumnValue<T extends ColumnType> = T extends 'integer' | 'number'
   ? number
   : T extends 'boolean'
@@ -126,7 +126,7 @@ type Sortable<R extends ResourceConfig> = R['sortable'] extends readonly unknown
 
 type Ordered = 'integer' | 'bigint' | 'number' | 'decimal' | 'date' | 'datetime' | 'string' | 'text';
 type Text = 'string' | 'text';
-/** The operators of one filterable column, each with its value's type (contract section 11). */
+/** The operators of one filterable column, each with its value's type. */
 export type FilterOperators<R extends ResourceConfig, K extends keyof Columns<R>> = {
   eq?: ValueOf<R, K>;
   ne?: ValueOf<R, K>;
@@ -192,7 +192,7 @@ type TenantColumn<R extends ResourceConfig> = R extends { tenant: infer C extend
 /**
  * What a write body may say of the tenant column: nothing, since the server sets it to the
  * caller's active organization. It may be given only as that organization's id; another id is a
- * 422 naming the column (contract section 17).
+ * 422 naming the column.
  */
 type TenantInput<R extends ResourceConfig> = { [K in TenantColumn<R>]?: number };
 
@@ -284,8 +284,8 @@ export interface ResourceDelete<R extends ResourceConfig> {
 /** A brand no value has at run time: it exists in the types alone (nothing to read, nothing bundled). */
 declare const tenantBrand: unique symbol;
 /**
- * The mark of a tenant-scoped resource's client (`defineResource({ tenant: 'organization_id' })`,
- * contract section 17): every call acts in the caller's active organization, its reads see that
+ * The mark of a tenant-scoped resource's client (`defineResource({ tenant: 'organization_id' })`):
+ * every call acts in the caller's active organization, its reads see that
  * organization's rows alone, its writes set `Column` (a body may leave it out), and without an
  * active organization the server answers 403. A type only: the brand has no run-time value.
  */

@@ -1,6 +1,6 @@
 /**
- * `citadel/client`: a typed client of a Citadel server for browsers and Node 20+ (contract section
- * 16, docs/client.md). `createClient<typeof config>({ baseUrl })` types `client.auth.*` from the
+ * `citadel/client`: a typed client of a Citadel server for browsers and Node 20+
+ * (docs/client.md). `createClient<typeof config>({ baseUrl })` types `client.auth.*` from the
  * configuration's endpoint declarations and `client.api.<version>.<resource>` from its resources;
  * at run time it is `fetch` and nothing else: it imports no server code (types only).
  */
@@ -149,7 +149,7 @@ export function createClient<Config = CitadelOptions>(options: ClientOptions): C
   }: Call): Promise<{ response: Response; json: unknown }> {
     const headers: Record<string, string> = {
       accept: 'application/json',
-      // A JSON client (the envelope, never a page or a redirect) that needs no CSRF token (contract 3).
+      // A JSON client (the envelope, never a page or a redirect) that needs no CSRF token.
       'x-spa': 'true',
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { ConfigError } from './errors.ts';
 
 /**
- * Which proxies may tell Citadel the client address (contract 13). Never "trust everything": then
+ * Which proxies may tell Citadel the client address. Never "trust everything": then
  * the left-most X-Forwarded-For entry, written by the client, would become its address and every
  * per-IP limit would be void. Either the number of proxy hops in front of Citadel (`1`: the client
  * address is the right-most entry) or the proxies' own addresses and CIDR ranges; the client

@@ -1,5 +1,5 @@
 /**
- * OpenAPI versions of the generated documents (contract section 15): 3.0.3 by default, 3.1.0 when
+ * OpenAPI versions of the generated documents: 3.0.3 by default, 3.1.0 when
  * the configuration says `openapi: '3.1'`. Generators build one 3.1 document (its schemas are JSON
  * Schema 2020-12, what TypeBox produces); `finishOpenApiDocument` gives it the chosen version,
  * converting to 3.0.3 with `toOpenApi30`. No capability code here: the resource API's document and

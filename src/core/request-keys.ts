@@ -1,7 +1,7 @@
 import { HttpError } from './errors.ts';
 
 /**
- * Contract section 14: request data never reaches a prototype. These key names, anywhere a key
+ * Request data never reaches a prototype. These key names, anywhere a key
  * comes from a request (a query parameter, a bracket segment `a[b]`, a JSON filter, a JSON, form
  * or multipart body, a nested write), are refused before any code copies the data into objects.
  */

@@ -64,7 +64,7 @@ export interface PersonalAccessTokensTable {
   last_used_at: string | null;
   created_at: string;
   expires_at: string | null;
-  /** The organization the token acts in (contract section 17), or null. */
+  /** The organization the token acts in, or null. */
   organization_id: number | null;
 }
 

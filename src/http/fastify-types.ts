@@ -34,7 +34,7 @@ declare module 'fastify' {
      * The route's parameters that carry a secret (a token in the path, `code` and `state` of an
      * OAuth callback): path parameters of its URL pattern (`/magic-link/verify/:token` declares
      * `'token'`) and query names. Log lines show `[redacted]` in their place
-     * (`src/http/security/logging.ts`); this declaration is the one place a route says so (contract 14).
+     * (`src/http/security/logging.ts`); this declaration is the one place a route says so.
      */
     secrets?: readonly string[];
   }

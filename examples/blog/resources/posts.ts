@@ -16,7 +16,7 @@ const tags = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
 
 const EXCERPT_LENGTH = 100;
 
-/** Blog posts: anyone reads the published ones; authors write their own (contract section 8). */
+/** Blog posts: anyone reads the published ones; authors write their own. */
 export const posts = defineResource({
   name: 'posts',
   version: ['v1', 'v2'],

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineResource } from '../../../src/index.ts';
 
 /**
- * Projects of an organization (contract section 17): tenant-scoped, so every read sees only the
+ * Projects of an organization: tenant-scoped, so every read sees only the
  * active organization's projects and every write lands in it; each verb needs `projects:<verb>`
  * in the member's role (organizations plugin, examples/blog/citadel.config.ts).
  */

@@ -14,7 +14,7 @@ export interface IdSettings {
 const DEFAULT_MIN_LENGTH = 8;
 
 /**
- * An obfuscated key as the client sees it: never an integer (contract section 5). Each id space
+ * An obfuscated key as the client sees it: never an integer. Each id space
  * shuffles the same base alphabet, so its characters are known; so are the lengths: at least
  * SQIDS_MIN_LENGTH (and 2: a prefix and a digit), at most the length of the largest number the
  * engine decodes (MAX_OBFUSCATED_ID, the largest integer column value). Which strings of those are canonical ids depends on
@@ -57,7 +57,7 @@ function characterClass(alphabet: string): string {
   return out;
 }
 
-/** The JSON form of a column type (contract section 11), as src/api/resource/column-types.ts checks it. */
+/** The JSON form of a column type, as src/api/resource/column-types.ts checks it. */
 export function typeSchema(type: ColumnType | 'plain', precision?: number, scale?: number): OpenApiSchema {
   switch (type) {
     case 'integer':

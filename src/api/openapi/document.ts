@@ -344,7 +344,7 @@ function json(schema: OpenApiSchema, description: string, headers?: Record<strin
   return { description, ...(headers ? { headers } : {}), content: { [JSON_TYPE]: { schema } } };
 }
 
-/** Concurrency and idempotency headers (contract section 11, src/api/write/etag.ts and idempotency.ts). */
+/** Concurrency and idempotency headers (src/api/write/etag.ts and idempotency.ts). */
 const ETAG_HEADER = {
   ETag: {
     description: 'The strong entity tag of the record, for `If-Match` and `If-None-Match`.',
@@ -411,7 +411,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };
 
-/** Hooks may throw an HttpError with a status of their choice (contract section 5). */
+/** Hooks may throw an HttpError with a status of their choice. */
 const HOOK_ERROR = {
   name: 'HookError',
   description: 'A status chosen by a resource hook, as problem details.',
@@ -453,7 +453,7 @@ function operation(
   extra: Record<string, unknown> = {},
 ) {
   const ability = resource.abilities[verb];
-  // A tenant-scoped resource always needs a caller (contract section 17).
+  // A tenant-scoped resource always needs a caller.
   const required = resource.requiredAuth.has(verb) || resource.tenant !== null;
   // Nested children and parent objects bring their own resource's authentication (write.ts).
   const related = verb === 'post' ? relatedWrites(resource, new Set()) : [];

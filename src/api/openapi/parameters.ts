@@ -173,7 +173,7 @@ function filterParameters(resource: CompiledResource, component: string): unknow
   return parameters;
 }
 
-/** `fields` and one `fields[path]` per derivable path (contract section 11). */
+/** `fields` and one `fields[path]` per derivable path. */
 function fieldsParameters(resource: CompiledResource): unknown[] {
   const own = selectableFields({ ...resource, resource, output: resource.output });
   const parameters: unknown[] = [

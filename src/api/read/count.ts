@@ -5,7 +5,7 @@ import type { AnyDb } from '../request/context.ts';
 import type { ResourceQuery } from '../resource/types.ts';
 
 /**
- * Count modes of a list read (contract section 11): `exact` (default) counts the matching rows,
+ * Count modes of a list read: `exact` (default) counts the matching rows,
  * `none` counts nothing (`hasMore` comes from reading one row past the page), `estimated` takes
  * the PostgreSQL planner's estimate of the filtered query (EXPLAIN, as PostgREST does) and counts
  * exactly on the other dialects.

@@ -25,7 +25,7 @@ export class NoActiveOrganizationError extends ForbiddenError {
 }
 
 /**
- * A tenant-scoped resource (contract section 17): a caller, an active organization, the verb's
+ * A tenant-scoped resource: a caller, an active organization, the verb's
  * permission in the caller's role, and in the token's abilities when a token is used (both).
  * The active organization must have been resolved for the request (`activeTenant`) before.
  */

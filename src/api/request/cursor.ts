@@ -9,7 +9,7 @@ import type { FilterNode } from './filters.ts';
 import type { ApiRecord } from '../resource/types.ts';
 
 /**
- * Keyset cursors (contract section 11). A cursor holds the sort values of the last row of a page
+ * Keyset cursors. A cursor holds the sort values of the last row of a page
  * and the number of the page it opens, encrypted (the values may be raw obfuscated ids) and signed
  * with an HMAC over the query it belongs to: sort, filters, search and fields. Another query, or
  * any changed character, gives another signature → 400.

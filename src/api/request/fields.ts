@@ -10,7 +10,7 @@ import type {
 } from '../resource/compile.ts';
 
 /**
- * Sparse fieldsets (contract section 11): `fields=id,title` and `fields[relation]=id,body`. The
+ * Sparse fieldsets: `fields=id,title` and `fields[relation]=id,body`. The
  * statement reads only the columns asked for plus the keys the engine needs itself (the primary
  * key, the keys that join derived relations, the sort columns a cursor is made of, the columns a
  * computed field is made from); the response shows the asked-for fields and the primary key.

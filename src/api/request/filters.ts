@@ -7,7 +7,7 @@ import type { IdCodecs } from '../resource/sqids.ts';
 import type { ColumnType } from '../resource/types.ts';
 
 /**
- * List filters (contract section 11): `field=value`, `filter[field][op]=value`, groups
+ * List filters: `field=value`, `filter[field][op]=value`, groups
  * `filter[or][0][field][op]=…` / `filter[and][…]` nested to depth 3, and the same tree as JSON in
  * one `filter` parameter. The result is a checked tree of conditions on filterable columns, values
  * already in the form the driver binds.
@@ -82,7 +82,7 @@ function bracketPath(key: string): string[] | null {
 /**
  * The bracket parameters of a query as one nested object (arrays where the segment is an index).
  * Every node has no prototype and a reserved segment is refused first, so no key of the query can
- * reach a shared prototype (contract section 14).
+ * reach a shared prototype.
  */
 function bracketTree(entries: [string, string][]): Record<string, unknown> {
   const root = emptyRecord();

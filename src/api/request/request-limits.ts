@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { BadRequestError, HttpError } from '../../core/errors.ts';
 
-/** Contract 13: deeper JSON is refused before anything walks it recursively. */
+/** Deeper JSON is refused before anything walks it recursively. */
 export const MAX_JSON_DEPTH = 64;
 /**
- * Contract 13: rows one write request may create or change across all its levels. Every object in
+ * Rows one write request may create or change across all its levels. Every object in
  * a resource payload is a row (a record, a nested child or a nested parent: columns hold no JSON
  * objects), so counting objects bounds the rows from above.
  */

@@ -3,8 +3,8 @@ import type { Dialect } from '../../db/url.ts';
 import type { ColumnConfig, ColumnType } from './types.ts';
 
 /**
- * Column types between JSON and the three databases. Each type has one JSON form on every dialect
- * (contract section 11): bigint and decimal travel as strings (a JSON number cannot hold them
+ * Column types between JSON and the three databases. Each type has one JSON form on every dialect:
+ * bigint and decimal travel as strings (a JSON number cannot hold them
  * exactly), booleans as true/false (stored 0/1), dates as `YYYY-MM-DD`, json as any JSON value
  * (stored as its text).
  */

@@ -97,7 +97,7 @@ export interface CompiledResource {
   updatedStamps: readonly string[];
   hooks: ResourceHooks;
   abilities: Record<Verb, string>;
-  /** The tenant column (contract section 17), or null for a resource shared by everyone. */
+  /** The tenant column, or null for a resource shared by everyone. */
   tenant: string | null;
 }
 

@@ -148,7 +148,7 @@ export interface ResourceConfig {
   hooks?: ResourceHooks;
   description?: string;
   /**
-   * The integer column naming the organization a row belongs to (contract section 17): reads see
+   * The integer column naming the organization a row belongs to: reads see
    * only the caller's active organization's rows, writes set it, each verb needs the role's
    * permission. Needs the organizations plugin; the column is never taken from a validator.
    */

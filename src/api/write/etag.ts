@@ -22,7 +22,7 @@ function columnList(resource: CompiledResource): readonly string[] {
 }
 
 /**
- * Optimistic concurrency (contract section 11). A record's ETag is strong and made from every
+ * Optimistic concurrency. A record's ETag is strong and made from every
  * stored column (hidden ones too, so that any change shows), through an HMAC: a hidden value cannot
  * be guessed by hashing candidates against it.
  */

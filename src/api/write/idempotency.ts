@@ -4,7 +4,7 @@ import { BadRequestError, HttpError } from '../../core/errors.ts';
 import type { AnyDb } from '../request/context.ts';
 
 /**
- * Idempotency-Key on POST (contract section 11, after the IETF draft "The Idempotency-Key HTTP
+ * Idempotency-Key on POST (after the IETF draft "The Idempotency-Key HTTP
  * Header Field"). The key is claimed with one INSERT (a unique index on caller and key decides
  * between parallel requests); the finished response is stored with it for 24 hours. A repeat with
  * the same request replays it, with another request → 422, while the first still runs → 409.

@@ -23,7 +23,7 @@ import { createLevel, pickWritable, stampColumns, type PreparedItem } from './wr
 import { readRow } from './write-sql.ts';
 
 /**
- * PUT and PATCH of one record, with its children (contract section 11). A relation array in the
+ * PUT and PATCH of one record, with its children. A relation array in the
  * payload lists children: an item with the child's key updates it (PATCH semantics, the child's
  * own `patch` validator), an item without one creates it (the child's `post` validator), and
  * `{key, "_delete": true}` deletes it. PATCH leaves children not listed alone; PUT deletes them.

@@ -28,7 +28,7 @@ export async function changeUsername(
         })
         .where('id', '=', user.id)
         .executeTakeFirst();
-      // The account was deleted meanwhile (contract 14): no event, and the caller is gone.
+      // The account was deleted meanwhile: no event, and the caller is gone.
       if (Number(updated.numUpdatedRows) === 0) throw new AuthenticationRequiredError();
       await recordSecurityEvent(trx, services.clock, {
         userId: user.id,
@@ -55,8 +55,8 @@ export async function changeUsername(
  * and the user's security events go with it by foreign key), the `account_deleted` audit row
  * (without the user), and the application's `onUserDeleted` hook, all in one transaction: if the
  * hook fails, nothing is deleted. The user row goes first: its lock is what a racing write for the
- * user waits on (the foreign key check), which then fails instead of leaving a row behind
- * (contract 14). A racing sign-in that removes the session it replaces can still deadlock with the
+ * user waits on (the foreign key check), which then fails instead of leaving a row behind.
+ * A racing sign-in that removes the session it replaces can still deadlock with the
  * deletion's cascade on PostgreSQL and InnoDB: the victim is undone whole, and the deletion runs
  * again (the hook with it, inside the new transaction).
  */

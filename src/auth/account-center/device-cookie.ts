@@ -2,7 +2,7 @@ import { randomToken, safeEqual } from '../../core/crypto.ts';
 import type { RequestContext } from '../core/request-context.ts';
 
 /**
- * The device cookie (contract section 14): a browser is a known device of an account when it
+ * The device cookie: a browser is a known device of an account when it
  * carries this cookie with an entry for that account, whatever its User-Agent says.
  *
  * Value: `v1.<browser id>.<entry>.<entry>…`, each entry `<day>_<tag>`: the day (base 36, days since

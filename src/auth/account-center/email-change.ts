@@ -13,7 +13,7 @@ import { describeDevice } from '../core/device.ts';
 
 /** A link to the new address is valid this long. */
 export const EMAIL_CHANGE_TTL_SECONDS = 60 * 60;
-/** Email-change requests per account and per target address in one window (contract 14). */
+/** Email-change requests per account and per target address in one window. */
 export const EMAIL_CHANGE_REQUESTS_PER_WINDOW = 5;
 export const EMAIL_CHANGE_WINDOW_SECONDS = 60 * 60;
 const MAX_TOKEN_LENGTH = 128;

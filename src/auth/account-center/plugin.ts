@@ -16,7 +16,7 @@ import {
 import './tables.ts';
 
 /**
- * The account center (contract section 10): account page, username and email change, account
+ * The account center: account page, username and email change, account
  * deletion, sessions and devices, security events and notifications
  * (`accountCenter({ eventRetentionDays: 90 })`). It voids pending email changes when a password
  * is set (`passwordChanged`).

@@ -6,7 +6,7 @@ import { startSessionMeta } from './sessions.ts';
 import { notify } from '../core/notify.ts';
 import { isKnownDevice, rememberDevice } from './device-cookie.ts';
 
-/** A device unseen for this long counts as new (contract section 10). */
+/** A device unseen for this long counts as new. */
 export const NEW_DEVICE_DAYS = 90;
 
 /**
@@ -28,9 +28,9 @@ export const signInEventFacts: Record<string, SignInFact> = {
 /**
  * Signed-in listener: the new session's device facts, the `sign_in` event, the device cookie, and
  * a notification when this browser is a new device for the user: it carries no device cookie for
- * the account from a sign-in within 90 days (contract section 14), whatever its User-Agent says. A
+ * the account from a sign-in within 90 days, whatever its User-Agent says. A
  * user's very first sign-in (registration) sends nothing: there is no earlier device to compare
- * with. The event commits with the new session (contract 10); the notice goes once both are stored.
+ * with. The event commits with the new session; the notice goes once both are stored.
  */
 export async function recordSignIn({ user, info, request, setCookie, record }: SignedInEvent) {
   const services = request.services;

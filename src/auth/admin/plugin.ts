@@ -8,7 +8,7 @@ import { adminHeaderLink } from './pages.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
 /**
- * Administration (contract section 18): the users list with search, disabling and enabling an
+ * Administration: the users list with search, disabling and enabling an
  * account, signing a user out everywhere, and acting as a user (impersonation) with a banner on
  * every page. Every endpoint needs the admin role (403 otherwise), every change sudo as well; each
  * action is a security event of the user concerned, with the admin's id.

@@ -30,7 +30,7 @@ const AdminUserSchema = Type.Object({
 const UserId = Type.Object({ id: Type.String({ maxLength: 20, pattern: '^[0-9]+$' }) });
 
 /**
- * An administrator, not acting as anyone else: else 403 (contract section 18: a non-admin gets 403
+ * An administrator, not acting as anyone else: else 403 (a non-admin gets 403
  * on every admin endpoint, and none is served while impersonating).
  */
 function requireAdmin(caller: Caller | null): UserRecord {

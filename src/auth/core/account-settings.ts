@@ -4,7 +4,7 @@ import type { CitadelConfig } from '../../config/types.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
- * Notification emails (contract section 10), by id. NOTIFY_EVENTS lists the ones to send
+ * Notification emails, by id. NOTIFY_EVENTS lists the ones to send
  * (default: all; `none` or an empty value: none).
  */
 export const NOTIFICATION_IDS = [

@@ -5,7 +5,7 @@ import { emptyRecord } from '../../core/request-keys.ts';
 import { parseMailbox } from '../../http/request/email-address.ts';
 
 /**
- * Reading an endpoint's params, query or body against its TypeBox schema (contract section 15):
+ * Reading an endpoint's params, query or body against its TypeBox schema:
  * the same rules for JSON and form clients. Strings are trimmed (a property with `x-raw: true`,
  * such as a password, keeps its spaces), an empty string is an absent field, form text becomes
  * the declared boolean, number or list, U+0000 is refused, `format: 'email'` is one RFC 5321

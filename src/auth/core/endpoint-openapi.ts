@@ -3,7 +3,7 @@ import { finishOpenApiDocument, type OpenApiVersion } from '../../core/openapi.t
 import type { AnyEndpoint } from './endpoint.ts';
 
 /**
- * The OpenAPI document of the auth endpoints (contract section 15), built from their
+ * The OpenAPI document of the auth endpoints, built from their
  * declarations only: every endpoint of the built-ins and the plugins, with its parameters, body
  * (JSON and HTML form), answers, who may call it and its rate limit. 3.0.3 by default, 3.1.0 on
  * request, like the resource API's documents.

@@ -5,7 +5,7 @@ import type { RequestContext } from './request-context.ts';
 import type { PageRenderer } from '../../http/response/respond.ts';
 
 /**
- * One HTTP endpoint as data (contract section 15): everything Citadel needs to serve it, validate
+ * One HTTP endpoint as data: everything Citadel needs to serve it, validate
  * its input, serialize and document its answers, redact its secrets and type a client for it.
  * Built-in capabilities and plugins declare their routes this way; `endpoint-routes.ts` turns a
  * declaration into a Fastify route, `endpoint-openapi.ts` into OpenAPI operations.
@@ -43,7 +43,7 @@ export interface EndpointRateLimit {
 }
 
 /**
- * A plugin's rate-limit rule for routes it does not declare (contract section 15: a plugin's
+ * A plugin's rate-limit rule for routes it does not declare (a plugin's
  * `rateLimits`): another plugin's endpoints, a hand-written route, the resource API. Every request
  * whose method and route path match hits the counter, before the route's own rules and before its
  * input is validated (so invalid requests count too). `per` functions see the request's raw params,
@@ -94,7 +94,7 @@ export interface EndpointResult {
   redirect_to?: string;
   /** Per-field messages of an answer that is an error in itself (an invalid link's page). */
   errors?: Record<string, string>;
-  /** Top-level fields of the envelope beside `data` (`token`, `tokens`: contract section 4). */
+  /** Top-level fields of the envelope beside `data` (`token`, `tokens`). */
   fields?: Record<string, unknown>;
   /** Form clients: show the endpoint's page with this result instead of redirecting. */
   render?: boolean;
@@ -104,7 +104,7 @@ export interface EndpointResult {
   headers?: Record<string, string>;
 }
 
-/** One endpoint's declaration: see `defineEndpoint` and contract section 15. */
+/** One endpoint's declaration: see `defineEndpoint`. */
 export interface Endpoint<
   P extends TSchema = TSchema,
   Q extends TSchema = TSchema,

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TOptional, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /**
- * TypeBox schemas of the auth envelope (contract sections 3 and 4), for endpoint declarations:
+ * TypeBox schemas of the auth envelope, for endpoint declarations:
  * they serialize JSON answers, document them (the auth OpenAPI document) and type the client.
  */
 

@@ -49,7 +49,7 @@ declare module './services.ts' {
     meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
     /** The plugins' bearer verifiers, in plugin order (asked before personal access tokens). */
     bearerVerifiers: readonly BearerVerifier[];
-    /** The organizations plugin's tenancy (contract section 17), or null when no plugin brings one. */
+    /** The organizations plugin's tenancy, or null when no plugin brings one. */
     tenancy: Tenancy | null;
     /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
     /** The plugins' page header parts, in plugin order (the organization switcher). */

@@ -46,7 +46,7 @@ export class RememberTokens {
         })
         .execute();
     } catch (error) {
-      // The user was deleted while signing in (contract 14): nobody to sign in, not a fault.
+      // The user was deleted while signing in: nobody to sign in, not a fault.
       if (isForeignKeyViolation(error)) throw new AuthenticationRequiredError();
       throw error;
     }

@@ -12,7 +12,7 @@ export interface CookieWrite {
 }
 
 /**
- * One request as domain code sees it (contract section 15): plain data, the session, and what the
+ * One request as domain code sees it: plain data, the session, and what the
  * answer must write. Services, actions, factors, pages and the sign-in take this, never the HTTP
  * framework's request or reply; the HTTP adapter (`endpoint-routes.ts`) builds it, and commits what
  * it collected (the session with its events, then `cookieWrites`) before the answer is sent.
@@ -27,7 +27,7 @@ export interface RequestContext {
   readonly cookies: Readonly<Record<string, string | undefined>>;
   /** The `Authorization` header, if the request has one. */
   readonly authorization: string | undefined;
-  /** JSON, SPA or form client (contract section 3). */
+  /** JSON, SPA or form client. */
   readonly client: ClientKind;
   readonly method: string;
   /** The path as Citadel serves it (without the mount path and the query string). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { normalizeEmail } from './users.ts';
 
-/** The roles a user may have (contract section 18). */
+/** The roles a user may have. */
 export type Role = 'user' | 'admin';
 
 export function isAdmin(user: { role: string }): boolean {

@@ -7,7 +7,7 @@ import { claimOnce } from './claims.ts';
 import { FailureBudget } from './failure-budget.ts';
 
 /**
- * Contract 13: second-factor guesses (TOTP, emailed codes, recovery codes, sudo proofs) are counted
+ * Second-factor guesses (TOTP, emailed codes, recovery codes, sudo proofs) are counted
  * per account across every pending context and session: at most 10 wrong proofs per hour, then 429.
  * A new sign-in (a correct password) opens a new context but not a new budget.
  */
@@ -20,7 +20,7 @@ function budget(services: CitadelServices): FailureBudget {
 
 /**
  * Called when the account goes over its budget, once per window (a claim): the
- * `second_factor_locked` security event and its notification (contract 13; NOTIFY_EVENTS can turn
+ * `second_factor_locked` security event and its notification (NOTIFY_EVENTS can turn
  * the mail off). Neither may turn the 429 into an error.
  */
 export async function onSecondFactorLocked(

@@ -5,7 +5,7 @@ import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
 import { pagePagination, type PagePagination } from './page-pagination.ts';
 
-/** The event types of contract section 10. */
+/** The core's security event types. */
 export const SECURITY_EVENT_TYPES = [
   'sign_in',
   'sign_in_failed',
@@ -24,7 +24,7 @@ export const SECURITY_EVENT_TYPES = [
   'sudo_elevated',
   'second_factor_locked',
   'account_deleted',
-  // An administrator's actions on the account (contract section 18), the admin's id in `detail`.
+  // An administrator's actions on the account, the admin's id in `detail`.
   'account_disabled',
   'account_enabled',
   'signed_out_by_admin',
@@ -92,7 +92,7 @@ function securityEventRow(clock: Clock, event: SecurityEventInput) {
 
 /**
  * An event of a session change (sign-in, sign-out, sudo), for `request.session.alongWithSave`:
- * stored with the session write, in one commit (contract 10).
+ * stored with the session write, in one commit.
  */
 export function sessionEvent(
   clock: Clock,

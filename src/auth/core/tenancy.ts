@@ -4,7 +4,7 @@ import type { Caller } from '../../http/security/caller.ts';
 import type { Session } from '../../http/sessions/session.ts';
 
 /**
- * The organization a request acts in (contract section 17): the session's active organization, or
+ * The organization a request acts in: the session's active organization, or
  * the one a personal access token was created for, with the caller's role there and the
  * permissions that role holds (written like token abilities: `projects:read`, `projects:*`, `*`).
  */

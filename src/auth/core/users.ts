@@ -16,7 +16,7 @@ export function normalizeUsername(username: string): string {
 
 /**
  * Whether an administrator's disabling of the account holds at `now` (an ISO timestamp): disabled
- * and not yet past `disabled_until` (contract section 18).
+ * and not yet past `disabled_until`.
  */
 export function isDisabled(user: Pick<UserRecord, 'disabled_at' | 'disabled_until'>, now: string): boolean {
   return user.disabled_at !== null && (user.disabled_until === null || user.disabled_until > now);

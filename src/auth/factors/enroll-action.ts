@@ -83,7 +83,7 @@ export const twoFactorEnrollAction: PipelineAction = {
     const chosen = factor === 'totp' ? totpFactor : factor === 'passkey' ? passkeyFactor : undefined;
     if (!chosen) throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
     const origin = originOf(ctx.request);
-    // The factor and its event commit together (contract 10); the notice follows the commit.
+    // The factor and its event commit together; the notice follows the commit.
     const event = {
       userId: ctx.user.id,
       type: 'factor_enrolled' as const,

@@ -13,7 +13,7 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 import { webAuthnJson } from './schemas.ts';
 
-/** The sign-in challenge: in the session, 5 minutes, single use (contract section 10). */
+/** The sign-in challenge: in the session, 5 minutes, single use. */
 const CHALLENGE_KEY = 'passkey_login_challenge';
 const CHALLENGE_TTL_SECONDS = 5 * 60;
 

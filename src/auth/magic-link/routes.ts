@@ -58,7 +58,7 @@ const sendLink = defineEndpoint({
     return {
       status: 'success',
       message: 'If that address belongs to an account, a sign-in link is on its way.',
-      // Browsers go on to the "check your email" page; API clients get the contract's path.
+      // Browsers go on to the "check your email" page; API clients get `/magic-link`.
       redirect_to: request.client === 'form' ? '/magic-link/sent' : '/magic-link',
     };
   },

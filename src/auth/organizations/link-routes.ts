@@ -8,7 +8,7 @@ import { invitationPage } from './pages.ts';
  * GET /organizations/invitations/{token}, the emailed link: a page whose button accepts it
  * (opening the link changes nothing: mail scanners open links). Registered by hand rather than
  * declared: it is a browser page, and as an OpenAPI path it would be ambiguous with
- * `/organizations/{id}/invitations` (the contract names both). The token is a secret in the logs.
+ * `/organizations/{id}/invitations`. The token is a secret in the logs.
  */
 export function invitationLink(app: FastifyInstance): void {
   const props = (request: FastifyRequest) =>

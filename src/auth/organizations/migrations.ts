@@ -1,7 +1,7 @@
 import { TIMESTAMP, idColumn, userIdColumn } from '../../db/columns.ts';
 import type { CitadelMigration } from '../../db/migrations/types.ts';
 
-/** Organizations, their members and their invitations (contract section 17). */
+/** Organizations, their members and their invitations. */
 export const organizationsMigration: CitadelMigration = {
   name: '0700_organizations',
   async up(db, dialect) {

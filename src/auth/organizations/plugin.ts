@@ -18,7 +18,7 @@ export interface OrganizationsOptions {
 
 /**
  * Organizations, members, roles and invitations, and the active organization that tenant-scoped
- * resources (`defineResource({ tenant: 'organization_id' })`) act in (contract section 17).
+ * resources (`defineResource({ tenant: 'organization_id' })`) act in.
  */
 export function organizations(options: OrganizationsOptions = {}) {
   const roles = compileRoles(options.roles);

@@ -187,7 +187,7 @@ export async function invitationProps(
   return { token, organization: found?.name ?? null };
 }
 
-/** The organization endpoints of contract section 17, for the roles of the plugin's options. */
+/** The organization endpoints, for the roles of the plugin's options. */
 export function organizationEndpoints(roles: RolePermissions) {
   const roleNames = [...roles.keys()];
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
@@ -379,7 +379,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       const { params, caller, services, session } = input;
       const member = await requireMember(services, caller!, parseId(params.id));
       if (member.role !== 'owner') throw new ForbiddenError('Only an owner may delete the organization.');
-      // Every tenant-scoped resource's rows go with their organization (contract section 17).
+      // Every tenant-scoped resource's rows go with their organization.
       const tenantTables = (services.config.api?.resources ?? []).flatMap((resource) =>
         resource.tenant ? [{ table: resource.table ?? resource.name, column: resource.tenant }] : [],
       );

@@ -66,7 +66,7 @@ export function activeOrganizationId(caller: Caller, request?: TenantRequest): n
   return typeof id === 'number' ? id : null;
 }
 
-/** The tenancy the engine asks (contract section 17): membership is checked on every request. */
+/** The tenancy the engine asks: membership is checked on every request. */
 export function createTenancy(roles: RolePermissions): Tenancy {
   return {
     async resolve(request, db): Promise<ActiveTenant | null> {

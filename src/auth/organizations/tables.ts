@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** An organization: a tenant of tenant-scoped resources (contract section 17). */
+/** An organization: a tenant of tenant-scoped resources. */
 export interface OrganizationsTable {
   id: Generated<number>;
   name: string;

@@ -36,7 +36,7 @@ const showSetPassword = defineEndpoint({
 /**
  * POST /set-password: a user without a password (signed up with a provider) creates one; a user
  * who has one replaces it only in sudo mode. A first password needs sudo too when the user has any
- * factor (contract 13): otherwise whoever holds the session could set one and use it as a sudo proof.
+ * factor: otherwise whoever holds the session could set one and use it as a sudo proof.
  * Either way every other session of the account ends.
  * Session callers only: a bearer token never changes a password.
  */

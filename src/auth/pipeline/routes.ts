@@ -217,7 +217,7 @@ async function refuse(
   if (request.client === 'form') {
     // Back to the sign-in form with the reason.
     if (exhausted) return { status: 'error', message: TOO_MANY, redirect_to: '/login' };
-    // The code page again, with the reason, keeping the 404 status of the contract.
+    // The code page again, with the reason, keeping the code page's 404 status.
     return {
       status: 'error',
       statusCode: 404,

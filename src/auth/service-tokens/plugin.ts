@@ -12,7 +12,7 @@ import {
 } from './options.ts';
 
 /**
- * Service tokens (contract section 18): `POST /token` mints a short-lived JWT (EdDSA, Ed25519) for
+ * Service tokens: `POST /token` mints a short-lived JWT (EdDSA, Ed25519) for
  * the caller, `GET /.well-known/jwks.json` publishes the keys that verify it, and the JWT is
  * accepted as a bearer token by `GET /me`, the other endpoints and the resource API without
  * reading the session. Keys live in the database, private keys sealed with the session secret;

@@ -141,7 +141,7 @@ const verifySudo = defineEndpoint({
   async handler(request) {
     const { body, caller, services } = request;
     const user = caller!.user;
-    // An administrator acting as this user gets no sudo (contract section 18).
+    // An administrator acting as this user gets no sudo.
     if (caller!.via === 'session' && caller!.impersonator)
       throw new ForbiddenError('Not available while acting as another user.');
     const { factor: id, proof } = readProof(body);

@@ -3,7 +3,7 @@ import { TIMESTAMP } from '../columns.ts';
 
 /**
  * When the account last proved it receives mail at its address (activation, a reset, a magic link,
- * an emailed sign-in code). Social sign-in links only to accounts that have (contract 13).
+ * an emailed sign-in code). Social sign-in links only to accounts that have.
  * Existing accounts start unproved: the safe reading of "we never checked".
  */
 export const emailVerifiedAtMigration: CitadelMigration = {

@@ -2,7 +2,7 @@ import type { CitadelMigration } from './types.ts';
 import { idColumn, longText, TIMESTAMP } from '../columns.ts';
 
 /**
- * Idempotency keys of resource API POSTs (contract section 11): one row per caller and key (the
+ * Idempotency keys of resource API POSTs: one row per caller and key (the
  * key's SHA-256, so that case-insensitive collations cannot merge two keys), the hash of the
  * request it came with, and once it finished the response to replay, for 24 hours.
  */

@@ -2,7 +2,7 @@ import type { CitadelMigration } from './types.ts';
 import { TIMESTAMP } from '../columns.ts';
 
 /**
- * A user's role (`user` or `admin`: contract section 18) and the administrator's disabling of an
+ * A user's role (`user` or `admin`) and the administrator's disabling of an
  * account: `disabled_at` set while it is disabled, `disabled_until` the end of a disabling for a
  * time (null: until enabled). Read with the user row, so a sign-in checks it without a statement.
  */

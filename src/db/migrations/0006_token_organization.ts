@@ -1,7 +1,7 @@
 import type { CitadelMigration } from './types.ts';
 
 /**
- * The organization a personal access token acts in (contract section 17): null for a token made
+ * The organization a personal access token acts in: null for a token made
  * without one. No foreign key: the organizations table belongs to a plugin that may be absent;
  * the tenancy checks membership on every request instead.
  */

@@ -138,7 +138,7 @@ function errorBanner(ctx: PageContext): SafeHtml | '' {
   return html`<div class="flash error" role="alert">${outcome.message}</div>`;
 }
 
-/** An administrator acting as the signed-in user (contract section 18): who, and a way back. */
+/** An administrator acting as the signed-in user: who, and a way back. */
 function impersonationBanner(ctx: PageContext): SafeHtml | '' {
   if (!ctx.impersonator || !ctx.user) return '';
   return html`<div class="impersonation" role="region" aria-label="Impersonation">

@@ -145,7 +145,7 @@ export class DatabaseRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * One statement counts (contract 13, issue 13 item 10): the upsert restarts an ended window or
+   * One statement counts: the upsert restarts an ended window or
    * adds one, and RETURNING gives each hit's own count, whatever runs concurrently (PostgreSQL,
    * SQLite; MariaDB 10.5+ returns the updated row of `ON DUPLICATE KEY UPDATE` too). Separate
    * delete, upsert and read steps over-counted and could fail on a concurrent reset.

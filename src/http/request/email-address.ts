@@ -1,5 +1,5 @@
 /**
- * Email addresses as Citadel accepts them (contract 13): one RFC 5321 mailbox, `local@domain`, and
+ * Email addresses as Citadel accepts them: one RFC 5321 mailbox, `local@domain`, and
  * nothing a mail library could read as more than one recipient or as another one. Display names,
  * lists, comments, quoted local parts and address literals are refused: `"<victim@corp>"a.b` and
  * `victim@corp,x.y` used to pass a looser check while nodemailer delivered them to `victim@corp`.

@@ -7,7 +7,7 @@ export const JSON_ONLY_MESSAGE = 'This endpoint takes a JSON body (Content-Type:
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
 
-/** 415: the route reads JSON only (contract section 14); the error handlers shape the answer. */
+/** 415: the route reads JSON only; the error handlers shape the answer. */
 export class UnsupportedMediaTypeError extends HttpError {
   override name = 'UnsupportedMediaTypeError';
   constructor() {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 
-/** The three clients of contract section 3. */
+/** The three kinds of client: JSON API, single-page app (`X-Spa: true`), HTML form. */
 export type ClientKind = 'json' | 'spa' | 'form';
 
 export function clientKind(request: FastifyRequest): ClientKind {

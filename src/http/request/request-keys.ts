@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { findForbiddenKey, ForbiddenKeyError, nameHasForbiddenKey } from '../../core/request-keys.ts';
 
 /**
- * preValidation hook on every Citadel route (contract section 14): a query parameter, bracket
+ * preValidation hook on every Citadel route: a query parameter, bracket
  * segment or body key named `__proto__`, `constructor` or `prototype` refuses the request before
  * any handler copies the data. Registered after the body parsers (a multipart body is read into
  * `request.body` by the preValidation hook before it, src/http/request/multipart-body.ts), so JSON, form

@@ -71,7 +71,7 @@ export async function authErrorHandler(
   reply: FastifyReply,
 ) {
   let error = outageAs503(thrown, request);
-  // A write for a user deleted meanwhile (contract 14): the caller is gone, not a fault.
+  // A write for a user deleted meanwhile: the caller is gone, not a fault.
   if (await callerIsGone(request, error).catch(() => false)) error = new AuthenticationRequiredError();
   const outcome = outcomeForError(request, error);
   if (error instanceof HttpError && error.options.headers) reply.headers(error.options.headers);

@@ -3,7 +3,7 @@ import { HttpError } from '../../core/errors.ts';
 
 /**
  * Errors that mean "the database or Redis cannot be reached right now" (a restart, a failover, a
- * cut network), from pg, mysql2, better-sqlite3 and ioredis. Contract 13/issue 13 item 15: the
+ * cut network), from pg, mysql2, better-sqlite3 and ioredis. The
  * client gets 503 with Retry-After, never a 500, and the next request tries again.
  */
 const OUTAGE_CODES = new Set([

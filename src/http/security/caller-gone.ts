@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { isForeignKeyViolation } from '../../db/errors.ts';
 
 /**
- * Contract 14: a request racing the deletion of its own account answers 401, never 500. A write
+ * A request racing the deletion of its own account answers 401, never 500. A write
  * made for a user who was deleted meanwhile fails on the user's foreign key; this tells that case
  * (the user the request acts for no longer exists) from a real fault. Asked only on the error path.
  */

@@ -37,7 +37,7 @@ export type Caller =
       via: 'session';
       user: UserRecord;
       token: null;
-      /** An administrator acting as this user (impersonation, contract section 18). */
+      /** An administrator acting as this user (impersonation). */
       impersonator?: { id: number; username: string };
     }
   | { via: 'token'; user: UserRecord; token: TokenRecord }

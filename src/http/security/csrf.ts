@@ -24,7 +24,7 @@ export class CsrfError extends HttpError {
 }
 
 /**
- * preHandler (runs after the body is parsed), contract 13. Fetch Metadata first: a browser that
+ * preHandler (runs after the body is parsed). Fetch Metadata first: a browser that
  * says the request comes from another site is refused for every unsafe method. Then only what a
  * cross-site page can send without a CORS preflight (which is never granted) needs the session's
  * token in `_csrf` (or the X-CSRF-Token header): a POST with a form, multipart or text/plain body,

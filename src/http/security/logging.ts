@@ -5,7 +5,7 @@ export const REDACTED = '[redacted]';
 
 /**
  * Query names redacted on every route, declared or not: the second line behind the routes'
- * declarations (contract section 14), for a host's route, an unknown path, or a plugin that forgot.
+ * declarations, for a host's route, an unknown path, or a plugin that forgot.
  * The mechanism is the declaration (`config: { secrets: [...] }`); this list holds no path.
  */
 const DEFAULT_SECRET_QUERY_NAMES = new Set([

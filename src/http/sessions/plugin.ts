@@ -47,7 +47,7 @@ const endedSessions = new WeakSet<Session>();
 class SessionNotWritten extends Error {}
 
 /**
- * Save the session and the rows that belong to its change (contract 10: an event commits with its
+ * Save the session and the rows that belong to its change (an event commits with its
  * change). On the database store, one transaction: the companions first, then the session write, so
  * a failing session write takes them back. On Redis, the session first, then the rows.
  */
@@ -173,7 +173,7 @@ export async function commitSession(request: FastifyRequest, reply: FastifyReply
     if (outage instanceof ServiceUnavailableError) throw outage;
     // The session's user was deleted meanwhile (a sign-in racing the account's deletion: the new
     // session row and its event fail the user's foreign key, and neither is kept): the caller is
-    // gone, 401 (contract 14).
+    // gone, 401.
     if (isForeignKeyViolation(error)) {
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request.server.config.secureCookies));
       throw new AuthenticationRequiredError();

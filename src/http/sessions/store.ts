@@ -43,7 +43,7 @@ export interface LoadedSession extends StoredSession {
 /**
  * Server-side session storage, keyed by the SHA-256 of the cookie value. Writes never "update, else
  * insert": a session deleted while a request on it was in flight (sign-out, reset, revoke) must stay
- * deleted (contract 13), so an existing session is only updated and a new id only inserted.
+ * deleted, so an existing session is only updated and a new id only inserted.
  */
 export interface SessionStore {
   load(idHash: string): Promise<LoadedSession | null>;

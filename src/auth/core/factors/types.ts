@@ -5,7 +5,7 @@ import type { RequestContext } from '../request-context.ts';
 
 /**
  * How a factor stores its change: `write` runs on the database handle it is given, which the
- * caller may make a transaction that also records the change's security event (contract 10: the
+ * caller may make a transaction that also records the change's security event (the
  * event commits with its change). Checks before the write use the factor's own handle.
  */
 export type CommitWrite = <T>(write: (db: Kysely<Database>) => Promise<T>) => Promise<T>;

@@ -21,7 +21,7 @@ export async function requireSudo(request: RequestContext): Promise<void> {
   if (!caller) throw new AuthenticationRequiredError();
   if (caller.via === 'token') return;
   // A plugin's bearer credential (a service token) never confirms sudo; nor does an administrator
-  // acting as someone else (contract section 18).
+  // acting as someone else.
   if (caller.via === 'bearer')
     throw new ForbiddenError('This credential cannot be used for this operation.', {
       action: 'sudo.refused',
