@@ -24,7 +24,7 @@ type Result = PostgresQueryResult<unknown>;
  * Kysely's pg driver sends every statement unnamed, which PostgreSQL parses and plans each time.
  * This pool gives a statement a name once its text was seen a few times on a connection, so the
  * server parses it once per connection and pg sends Bind/Execute only; at most
- * `MAX_NAMES_PER_CONNECTION` names per connection, anything beyond runs unnamed as before.
+ * `MAX_NAMES_PER_CONNECTION` names per connection, anything beyond runs unnamed.
  * The pool itself (size, timeouts, error listeners, counters) is the caller's, unchanged.
  */
 export function withNamedStatements(pool: pg.Pool): PostgresPool {

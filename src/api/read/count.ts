@@ -124,7 +124,7 @@ export async function pageAndCount<R>(
   pageFirst: boolean,
 ): Promise<{ rows: R[]; count: Count }> {
   if (!pageFirst) {
-    // The count is sent first, as before this function existed: it is the longer statement.
+    // The count is sent first: it is the longer statement.
     const [total, rows] = await Promise.all([count(), readPage()]);
     return { rows, count: total };
   }

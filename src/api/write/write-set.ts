@@ -118,7 +118,7 @@ export async function insertRows(
  * Create the items of one level of a write, set-based: each item's parents and `beforeSave` in
  * order, then every row of the level in multi-row inserts, then each child relation as one level
  * of its own (all items' children together), then `afterSave` in order. Validation happened before;
- * hooks run once per item with the same data as before, grouped by level instead of interleaved.
+ * hooks run once per item with the data a row-by-row write gives them, grouped by level.
  */
 export async function createLevel(
   run: LevelRun,

@@ -13,8 +13,7 @@ import type { RequestContext } from './request-context.ts';
 /**
  * A yes/no fact about a user that a sign-in needs once its credential is right (an enrolled
  * factor, a device seen before). Plugins declare them; every fact of a sign-in is read in one
- * statement, with the user row when the sign-in starts from a lookup by identifier (issue 12:
- * sign-in statement count).
+ * statement, with the user row when the sign-in starts from a lookup by identifier.
  */
 export type SignInFact = (
   eb: ExpressionBuilder<Database, never>,

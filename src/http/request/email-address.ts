@@ -2,7 +2,7 @@
  * Email addresses as Citadel accepts them: one RFC 5321 mailbox, `local@domain`, and
  * nothing a mail library could read as more than one recipient or as another one. Display names,
  * lists, comments, quoted local parts and address literals are refused: `"<victim@corp>"a.b` and
- * `victim@corp,x.y` used to pass a looser check while nodemailer delivered them to `victim@corp`.
+ * `victim@corp,x.y` pass a looser check, and nodemailer delivers them to `victim@corp`.
  * Non-ASCII letters are allowed (RFC 6531), never non-ASCII spaces, controls or punctuation.
  */
 

@@ -1,8 +1,8 @@
 /**
  * Only same-site relative paths are accepted as a return target: "/x", never "//host", "/\\host"
  * or anything with a scheme, so a crafted ?next= cannot send the browser off-site. Characters
- * beyond ASCII come back percent-encoded: a Location header holds Latin-1 only, and `/☃` used to
- * make the redirect fail with a 500 that also lost the session.
+ * beyond ASCII come back percent-encoded: a Location header holds Latin-1 only, and `/☃` as given
+ * would make the redirect fail with a 500 that also loses the session.
  */
 export function safeNext(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2000) return null;
