@@ -15,6 +15,7 @@ import { limitPayloadShape } from '../request/request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from '../request/query.ts';
 import { findRecord, listRecords } from '../read/read.ts';
 import { deploymentCodecs, type IdCodecs } from '../resource/sqids.ts';
+import { keyValue } from '../resource/column-types.ts';
 import type { ApiConfig, ApiRecord, Verb } from '../resource/types.ts';
 import { createRecords, deleteRecord } from '../write/write.ts';
 import { updateRecord } from '../write/update.ts';
@@ -27,12 +28,10 @@ function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): num
     if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
     return id;
   }
-  if (resource.columnTypes.get(resource.primaryKey) === 'integer') {
-    if (!/^(0|[1-9][0-9]{0,14})$/.test(raw))
-      throw new NotFoundError(`No ${resource.name} record has this id.`);
-    return Number(raw);
-  }
-  return raw;
+  // Outside the column's range (or not of its type): an unknown id, never a database error.
+  const id = keyValue(resource.columnTypes.get(resource.primaryKey), raw, true);
+  if (id === null) throw new NotFoundError(`No ${resource.name} record has this id.`);
+  return id;
 }
 
 function registerResource(

@@ -406,7 +406,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   422: {
     name: 'UnprocessableContent',
     description:
-      'The payload failed validation (see `invalid_params`), or (POST) the `Idempotency-Key` was used with another request.',
+      'The payload failed validation (see `invalid_params`), a filter names an integer outside the range of its column, or (POST) the `Idempotency-Key` was used with another request.',
   },
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };
@@ -509,7 +509,14 @@ function pathsOf(ctx: DocContext, resource: CompiledResource) {
       `list${component}`,
       `List ${resource.name}`,
       'One page of records with the pagination envelope.',
-      [400],
+      // A filter on an integer column names a value outside its range: 422 (src/api/request/filters.ts).
+      [...resource.filterable].some(
+        (column) =>
+          !resource.obfuscated.has(column) &&
+          ['integer', 'bigint'].includes(resource.columnTypes.get(column)!),
+      )
+        ? [400, 422]
+        : [400],
       {
         200: json(
           {

@@ -1,7 +1,7 @@
-import { BadRequestError } from '../../core/errors.ts';
+import { BadRequestError, ValidationError } from '../../core/errors.ts';
 import { emptyRecord, ForbiddenKeyError, isForbiddenKey } from '../../core/request-keys.ts';
 import type { Dialect } from '../../db/url.ts';
-import { columnValueProblem, toStorage } from '../resource/column-types.ts';
+import { columnValueProblem, integerOutOfRange, toStorage } from '../resource/column-types.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
 import type { ColumnType } from '../resource/types.ts';
@@ -212,6 +212,9 @@ class FilterParser {
       value = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text) ? Number(text) : NaN;
     else if (config.type === 'boolean') value = text === 'true' ? true : text === 'false' ? false : text;
     const problem = columnValueProblem(config, value);
+    // A well-formed integer the column cannot hold is an unknown id: 422, as in a payload.
+    if (problem && integerOutOfRange(config.type, text))
+      throw new ValidationError({ [name]: problem }, `The query parameter "${name}" ${problem}.`);
     if (problem) bad(name, problem);
     return toStorage(config.type, value, this.dialect);
   }

@@ -82,6 +82,48 @@ export function columnValueProblem(column: ColumnConfig, value: unknown): string
   }
 }
 
+/**
+ * A key (an id, a foreign key) as its column stores it, or null when no row can hold it: an
+ * integer outside the column's range is an unknown id, never a value sent to the database (where
+ * PostgreSQL and MySQL would refuse it with an error). `text` true: the value is URL text.
+ */
+export function keyValue(type: ColumnType | undefined, value: unknown, text = false): number | string | null {
+  if (type === 'integer') {
+    const number = text
+      ? typeof value === 'string' && /^(0|-?[1-9][0-9]{0,9})$/.test(value)
+        ? Number(value)
+        : NaN
+      : value;
+    return columnValueProblem({ type }, number) === null ? (number as number) : null;
+  }
+  if (type === 'bigint') {
+    const spelled = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+    return columnValueProblem({ type }, spelled) === null ? (spelled as string) : null;
+  }
+  if (type === 'number' && text) {
+    const number = typeof value === 'string' && value !== '' ? Number(value) : NaN;
+    return Number.isFinite(number) ? number : null;
+  }
+  if (type !== undefined && type !== 'string' && type !== 'text' && type !== 'json' && type !== 'boolean') {
+    if (typeof value !== 'string' && typeof value !== 'number') return null;
+    return columnValueProblem({ type }, value) === null ? value : null;
+  }
+  return typeof value === 'string' || typeof value === 'number' ? value : null;
+}
+
+/**
+ * Whether a well-formed integer is outside an integer column's range (an unknown id in a filter:
+ * 422 rather than the 400 of a malformed value).
+ */
+export function integerOutOfRange(type: ColumnType, value: unknown): boolean {
+  if (type !== 'integer' && type !== 'bigint') return false;
+  const spelled = String(value);
+  return (
+    /^-?[0-9]+$/.test(spelled) &&
+    columnValueProblem({ type }, type === 'integer' ? Number(spelled) : spelled) !== null
+  );
+}
+
 /** A checked JSON value as the driver of `dialect` binds it. */
 export function toStorage(type: ColumnType, value: unknown, dialect: Dialect): unknown {
   // JSON null is a value of a json column (stored as the text `null`), not a missing one.

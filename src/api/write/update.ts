@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { authorize } from '../request/authorize.ts';
 import type { CompiledRelation, CompiledResource } from '../resource/compile.ts';
+import { keyValue } from '../resource/column-types.ts';
 import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from '../request/context.ts';
 import { checkIfMatch, etagOf, hasIfMatch, lockedRow } from './etag.ts';
 import { formatRecord } from '../read/format.ts';
@@ -45,9 +46,7 @@ interface ChildGroup {
 /** A child key as stored: decoded when obfuscated, else an integer or a string; null when invalid. */
 function childKey(scope: RequestScope, target: CompiledResource, value: unknown): unknown {
   if (target.pkObfuscated) return scope.codecs.of(target.idSpaces.get(target.primaryKey)!).decode(value);
-  if (target.columnTypes.get(target.primaryKey) === 'integer')
-    return Number.isSafeInteger(value) ? value : null;
-  return typeof value === 'string' || typeof value === 'number' ? value : null;
+  return keyValue(target.columnTypes.get(target.primaryKey), value);
 }
 
 function prepareChildren(

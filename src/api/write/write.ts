@@ -2,7 +2,7 @@ import { AuthenticationRequiredError, HttpError, NotFoundError, ValidationError 
 import type { CompiledRelation, CompiledResource } from '../resource/compile.ts';
 import { authorize } from '../request/authorize.ts';
 import { afterQuery, hookContext, tenantIdOf, type AnyDb, type RequestScope } from '../request/context.ts';
-import { columnValueProblem } from '../resource/column-types.ts';
+import { columnValueProblem, keyValue } from '../resource/column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { callerIsGone } from '../../http/security/caller-gone.ts';
 import { formatRecord } from '../read/format.ts';
@@ -55,8 +55,11 @@ function parentKey(scope: RequestScope, target: CompiledResource, key: string, v
   if (target.obfuscated.has(key))
     return scope.codecs.of(target.idSpaces.get(key)!).decode(value) ?? { reason: 'is not a valid id' };
   const type = target.columnTypes.get(key);
-  if (type === 'integer') return Number.isSafeInteger(value) ? value : { reason: 'must be an integer' };
-  if (typeof value === 'string' || typeof value === 'number') return value;
+  // Out of the column's range: no such parent (422), never a database error.
+  const stored = keyValue(type, value);
+  if (stored !== null) return stored;
+  if (type === 'integer' || type === 'bigint')
+    return { reason: Number.isSafeInteger(value) ? 'is not a valid id' : 'must be an integer' };
   return { reason: 'must be a string or a number' };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { insertReturningId } from '../../db/insert.ts';
+import { isRowId } from '../../db/row-id.ts';
 import type { UserRecord } from '../../http/security/caller.ts';
 
 export { publicUser, type PublicUser, type UserRecord } from '../../http/security/caller.ts';
@@ -70,6 +71,8 @@ export class UserService {
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {
+    // An id from a request may be one no row can have (a database error on PostgreSQL and MySQL).
+    if (!isRowId(id)) return undefined;
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 

@@ -1,4 +1,5 @@
 import { isValidAbility } from '../core/abilities.ts';
+import { rowIdFromText } from '../../db/row-id.ts';
 
 /** A token may carry this many abilities at most: enough for any real scope list, bounded storage. */
 export const MAX_ABILITIES = 50;
@@ -82,7 +83,5 @@ export function parseExpiresAt(
 
 /** Path ids: a positive integer that fits the id column; anything else is simply not found. */
 export function parseTokenId(value: unknown): number | null {
-  if (typeof value !== 'string' || !/^[1-9]\d{0,9}$/.test(value)) return null;
-  const id = Number(value);
-  return id <= 2147483647 ? id : null;
+  return rowIdFromText(value);
 }

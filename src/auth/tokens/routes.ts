@@ -9,6 +9,7 @@ import { MAX_ABILITIES, parseAbilities, parseExpiresAt, parseTokenId } from './i
 import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
+import { MAX_ROW_ID } from '../../db/row-id.ts';
 
 /** A personal access token as its owner sees it: never the hash, never the token itself. */
 const TokenRecordSchema = Type.Object({
@@ -68,7 +69,7 @@ const createToken = defineEndpoint({
       Type.String({ maxLength: 64, title: 'Expiry', description: 'ISO 8601, in the future' }),
     ),
     organization_id: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      Type.Union([Type.Integer({ minimum: 1, maximum: MAX_ROW_ID }), Type.Null()], {
         description: 'The organization the token acts in (organizations plugin): one of yours',
       }),
     ),
