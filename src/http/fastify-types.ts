@@ -37,5 +37,10 @@ declare module 'fastify' {
      * (`src/http/security/logging.ts`); this declaration is the one place a route says so.
      */
     secrets?: readonly string[];
+    /**
+     * The route serves a JSON resource (a JWK Set, the route list): JSON for any `Accept`, never a
+     * page or a redirect (`src/http/request/negotiation.ts`).
+     */
+    alwaysJson?: boolean;
   }
 }

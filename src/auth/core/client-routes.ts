@@ -18,6 +18,7 @@ export function clientRoutesEndpoint(endpoints: readonly AnyEndpoint[], apiBaseU
     path: '/endpoints',
     action: 'endpoints.index',
     auth: 'anonymous',
+    alwaysJson: true,
     summary: 'The JSON endpoints (method and path) and the resource API base path, for the typed client',
     responses: {
       200: Envelope({

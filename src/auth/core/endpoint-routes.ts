@@ -295,6 +295,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     schema: { response: endpoint.responses },
     preHandler: (request) => checkAccess(endpoint, request),
   };
+      alwaysJson: endpoint.alwaysJson,
   for (const { method, path } of [
     { method: endpoint.method, path: endpoint.path },
     ...(endpoint.aliases ?? []),

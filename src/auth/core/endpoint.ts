@@ -174,6 +174,11 @@ export interface Endpoint<
 }
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
+  /**
+   * A JSON resource (a JWK Set, the route list): it answers JSON for any `Accept`, never a page or
+   * a redirect. Only for GET endpoints without a page.
+   */
+  alwaysJson?: true;
 
 /**
  * Types a declaration, keeping its method, path and schemas literal for the typed client

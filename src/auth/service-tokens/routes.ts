@@ -92,6 +92,7 @@ const jwks = defineEndpoint({
   action: 'jwks',
   auth: 'anonymous',
   bearer: false,
+  alwaysJson: true,
   summary: 'The public keys that verify service tokens (a JWK Set: `keys`)',
   responses: { 200: Envelope({ fields: { keys: Type.Array(JwkSchema) } }) },
   rateLimit: { name: 'jwks:ip', max: 600, windowSeconds: 60 },

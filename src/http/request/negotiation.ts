@@ -5,6 +5,8 @@ export type ClientKind = 'json' | 'spa' | 'form';
 
 export function clientKind(request: FastifyRequest): ClientKind {
   if (request.headers['x-spa'] === 'true') return 'spa';
+  // A JSON resource answers JSON whatever the Accept (none, */*, application/jwk-set+json, text/html).
+  if (request.routeOptions?.config?.alwaysJson) return 'json';
   const accept = request.headers.accept ?? '';
   const contentType = request.headers['content-type'] ?? '';
   if (accept.includes('application/json') || contentType.includes('application/json')) return 'json';
