@@ -60,7 +60,8 @@ export function findForbiddenKey(value: unknown, root: string): string | null {
     if (ArrayBuffer.isView(current)) continue;
     for (const key of Object.keys(current)) {
       const keyPath = path === '' ? key : `${path}.${key}`;
-      if (isForbiddenKey(key)) return keyPath;
+      // A form or multipart key is a bracket path (`a[constructor][prototype]`): each segment counts.
+      if (nameHasForbiddenKey(key)) return keyPath;
       stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath });
     }
   }

@@ -57,6 +57,13 @@ function probes(key: string, marker: string): Probe[] {
     { contentType: 'application/x-www-form-urlencoded', payload: `${key}[${marker}]=yes&${key}=yes` },
     { contentType: 'application/x-www-form-urlencoded', payload: `${key}=yes` },
     { contentType: 'multipart/form-data; boundary=b', payload: multipart(key) },
+    // Bracket paths in a form or multipart key, each alone (the bare name is not beside them).
+    { contentType: 'application/x-www-form-urlencoded', payload: `${key}[${marker}]=yes` },
+    { contentType: 'application/x-www-form-urlencoded', payload: `a[${key}]=yes` },
+    { contentType: 'application/x-www-form-urlencoded', payload: `a[${key}][prototype][${marker}]=yes` },
+    { contentType: 'application/x-www-form-urlencoded', payload: `constructor[prototype][${marker}]=yes` },
+    { contentType: 'multipart/form-data; boundary=b', payload: multipart(`${key}[${marker}]`) },
+    { contentType: 'multipart/form-data; boundary=b', payload: multipart(`a[constructor][${key}]`) },
   ];
 }
 
@@ -183,6 +190,53 @@ describe('request data never reaches a prototype (contract section 14)', () => {
     });
     expect(form.statusCode).toBe(422);
     expect(Object.keys(form.json().errors)).toEqual(['prototype']);
+  });
+
+  it('form and multipart keys naming a reserved segment in brackets: 422 errors.<key> (auth), 400 naming it (API)', async () => {
+    const names = [
+      '__proto__[x]',
+      'constructor[prototype][x]',
+      'a[constructor][prototype]',
+      'a[__proto__]',
+      'a[b][prototype]',
+    ];
+    const multipart = (name: string) =>
+      `--b\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nyes\r\n--b--\r\n`;
+    const csrf = await prober.csrfToken();
+    const cookie = [...prober.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    for (const name of names) {
+      for (const [contentType, payload] of [
+        ['application/x-www-form-urlencoded', `email=a%40b.example&${encodeURIComponent(name)}=yes`],
+        ['multipart/form-data; boundary=b', multipart(name)],
+      ] as const) {
+        const auth = await t.app.inject({
+          method: 'POST',
+          url: '/forgot-password',
+          headers: { 'content-type': contentType, accept: 'application/json', cookie, 'x-csrf-token': csrf },
+          payload,
+        });
+        expect(auth.statusCode, `${name} ${contentType}: ${auth.body}`).toBe(422);
+        expect(Object.keys(auth.json().errors), name).toEqual([name]);
+        // A form client gets the page again with the error, never a redirect.
+        const page = await t.app.inject({
+          method: 'POST',
+          url: '/forgot-password',
+          headers: { 'content-type': contentType, cookie, 'x-csrf-token': csrf },
+          payload,
+        });
+        expect(page.statusCode, `${name} ${contentType} (form client)`).toBe(422);
+        const api = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/posts',
+          headers: { 'content-type': contentType, cookie, 'x-csrf-token': csrf },
+          payload,
+        });
+        expect(api.statusCode, `${name} ${contentType} on the API: ${api.body}`).toBe(400);
+        expect(api.headers['content-type']).toContain('application/problem+json');
+        expect(api.json().invalid_params, name).toEqual([{ name, reason: expect.any(String) }]);
+      }
+    }
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
   it(
