@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/security/caller.ts';
-import type { SessionCompanion } from './http/sessions/store.ts';
+import type { SessionCompanion, SessionEndWatcher } from './http/sessions/store.ts';
 import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
@@ -67,6 +67,11 @@ export interface PluginEvents {
   request?: RequestListener;
   /** A user's password was set (reset or change), inside the transaction that sets it. */
   passwordChanged?: PasswordChangedListener;
+  /**
+   * A stored session holding `key` ended (signed out, revoked, replaced by a sign-in, expired):
+   * told once per session, by the removal that deleted it; the rows returned commit with it.
+   */
+  sessionEnded?: SessionEndWatcher;
 }
 
 /**

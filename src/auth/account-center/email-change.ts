@@ -235,7 +235,13 @@ export async function confirmEmailChange(
       await voidPendingEmailChanges(trx, userId, now);
       await trx
         .updateTable('users')
-        .set({ email: pending.newEmail, email_verified_at: at, updated_at: at })
+        .set({
+          email: pending.newEmail,
+          email_verified_at: at,
+          updated_at: at,
+          // A proved address listed in ADMIN_EMAILS makes an administrator, as any other proof does.
+          ...(services.users.isAdminEmail(pending.newEmail) ? { role: 'admin' } : {}),
+        })
         .where('id', '=', userId)
         .execute();
       for (const table of ['password_reset_tokens', 'magic_link_tokens'] as const)

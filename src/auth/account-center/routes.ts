@@ -170,6 +170,7 @@ const requestEmailChangeEndpoint = defineEndpoint({
   auth: 'sudo',
   bearer: false,
   summary: 'Ask to change the email address: a link goes to the new one, a notice to the old one',
+  impersonation: 'forbidden',
   body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191, title: 'New email' }) }),
   // Counted before the address is looked up, so a 429 says nothing about who owns it.
   rateLimit: EMAIL_CHANGE_LIMITS,
@@ -233,6 +234,7 @@ const confirmEmailVerify = defineEndpoint({
   description:
     'Signed out or a bearer token: 401, another account: 403 (the link stays valid in both cases); the address taken meanwhile: 409; an invalid, used or expired link: 404.',
   body: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: 256 }) }),
+  impersonation: 'forbidden',
   secrets: ['token'],
   responses: { 200: Envelope({ user: 'required' }) },
   page: emailVerifyPage,
@@ -273,6 +275,7 @@ const deleteAccountEndpoint = defineEndpoint({
   responses: { 200: Envelope() },
   page: deleteAccountPage,
   pageProps: accountPageProps,
+  impersonation: 'forbidden',
   async handler(request) {
     const { caller, services, ip, userAgent } = request;
     await deleteAccount(services, caller!.user, { ip, userAgent });

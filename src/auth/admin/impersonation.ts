@@ -3,6 +3,7 @@ import { originOf, sessionEvent } from '../core/security-events.ts';
 import { isAdmin } from '../core/roles.ts';
 import { isDisabled, type UserRecord } from '../core/users.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import type { SessionEndWatcher } from '../../http/sessions/store.ts';
 
 /** Kept in the session while an administrator acts as another user. */
 export const IMPERSONATION_KEY = 'impersonation';
@@ -50,9 +51,41 @@ export function startImpersonation(
   return state;
 }
 
+/** Why an impersonation ended, as its `impersonation_ended` event says. */
+export type ImpersonationEndReason = 'stopped' | 'signed_out' | 'expired';
+
+/**
+ * `impersonation_ended`, recorded by whatever removes the impersonating session's row, so once
+ * per impersonation however it ends (two stops at once, a stop racing a revocation): stop and the
+ * time running out on a request say so (`Session.noteEnd`); the session removed otherwise (sign-out,
+ * revoked from another session, the user signed out or disabled by an administrator, a password
+ * reset, a sign-in over it) is `signed_out`, or `expired` once its time or the session's idle time
+ * is over.
+ */
+export const impersonationEndWatcher: SessionEndWatcher = {
+  key: IMPERSONATION_KEY,
+  ended({ data, cause, note }, clock) {
+    const state = data[IMPERSONATION_KEY] as ImpersonationState | undefined;
+    if (!state || typeof state.userId !== 'number') return [];
+    const over = cause === 'expired' || state.expiresAt <= clock.now().toISOString();
+    const noted = note?.reason as ImpersonationEndReason | undefined;
+    const reason: ImpersonationEndReason = noted ?? (over ? 'expired' : 'signed_out');
+    return [
+      sessionEvent(clock, {
+        userId: state.userId,
+        type: 'impersonation_ended',
+        ip: note?.ip ?? null,
+        userAgent: note?.userAgent ?? null,
+        detail: { admin_id: state.adminId, reason },
+      }),
+    ];
+  },
+};
+
 /**
  * Back to the administrator (stop, or the 30 minutes are over): the session becomes theirs again
- * when they still are an active admin, else it ends. Returns the administrator, or null.
+ * (a new id: the impersonating session's row goes, and with it the event) when they still are an
+ * active admin, else it ends. Returns the administrator, or null.
  */
 export async function endImpersonation(
   request: RequestContext,
@@ -61,14 +94,7 @@ export async function endImpersonation(
 ): Promise<UserRecord | null> {
   const { users, clock } = request.services;
   const session = request.session;
-  session.alongWithSave(
-    sessionEvent(clock, {
-      userId: state.userId,
-      type: 'impersonation_ended',
-      ...originOf(request),
-      detail: { admin_id: state.adminId, reason },
-    }),
-  );
+  session.noteEnd({ reason, ...originOf(request) });
   const admin = await users.findById(state.adminId);
   const now = clock.now().toISOString();
   if (!admin || admin.active !== 1 || isDisabled(admin, now) || !isAdmin(admin)) {

@@ -10,8 +10,9 @@ export interface AdminOptions {
   /** How long an impersonation lasts at most, in minutes (default 30). */
   impersonationMinutes: number;
   /**
-   * Accounts made admins at start (default: `ADMIN_EMAILS`, comma- or space-separated; filled in
-   * at start-up). An address with no account yet is granted at a later start.
+   * Addresses whose account is an admin once it has proved the address (default: `ADMIN_EMAILS`,
+   * comma- or space-separated): at start for accounts that have, later when one does. A listed
+   * address not proved gives nothing.
    */
   adminEmails?: readonly string[];
 }

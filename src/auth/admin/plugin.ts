@@ -3,7 +3,7 @@ import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';
-import { markImpersonation } from './impersonation.ts';
+import { impersonationEndWatcher, markImpersonation } from './impersonation.ts';
 import { adminHeaderLink } from './pages.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
@@ -22,12 +22,16 @@ export function admin(options: Partial<AdminOptions> = {}) {
     options: { ...adminDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAdminOptions(options, config),
     endpoints: adminEndpoints,
-    // At start: the accounts of `adminEmails` (ADMIN_EMAILS) get the admin role.
+    // `adminEmails` (ADMIN_EMAILS): accounts that have proved a listed address get the admin role
+    // at start, and any that proves one later at that moment.
     async routes(app) {
-      const granted = await grantAdminEmails(app.citadel.db, adminOptions(app.citadel).adminEmails.join(','));
-      if (granted.length > 0) app.log.info({ admins: granted.length }, 'ADMIN_EMAILS: admin role granted');
+      const { adminEmails } = adminOptions(app.citadel);
+      app.citadel.users.grantAdminOnProof(adminEmails);
+      const listed = await grantAdminEmails(app.citadel.db, adminEmails.join(','));
+      if (listed.length > 0)
+        app.log.info({ listed: listed.length }, 'ADMIN_EMAILS: proved accounts are admins');
     },
-    events: { request: markImpersonation },
+    events: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
     pageHeader: adminHeaderLink,
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},

@@ -147,7 +147,13 @@ function writeCookies(reply: FastifyReply, context: RequestContext): void {
 
 /** Who may call, checked before the input is read: 401 without a caller, 403 without the ability or sudo. */
 async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Promise<void> {
-  if (endpoint.auth === 'anonymous' || endpoint.auth === 'optional') return;
+  if (endpoint.auth === 'anonymous' || endpoint.auth === 'optional') {
+    // An endpoint open to anyone (an emailed link's confirmation) still refuses a session acting as
+    // the user when it is marked so.
+    const caller = endpoint.impersonation === 'forbidden' ? request.caller : null;
+    if (caller?.via === 'session' && caller.impersonator) throw new ImpersonationForbiddenError();
+    return;
+  }
   const context = contextOf(request);
   const caller = endpoint.ability ? requireAbility(context, endpoint.ability) : requireCaller(context);
   if (endpoint.bearer === false && caller.via !== 'session') throw new AuthenticationRequiredError();

@@ -139,6 +139,10 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     servedPaths: options.servedPaths,
     pageReplacements: options.pageReplacements,
     pluginOptions: options.pluginOptions,
+  core.sessions.watchEnds?.(
+    plugins.flatMap((plugin) => (plugin.events?.sessionEnded ? [plugin.events.sessionEnded] : [])),
+    db,
+  );
     users: new UserService(db, clock),
     passwords: new PasswordHasher(),
     remember: new RememberTokens(db, clock, config.limits.rememberTtl),

@@ -29,8 +29,10 @@ async function hasRole(db: Kysely<Database>, email: string, role: Role): Promise
 }
 
 /**
- * `ADMIN_EMAILS` (comma- or space-separated), read at start: those accounts that exist get the
- * admin role. An address without an account is skipped (and granted at the next start).
+ * `ADMIN_EMAILS` (comma- or space-separated), at start: the accounts that have proved a listed
+ * address (`email_verified_at`) get the admin role. A listed address not proved gives nothing; an
+ * account proving one later becomes an admin then (`UserService.markEmailVerified`). Returns the
+ * listed addresses.
  */
 export async function grantAdminEmails(db: Kysely<Database>, list: string | undefined): Promise<string[]> {
   const emails = (list ?? '')
@@ -38,6 +40,11 @@ export async function grantAdminEmails(db: Kysely<Database>, list: string | unde
     .map(normalizeEmail)
     .filter((email) => email !== '');
   if (emails.length === 0) return [];
-  await db.updateTable('users').set({ role: 'admin' }).where('email', 'in', emails).execute();
+  await db
+    .updateTable('users')
+    .set({ role: 'admin' })
+    .where('email', 'in', emails)
+    .where('email_verified_at', 'is not', null)
+    .execute();
   return emails;
 }

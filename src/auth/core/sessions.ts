@@ -89,6 +89,7 @@ export async function endSession(request: RequestContext): Promise<void> {
   const remember = request.cookies[REMEMBER_COOKIE];
   if (remember) await request.services.remember.revoke(remember);
   setRememberCookie(request, null);
+  request.session.noteEnd({ ip: request.ip, userAgent: request.userAgent });
   request.session.clear();
   request.caller = null;
 }

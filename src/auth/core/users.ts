@@ -127,10 +127,37 @@ export class UserService {
       .execute();
   }
 
-  /** The account just proved it receives mail at its address. */
+  /** Addresses whose account becomes an administrator once it proves them (`ADMIN_EMAILS`). */
+  private adminEmails: readonly string[] = [];
+
+  /** Set at start by the admin plugin: listed addresses, once proved, make their account an admin. */
+  grantAdminOnProof(emails: readonly string[]): void {
+    this.adminEmails = emails.map(normalizeEmail).filter((email) => email !== '');
+  }
+
+  /** Whether an account proving `email` becomes an administrator. */
+  isAdminEmail(email: string): boolean {
+    return this.adminEmails.includes(normalizeEmail(email));
+  }
+
+  /**
+   * The account just proved it receives mail at its address (activation, reset, magic link,
+   * social sign-in, invitation): `email_verified_at`, and the admin role when the address is
+   * listed in `ADMIN_EMAILS`. (An email change proves its new address in its own transaction,
+   * with `isAdminEmail`.)
+   */
   async markEmailVerified(id: number): Promise<void> {
     const now = this.clock.now().toISOString();
     await this.db.updateTable('users').set({ email_verified_at: now }).where('id', '=', id).execute();
+    if (this.adminEmails.length === 0) return;
+    const granted = await this.db
+      .updateTable('users')
+      .set({ role: 'admin', updated_at: now })
+      .where('id', '=', id)
+      .where('email', 'in', this.adminEmails)
+      .where('role', '!=', 'admin')
+      .executeTakeFirst();
+    if (Number(granted.numUpdatedRows) > 0) await this.changed(id);
   }
 
   async setActive(id: number, active: boolean): Promise<void> {

@@ -126,6 +126,7 @@ const enrollStart = defineEndpoint({
   path: '/two-factor/enroll/start',
   action: 'two_factor.enroll.start',
   auth: 'sudo',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Start adding a factor: a TOTP secret and QR code, or passkey creation options',
   body: Type.Object({ factor: FACTOR, name: PASSKEY_NAME }),
@@ -169,6 +170,7 @@ const enrollConfirm = defineEndpoint({
   action: 'two_factor.enroll.confirm',
   auth: 'sudo',
   bearer: false,
+  impersonation: 'forbidden',
   summary: 'Finish adding a factor with its proof; the first factor also gives recovery codes',
   body: Type.Object({
     factor: FACTOR,
@@ -256,6 +258,7 @@ const unenroll = defineEndpoint({
   auth: 'sudo',
   bearer: false,
   summary: 'Remove a factor (one passkey by credential_id, or every passkey)',
+  impersonation: 'forbidden',
   description:
     'Nothing to remove: 404. With REQUIRE_TWO_FACTOR=1, removing the last factor is refused: ' +
     '409 with `action: "two_factor.required"` and `data.factor`.',
@@ -334,6 +337,7 @@ const recoveryCodes = defineEndpoint({
   bearer: false,
   summary: 'Replace the recovery codes with a new set (shown once)',
   description: 'No factor enrolled: 404.',
+  impersonation: 'forbidden',
   responses: {
     200: Envelope({ data: Type.Object({ ...SETTINGS, recovery_codes: RECOVERY_CODES }) }),
   },

@@ -46,6 +46,7 @@ const setPassword = defineEndpoint({
   action: 'password.set',
   // Sudo depends on the account (a password or a factor to prove): checked by the handler.
   auth: 'session',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Set a first password, or change it (sudo when the account has a password or a factor)',
   body: Type.Object(NEW_PASSWORD_FIELDS),

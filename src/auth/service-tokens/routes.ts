@@ -23,6 +23,7 @@ const mint = defineEndpoint({
   path: '/token',
   action: 'token.create',
   auth: 'session',
+  impersonation: 'forbidden',
   summary: 'A short-lived service token (JWT, EdDSA) for the caller',
   description:
     'Minted from a session or a personal access token (never from another service token). ' +
@@ -50,8 +51,6 @@ const mint = defineEndpoint({
     const state = serviceTokenState(services);
     const who = caller!;
     if (who.via === 'bearer') throw new ForbiddenError('A service token cannot mint another one.');
-    if (who.via === 'session' && who.impersonator)
-      throw new ForbiddenError('Not available while acting as another user.');
     const wanted = body.abilities;
     if (wanted) {
       const invalid = wanted.find((ability) => !isValidAbility(ability));

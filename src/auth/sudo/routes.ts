@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ForbiddenError, ValidationError } from '../../core/errors.ts';
+import { ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import type { RequestContext } from '../core/request-context.ts';
@@ -89,6 +89,7 @@ const challengeSudo = defineEndpoint({
   path: '/sudo/challenge',
   action: 'sudo.challenge',
   auth: 'session',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Start a proof that needs a challenge first (a passkey)',
   body: Type.Object({ factor: Type.String({ maxLength: 32 }) }),
@@ -106,8 +107,6 @@ const challengeSudo = defineEndpoint({
   async handler(request) {
     const { body, caller, services } = request;
     const user = caller!.user;
-    if (caller!.via === 'session' && caller!.impersonator)
-      throw new ForbiddenError('Not available while acting as another user.');
     const factor = findFactor(
       await availableFactors(request, user, services.factorRegistry.sudoFactors),
       body.factor,
@@ -125,6 +124,7 @@ const verifySudo = defineEndpoint({
   path: '/sudo/verify',
   action: 'sudo.verified',
   auth: 'session',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Prove a factor: sudo mode for SUDO_TTL seconds',
   body: Type.Object({
@@ -141,9 +141,6 @@ const verifySudo = defineEndpoint({
   async handler(request) {
     const { body, caller, services } = request;
     const user = caller!.user;
-    // An administrator acting as this user gets no sudo.
-    if (caller!.via === 'session' && caller!.impersonator)
-      throw new ForbiddenError('Not available while acting as another user.');
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });

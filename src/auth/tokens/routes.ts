@@ -55,6 +55,7 @@ const createToken = defineEndpoint({
   action: 'tokens.create',
   // A session needs sudo; a bearer token needs `tokens:create` (checked first: no sudo prompt for it).
   auth: 'sudo',
+  impersonation: 'forbidden',
   ability: 'tokens:create',
   summary: 'Create a personal access token (shown once)',
   body: Type.Object({
@@ -151,6 +152,7 @@ const revokeToken = defineEndpoint({
   action: 'tokens.revoke',
   auth: 'session',
   ability: 'tokens:delete',
+  impersonation: 'forbidden',
   summary: 'Revoke one of the caller’s tokens',
   params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
   responses: { 200: Envelope() },

@@ -59,7 +59,14 @@ async function saveWithCompanions(request: FastifyRequest, session: Session, exp
   const ending = session.isDestroyed;
   let saved: boolean;
   try {
-    if (session.savesANewRow && sessions.canInsertWithCompanions?.() && sessions.insertWithCompanions) {
+    const replaced = session.replacedData;
+    if (
+      session.savesANewRow &&
+      sessions.canInsertWithCompanions?.() &&
+      sessions.insertWithCompanions &&
+      // A replaced session its store's end watchers must hear of is removed by `destroy`.
+      !(replaced && sessions.watches?.(replaced))
+    ) {
       // PostgreSQL: one statement for the new session, the removal of the one it replaces and its
       // rows (a data-modifying WITH, store.ts).
       const insertWith = sessions.insertWithCompanions.bind(sessions);

@@ -1,5 +1,12 @@
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import type { SessionCompanion, SessionData, SessionStore, StoredSession } from './store.ts';
+import type {
+  EndedSession,
+  SessionCompanion,
+  SessionData,
+  SessionEndNote,
+  SessionStore,
+  StoredSession,
+} from './store.ts';
 import type { UserRecord } from '../security/caller.ts';
 
 export interface Flash {
@@ -26,6 +33,12 @@ export class Session {
   private restarted = false;
   /** Kept apart from `data`: a sign-out's clear() must not drop its own event. */
   private companions: SessionCompanion[] = [];
+  /**
+   * The stored row as loaded (its data is copied before the first change), for the store's end
+   * watchers when this request removes that row; null without one.
+   */
+  private readonly loaded: { rawId: string; userId: number | null; data: SessionData } | null;
+  private endNote: SessionEndNote | undefined;
 
   constructor(
     rawId: string | null,
@@ -40,6 +53,30 @@ export class Session {
     this._userId = userId;
     this.data = data;
     this.stored = rawId !== null;
+    this.loaded = rawId === null ? null : { rawId, userId, data };
+  }
+
+  /** The data to change: a copy of the loaded data, made on the first change. */
+  private writable(): SessionData {
+    if (this.loaded && this.data === this.loaded.data) this.data = { ...this.data };
+    return this.data;
+  }
+
+  /** Why and from where this request ends its session (told to the store's end watchers). */
+  noteEnd(note: SessionEndNote): void {
+    this.endNote = note;
+  }
+
+  /** The loaded row, as the end watchers are told of it, when `idHash` is its key. */
+  private endedAs(idHash: string): EndedSession | undefined {
+    if (!this.loaded || sha256Hex(this.loaded.rawId) !== idHash) return undefined;
+    const { userId, data } = this.loaded;
+    return { userId, data, cause: 'ended', ...(this.endNote ? { note: this.endNote } : {}) };
+  }
+
+  /** The data of the stored row this save replaces (a sign-in or sign-out's), if known. */
+  get replacedData(): SessionData | null {
+    return this.previousIdHash !== null && this.loaded ? this.loaded.data : null;
   }
 
   get userId(): number | null {
@@ -68,14 +105,14 @@ export class Session {
   }
 
   set(key: string, value: unknown): void {
-    if (value === undefined) delete this.data[key];
-    else this.data[key] = value;
+    if (value === undefined) delete this.writable()[key];
+    else this.writable()[key] = value;
     this.dirty = true;
   }
 
   delete(key: string): void {
     if (key in this.data) {
-      delete this.data[key];
+      delete this.writable()[key];
       this.dirty = true;
     }
   }
@@ -173,13 +210,16 @@ export class Session {
    */
   async save(store: SessionStore, expiresAt: string): Promise<boolean> {
     if (this.previousIdHash) {
-      const existed = await store.destroy(this.previousIdHash);
+      const existed = await store.destroy(this.previousIdHash, this.endedAs(this.previousIdHash));
       this.previousIdHash = null;
       // A rotation of a session that is gone would carry its state over to a new id.
       if (!existed && !this.restarted) this.destroyed = true;
     }
     if (this.destroyed) {
-      if (this.rawId && this.stored) await store.destroy(sha256Hex(this.rawId));
+      if (this.rawId && this.stored) {
+        const idHash = sha256Hex(this.rawId);
+        await store.destroy(idHash, this.endedAs(idHash));
+      }
       return false;
     }
     if (!this.rawId) this.rawId = randomToken(32);

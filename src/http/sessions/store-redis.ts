@@ -1,6 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../../core/clock.ts';
-import type { StoredSession, SessionStore } from './store.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import {
+  insertCompanions,
+  type EndedSession,
+  type SessionData,
+  type SessionEndWatcher,
+  type StoredSession,
+  type SessionStore,
+} from './store.ts';
 
 /** Sessions in Redis: one key per session with a TTL, and a set per user to end all of a user's sessions. */
 export class RedisSessionStore implements SessionStore {
@@ -9,6 +19,30 @@ export class RedisSessionStore implements SessionStore {
     private readonly clock: Clock,
     private readonly prefix = 'citadel:',
   ) {}
+
+  private ends: { watchers: readonly SessionEndWatcher[]; db: Kysely<Database> } | null = null;
+
+  /** Redis shares no transaction with the database: the watchers' rows follow the removal. */
+  watchEnds(watchers: readonly SessionEndWatcher[], db: Kysely<Database>): void {
+    this.ends = watchers.length > 0 ? { watchers, db } : null;
+  }
+
+  watches(data: SessionData): boolean {
+    return this.ends?.watchers.some((watcher) => watcher.key in data) ?? false;
+  }
+
+  /** Tell the watchers of a session this store removed (a user deleted meanwhile: nobody to tell). */
+  private async told(ended: EndedSession): Promise<void> {
+    if (!this.ends || !this.watches(ended.data)) return;
+    const companions = this.ends.watchers.flatMap((watcher) =>
+      watcher.key in ended.data ? watcher.ended(ended, this.clock) : [],
+    );
+    try {
+      await insertCompanions(this.ends.db, companions);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+    }
+  }
 
   private key(idHash: string): string {
     return `${this.prefix}session:${idHash}`;
@@ -23,7 +57,7 @@ export class RedisSessionStore implements SessionStore {
     if (!raw) return null;
     const stored = JSON.parse(raw) as StoredSession;
     if (stored.expiresAt <= this.clock.now().toISOString()) {
-      await this.destroy(idHash);
+      await this.destroy(idHash, { userId: stored.userId, data: stored.data, cause: 'expired' });
       return null;
     }
     return stored;
@@ -62,21 +96,37 @@ export class RedisSessionStore implements SessionStore {
     return this.write(idHash, session, 'XX');
   }
 
-  async destroy(idHash: string): Promise<boolean> {
+  async destroy(idHash: string, known?: EndedSession): Promise<boolean> {
     const raw = await this.redis.get(this.key(idHash));
     const multi = this.redis.multi().del(this.key(idHash));
-    if (raw) {
-      const { userId } = JSON.parse(raw) as StoredSession;
-      if (userId !== null) multi.srem(this.userKey(userId), idHash);
-    }
+    const stored = raw ? (JSON.parse(raw) as StoredSession) : null;
+    if (stored && stored.userId !== null) multi.srem(this.userKey(stored.userId), idHash);
     const results = (await multi.exec()) ?? [];
-    return Number(results[0]?.[1] ?? 0) > 0;
+    // DEL's count: only the caller that removed the key tells the watchers.
+    const removed = Number(results[0]?.[1] ?? 0) > 0;
+    const ended =
+      known ?? (stored ? { userId: stored.userId, data: stored.data, cause: 'ended' as const } : null);
+    if (removed && ended) await this.told(ended);
+    return removed;
   }
 
   async destroyForUser(userId: number, exceptIdHash?: string): Promise<void> {
     const ids = await this.redis.smembers(this.userKey(userId));
-    const doomed = ids.filter((id) => id !== exceptIdHash);
+    let doomed = ids.filter((id) => id !== exceptIdHash);
     if (doomed.length === 0) return;
+    if (this.ends) {
+      // Watched sessions go one by one, each told once.
+      const values = await this.redis.mget(...doomed.map((id) => this.key(id)));
+      const watched = new Set<string>();
+      for (const [i, raw] of values.entries()) {
+        const stored = raw ? (JSON.parse(raw) as StoredSession) : null;
+        if (!stored || !this.watches(stored.data)) continue;
+        watched.add(doomed[i]!);
+        await this.destroy(doomed[i]!, { userId: stored.userId, data: stored.data, cause: 'ended' });
+      }
+      doomed = doomed.filter((id) => !watched.has(id));
+      if (doomed.length === 0) return;
+    }
     await this.redis
       .multi()
       .del(...doomed.map((id) => this.key(id)))

@@ -1,5 +1,5 @@
 import { retryOnDeadlock } from '../../db/retry.ts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { once, withParameters } from '../../db/compiled.ts';
 import { readNow } from '../../db/read-now.ts';
 import type { Database } from '../../db/schema.ts';
@@ -29,6 +29,37 @@ export async function insertCompanions(db: Kysely<Database>, companions: readonl
       .execute();
 }
 
+/** A stored session as it was when a store removed it. */
+export interface EndedSession {
+  userId: number | null;
+  data: SessionData;
+  /** `expired`: its idle time ran out; `ended`: removed (sign-out, revocation, a reset, sign-in over it). */
+  cause: 'ended' | 'expired';
+  /** What the request that ended its own session said about it (`Session.noteEnd`). */
+  note?: SessionEndNote;
+}
+
+/** Said by a request about the end of its own session: why, and from where. */
+export interface SessionEndNote {
+  reason?: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/**
+ * Told of a removed session whose data holds `key`, once per session: by the removal that deleted
+ * its row (whichever request or sweep that is). The rows it returns are stored with the removal.
+ */
+export interface SessionEndWatcher {
+  key: string;
+  ended(session: EndedSession, clock: Clock): readonly SessionCompanion[];
+}
+
+/** The watchers of a store, shared by the store and its transaction-bound copies. */
+interface EndWatchers {
+  list: readonly SessionEndWatcher[];
+}
+
 export interface StoredSession {
   userId: number | null;
   data: SessionData;
@@ -51,8 +82,15 @@ export interface SessionStore {
   insert(idHash: string, session: StoredSession): Promise<void>;
   /** Update a stored session; false (and nothing written) when it no longer exists. */
   update(idHash: string, session: StoredSession): Promise<boolean>;
-  /** Remove a session; true when it existed. */
-  destroy(idHash: string): Promise<boolean>;
+  /**
+   * Remove a session; true when it existed (this call deleted it). `known`: the session as the
+   * caller loaded it, for the end watchers (read from the store otherwise).
+   */
+  destroy(idHash: string, known?: EndedSession): Promise<boolean>;
+  /** Watch the removal of sessions holding a key (set once, at start; rows go to `db`). */
+  watchEnds?(watchers: readonly SessionEndWatcher[], db: Kysely<Database>): void;
+  /** Whether removing a session with this data involves a watcher (then it is not done in bulk). */
+  watches?(data: SessionData): boolean;
   /** Ends every session of a user (password reset, password change), optionally sparing one. */
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
   /** The live sessions of a user, for the account center's list of devices. */
@@ -80,7 +118,49 @@ export class DatabaseSessionStore implements SessionStore {
     private readonly clock: Clock,
     /** PostgreSQL writes a new session and its companion rows in one statement (`insertWithCompanions`). */
     private readonly dialect: Dialect = 'sqlite',
+    private readonly ends: EndWatchers = { list: [] },
   ) {}
+
+  watchEnds(watchers: readonly SessionEndWatcher[]): void {
+    this.ends.list = watchers;
+  }
+
+  watches(data: SessionData): boolean {
+    return this.ends.list.some((watcher) => watcher.key in data);
+  }
+
+  /** LIKE patterns matching a stored session whose data holds a watched key (JSON text, no spaces). */
+  private watchedPatterns(): string[] {
+    return this.ends.list.map(
+      (watcher) => `%${JSON.stringify(watcher.key).replace(/[!%_]/g, (c) => `!${c}`)}:%`,
+    );
+  }
+
+  /**
+   * Sessions about to be removed in bulk whose data holds a watched key: removed one by one first,
+   * so that each is told to its watchers exactly once.
+   */
+  private async destroyWatched(
+    which: { userId: number; except?: string } | { expiredBy: string },
+    cause: EndedSession['cause'],
+  ): Promise<void> {
+    if (this.ends.list.length === 0) return;
+    const patterns = this.watchedPatterns();
+    let query = this.selectSessions().where((eb) =>
+      eb.or(patterns.map((pattern) => sql<boolean>`${eb.ref('data')} like ${pattern} escape '!'`)),
+    );
+    if ('expiredBy' in which) query = query.where('expires_at', '<=', which.expiredBy);
+    else {
+      query = query.where('user_id', '=', which.userId);
+      if (which.except) query = query.where('id', '!=', which.except);
+    }
+    for (const row of await query.execute())
+      await this.destroy(row.id, { userId: row.user_id, data: JSON.parse(row.data) as SessionData, cause });
+  }
+
+  private selectSessions() {
+    return this.db.selectFrom('sessions').select(['id', 'user_id', 'data']);
+  }
 
   async atomically<T>(work: (store: SessionStore, db: Kysely<Database> | null) => Promise<T>): Promise<T> {
     // A sign-in racing another writer of the same user (an account deletion) may be InnoDB's
@@ -88,7 +168,7 @@ export class DatabaseSessionStore implements SessionStore {
     return retryOnDeadlock(() =>
       this.db
         .transaction()
-        .execute((trx) => work(new DatabaseSessionStore(trx, this.clock, this.dialect), trx)),
+        .execute((trx) => work(new DatabaseSessionStore(trx, this.clock, this.dialect, this.ends), trx)),
     );
   }
 
@@ -144,13 +224,14 @@ export class DatabaseSessionStore implements SessionStore {
     const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
     if (!row) return null;
     const { session_user_id, session_data, session_expires_at, ...user } = row;
+    const data = JSON.parse(session_data) as SessionData;
     if (session_expires_at <= this.clock.now().toISOString()) {
-      await this.destroy(idHash);
+      await this.destroy(idHash, { userId: session_user_id, data, cause: 'expired' });
       return null;
     }
     return {
       userId: session_user_id,
-      data: JSON.parse(session_data) as SessionData,
+      data,
       expiresAt: session_expires_at,
       // A left join: no user (anonymous session, or the user is gone) leaves every column null.
       user: user.id === null || user.id === undefined ? null : (user as UserRecord),
@@ -172,12 +253,14 @@ export class DatabaseSessionStore implements SessionStore {
       .values({ id: idHash, ...this.values(session) })
       .execute();
     // Opportunistic cleanup of expired rows, about once per 200 new sessions.
-    if (Math.random() < 0.005) {
-      await this.db
-        .deleteFrom('sessions')
-        .where('expires_at', '<=', this.clock.now().toISOString())
-        .execute();
-    }
+    if (Math.random() < 0.005) await this.destroyExpired();
+  }
+
+  /** Remove the expired sessions (those watched one by one, each told once). */
+  async destroyExpired(): Promise<void> {
+    const now = this.clock.now().toISOString();
+    await this.destroyWatched({ expiredBy: now }, 'expired');
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   }
 
   async update(idHash: string, session: StoredSession): Promise<boolean> {
@@ -189,12 +272,34 @@ export class DatabaseSessionStore implements SessionStore {
     return Number(updated.numUpdatedRows) > 0;
   }
 
-  async destroy(idHash: string): Promise<boolean> {
-    const deleted = await this.db.deleteFrom('sessions').where('id', '=', idHash).executeTakeFirst();
+  async destroy(idHash: string, known?: EndedSession): Promise<boolean> {
+    let ended = known;
+    if (!ended && this.ends.list.length > 0) {
+      const row = await this.selectSessions().where('id', '=', idHash).executeTakeFirst();
+      if (!row) return false;
+      ended = { userId: row.user_id, data: JSON.parse(row.data) as SessionData, cause: 'ended' };
+    }
+    if (!ended || !this.watches(ended.data)) return this.deleteRow(this.db, idHash);
+    const told = ended;
+    // The deletion decides who tells the watchers: only the request whose DELETE removed the row.
+    const work = async (db: Kysely<Database>) => {
+      if (!(await this.deleteRow(db, idHash))) return false;
+      const companions = this.ends.list.flatMap((watcher) =>
+        watcher.key in told.data ? watcher.ended(told, this.clock) : [],
+      );
+      await insertCompanions(db, companions);
+      return true;
+    };
+    return this.db.isTransaction ? work(this.db) : this.db.transaction().execute(work);
+  }
+
+  private async deleteRow(db: Kysely<Database>, idHash: string): Promise<boolean> {
+    const deleted = await db.deleteFrom('sessions').where('id', '=', idHash).executeTakeFirst();
     return Number(deleted.numDeletedRows) > 0;
   }
 
   async destroyForUser(userId: number, exceptIdHash?: string): Promise<void> {
+    await this.destroyWatched({ userId, except: exceptIdHash }, 'ended');
     let query = this.db.deleteFrom('sessions').where('user_id', '=', userId);
     if (exceptIdHash) query = query.where('id', '!=', exceptIdHash);
     await query.execute();

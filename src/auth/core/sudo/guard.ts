@@ -1,4 +1,8 @@
-import { AuthenticationRequiredError, ForbiddenError } from '../../../core/errors.ts';
+import {
+  AuthenticationRequiredError,
+  ForbiddenError,
+  ImpersonationForbiddenError,
+} from '../../../core/errors.ts';
 import { activeSudo } from './state.ts';
 import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
@@ -26,8 +30,7 @@ export async function requireSudo(request: RequestContext): Promise<void> {
     throw new ForbiddenError('This credential cannot be used for this operation.', {
       action: 'sudo.refused',
     });
-  if (caller.impersonator)
-    throw new ForbiddenError('Not available while acting as another user.', { action: 'sudo.refused' });
+  if (caller.impersonator) throw new ImpersonationForbiddenError();
   if (activeSudo(request)) return;
 
   const factors = await sudoFactorsFor(request, caller.user);
