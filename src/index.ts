@@ -51,7 +51,6 @@ export type {
   ExtensionSettings,
   OAuthProviderConfig,
   Limits,
-  PluginLimits,
   LogLevel,
 } from './config/types.ts';
 export {

@@ -99,8 +99,8 @@ export interface CitadelPlugin<
   options?: Options;
   /**
    * Called once at start-up, before the database is opened: the options the plugin runs with,
-   * from those given to its factory, then the configuration (its environment, `config.env`, and
-   * settings of earlier versions), then the defaults. Throws `ConfigError` for a value it cannot
+   * from those given to its factory, then the configuration (its environment, `config.env`), then
+   * the defaults. Throws `ConfigError` for a value it cannot
    * use. Without it the plugin runs with `options`. The plugin's code reads the result with
    * `pluginOptions(services, id)`.
    */

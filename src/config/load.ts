@@ -106,7 +106,6 @@ export function loadConfig(
   if (!smtpUrl && !options.mail && production)
     notices.push('SMTP_URL is not set: emails, with their links and codes, are written to the log');
 
-  // The built-ins' limits of earlier versions pass through as given: their plugins read them.
   const limits = { ...defaultLimits, ...options.limits };
 
   const loginActions = options.loginActions ?? list(env.AUTH_LOGIN_ACTIONS);

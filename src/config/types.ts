@@ -44,28 +44,6 @@ export interface Limits {
 }
 
 /**
- * Limits of earlier versions that are now options of a built-in plugin. Still honoured when given
- * in `limits` (a plugin option given to the factory wins over them); prefer the plugin's option:
- * `resetTokenTtl`, `loginFailures*` and `login*Window` → `accounts({ … })`, `magicLinkTtl` →
- * `magicLink({ ttlSeconds })`, `codeTtl`, `codeResendInterval`, `maxCodeAttempts` →
- * `pipeline({ … })`, `sudoTtl`, `sudoMaxFailures`, `sudoFailureWindow` → `sudo({ … })`.
- */
-export interface PluginLimits {
-  resetTokenTtl: number;
-  magicLinkTtl: number;
-  codeTtl: number;
-  codeResendInterval: number;
-  maxCodeAttempts: number;
-  sudoTtl: number;
-  sudoMaxFailures: number;
-  sudoFailureWindow: number;
-  loginFailuresPerIdentifierIp: number;
-  loginFailureWindow: number;
-  loginFailuresPerAccount: number;
-  loginAccountWindow: number;
-}
-
-/**
  * Settings that the capabilities add to the configuration by declaration merging (the pipeline's
  * `actions`, the resource `api`, `plugins`, `seed`, ...). The core does not read them: they pass
  * from the options to the resolved configuration unchanged.
@@ -111,10 +89,6 @@ export interface CitadelOptions extends ExtensionSettings {
    * owner instead (needs `email_activation` among the register actions).
    */
   registerHideExisting?: boolean;
-  /** Earlier versions' setting: `sudo({ ttlSeconds })` now (still honoured; the option wins). */
-  sudoTtl?: number;
-  /** Earlier versions' setting: `social({ providers })` now (still honoured; the option wins). */
-  oauthProviders?: OAuthProviderConfig[];
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength?: number;
@@ -135,8 +109,8 @@ export interface CitadelOptions extends ExtensionSettings {
   trustProxy?: boolean | number | string | string[];
   /** Bearer token for GET /metrics (METRICS_TOKEN); without one there is no /metrics. */
   metricsToken?: string;
-  /** The core's limits; the built-in plugins' limits of earlier versions are still read here. */
-  limits?: Partial<Limits & PluginLimits>;
+  /** The core's limits; the built-in plugins' own limits are their options. */
+  limits?: Partial<Limits>;
   /** The application's own migrations (its tables), applied after Citadel's own. */
   migrations?: CitadelMigration[];
   /** Source of time; tests pass a controllable clock. */
@@ -171,10 +145,6 @@ export interface CitadelConfig extends ExtensionSettings {
   loginActions: string[];
   registerActions: string[];
   registerHideExisting: boolean;
-  /** As given in code (earlier versions' setting); the social plugin's options hold the providers. */
-  oauthProviders?: OAuthProviderConfig[];
-  /** As given in code (earlier versions' setting); the sudo plugin's options hold the lifetime. */
-  sudoTtl?: number;
   redisUrl?: string;
   sqidsAlphabet?: string;
   sqidsMinLength: number;
@@ -183,8 +153,8 @@ export interface CitadelConfig extends ExtensionSettings {
   logLevel: LogLevel;
   dataDir: string;
   production: boolean;
-  /** The core's limits, and the plugin limits given in code (read by the built-ins' options). */
-  limits: Limits & Partial<PluginLimits>;
+  /** The core's limits. */
+  limits: Limits;
   migrations: CitadelMigration[];
   /** True when APP_URL is https: cookies get `Secure`. */
   secureCookies: boolean;

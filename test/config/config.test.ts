@@ -178,7 +178,7 @@ describe('configuration', () => {
     const codeOptions: CitadelOptions = {
       env: { PORT: '8080', SESSION_SECRET: SECRET, SUDO_TTL: '600' },
       port: 9000,
-      sudoTtl: 60,
+      plugins: defaultPlugins({ sudo: { ttlSeconds: 60 } }),
       limits: { sendsPerAddress: 2, rememberTtl: 100 },
     };
     const config = load({ ...codeOptions, dataDir: dataDir() });
@@ -220,41 +220,16 @@ describe('configuration', () => {
     expect(given.get('magic-link')).toEqual({ ttlSeconds: 300 });
   });
 
-  it('the limits of earlier versions are still honoured, below the options given to a factory', () => {
-    const limits = {
-      magicLinkTtl: 120,
-      resetTokenTtl: 1800,
-      codeTtl: 300,
-      codeResendInterval: 10,
-      maxCodeAttempts: 3,
-      sudoTtl: 200,
-      sudoMaxFailures: 4,
-      sudoFailureWindow: 100,
-      loginFailuresPerIdentifierIp: 2,
-      loginFailureWindow: 30,
-      loginFailuresPerAccount: 50,
-      loginAccountWindow: 600,
-    };
-    const options = load({ env: {}, dataDir: dataDir(), limits }).pluginOptions;
-    expect(options.get('magic-link')).toEqual({ ttlSeconds: 120 });
-    expect(options.get('sudo')).toEqual({ ttlSeconds: 200, maxFailures: 4, failureWindowSeconds: 100 });
-    expect(options.get('pipeline')).toEqual({
-      codeTtlSeconds: 300,
-      codeResendIntervalSeconds: 10,
-      maxCodeAttempts: 3,
-    });
-    expect(options.get('accounts')).toEqual({
-      resetTokenTtlSeconds: 1800,
-      loginFailuresPerIdentifierIp: 2,
-      loginFailureWindowSeconds: 30,
-      loginFailuresPerAccount: 50,
-      loginAccountWindowSeconds: 600,
-    });
-    expect(options.get('factors')).toMatchObject({ confirmMaxFailures: 4, confirmFailureWindowSeconds: 100 });
-    const plugins = defaultPlugins({ magicLink: { ttlSeconds: 60 } });
-    expect(load({ env: {}, dataDir: dataDir(), limits, plugins }).pluginOptions.get('magic-link')).toEqual({
-      ttlSeconds: 60,
-    });
+  it("the built-ins' own limits are options of their factories, never read from `limits`", () => {
+    const limits = { magicLinkTtl: 120, sudoTtl: 200, loginFailuresPerIdentifierIp: 2 };
+    const options = load({
+      env: {},
+      dataDir: dataDir(),
+      limits: limits as unknown as CitadelOptions['limits'],
+    }).pluginOptions;
+    expect(options.get('magic-link')).toEqual({ ttlSeconds: 900 });
+    expect(options.get('sudo')).toMatchObject({ ttlSeconds: 900 });
+    expect(options.get('accounts')).toMatchObject({ loginFailuresPerIdentifierIp: 5 });
   });
 
   it('a factory option it cannot use stops start-up with one line', () => {

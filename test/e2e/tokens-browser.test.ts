@@ -8,7 +8,7 @@ import {
 } from '../support/browser.ts';
 import type { BrowserContext } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
-import { MockProvider } from '../support/mock-provider.ts';
+import { MockProvider, socialPlugins } from '../support/mock-provider.ts';
 
 describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium', () => {
   let t: TestApp;
@@ -19,7 +19,7 @@ describe.skipIf(!chromiumAvailable())('token page and social sign-in in Chromium
 
   beforeAll(async () => {
     mock = await new MockProvider().start();
-    ({ t, base } = await startListeningTestApp({ oauthProviders: [mock.providerConfig()] }));
+    ({ t, base } = await startListeningTestApp({ plugins: socialPlugins([mock.providerConfig()]) }));
     chromiumSession = await launchChromium();
     browser = chromiumSession.context;
   }, 60_000);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { ConfigError } from '../../src/config/errors.ts';
 
@@ -30,7 +31,10 @@ describe('GET /metrics', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ metricsToken: METRICS_TOKEN, limits: { loginFailuresPerIdentifierIp: 2 } });
+    t = await startTestApp({
+      metricsToken: METRICS_TOKEN,
+      plugins: defaultPlugins({ accounts: { loginFailuresPerIdentifierIp: 2 } }),
+    });
   });
   afterAll(async () => t?.close());
 

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, defaultPlugins, magicLink, password, pipeline, sudo, tokens } from '../../src/index.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { linkIn, type CapturedMail } from '../support/mail.ts';
-import { magicLinkOptions } from '../../src/auth/magic-link/options.ts';
 import { sudoOptions } from '../../src/auth/sudo/options.ts';
 
 const VERIFY_PREFIX = 'http://localhost:3000/magic-link/verify/';
@@ -106,7 +105,7 @@ describe("options given to the built-ins' factories", () => {
 describe("environment variables feed the built-ins' options", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ env: { SUDO_TTL: '30' }, limits: { magicLinkTtl: 240 } });
+    t = await startTestApp({ env: { SUDO_TTL: '30' } });
   });
   afterAll(async () => t?.close());
 
@@ -116,13 +115,6 @@ describe("environment variables feed the built-ins' options", () => {
     expect(lifetime).toBe(30);
     t.clock.advance(31);
     expect((await client.get('/sudo')).body.data.active).toBe(false);
-  });
-
-  it('limits.magicLinkTtl (earlier versions) becomes magicLink’s ttlSeconds', async () => {
-    expect(magicLinkOptions(t.services).ttlSeconds).toBe(240);
-    const user = await t.createUser();
-    const { mail } = await requestLink(t, user.email);
-    expect(mail.text).toContain('within 4 minutes');
   });
 });
 

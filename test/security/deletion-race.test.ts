@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { blogPlugins } from '../../examples/blog/citadel.config.ts';
+import { accounts } from '../../src/auth/index.ts';
 import { TEST_PASSWORD } from '../support/app.ts';
 import type { TestClient, TestResponse } from '../support/client.ts';
 import { sudoWithPassword } from '../support/factors.ts';
@@ -40,7 +42,11 @@ describe('requests racing an account deletion', () => {
   let t: BlogApp;
   beforeAll(async () => {
     // Many sign-ins of one account from one address at once: not what the per-pair limit is about here.
-    t = await startBlogApp({ limits: { loginFailuresPerIdentifierIp: 1000 } });
+    t = await startBlogApp({
+      plugins: blogPlugins.map((plugin) =>
+        plugin.id === 'accounts' ? accounts({ loginFailuresPerIdentifierIp: 1000 }) : plugin,
+      ),
+    });
   });
   afterAll(async () => t?.close());
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
 import { DatabaseRateLimitStore } from '../../src/http/limits/rate-limit.ts';
 
 describe('rate-limit store under parallel hits', () => {
@@ -72,7 +73,10 @@ describe('per-account sign-in limit under a parallel burst', () => {
   let t: TestApp;
   beforeAll(async () => {
     // One proxy hop, so each request can come from its own client address (the pair limit stays out).
-    t = await startTestApp({ trustProxy: 1, limits: { loginFailuresPerAccount: 3 } });
+    t = await startTestApp({
+      trustProxy: 1,
+      plugins: defaultPlugins({ accounts: { loginFailuresPerAccount: 3 } }),
+    });
   });
   afterAll(async () => t?.close());
 

@@ -2,7 +2,13 @@ import { generateKeyPair, SignJWT, decodeProtectedHeader } from 'jose';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { MockProvider, authorize, socialSignIn, startSignIn } from '../support/mock-provider.ts';
+import {
+  MockProvider,
+  authorize,
+  socialPlugins,
+  socialSignIn,
+  startSignIn,
+} from '../support/mock-provider.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { resolveSocialOptions } from '../../src/auth/social/options.ts';
 
@@ -43,10 +49,10 @@ describe('ID token signature and token endpoint client authentication', () => {
       if (rewrite && typeof answer.id_token === 'string') answer.id_token = rewrite(answer.id_token);
     });
     t = await startTestApp({
-      oauthProviders: [
+      plugins: socialPlugins([
         mock.providerConfig(),
         { ...mock.providerConfig('posting'), tokenEndpointAuth: 'client_secret_post' },
-      ],
+      ]),
     });
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { TestClient, TestResponse } from './client.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import type { OAuthProviderConfig } from '../../src/config/types.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
 
 /** Who the mock provider says is signing in next. */
 export interface MockIdentity {
@@ -100,11 +101,16 @@ export interface SocialTestApp {
  * Start the provider and an app configured with it before the file's tests, and stop both after
  * (call at the top of a `describe`).
  */
+/** The built-ins with these social providers. */
+export function socialPlugins(providers: OAuthProviderConfig[]) {
+  return defaultPlugins({ social: { providers } });
+}
+
 export function useSocialApp(options: TestAppOptions = {}): SocialTestApp {
   const state = {} as { mock: MockProvider; t: TestApp };
   beforeAll(async () => {
     state.mock = await new MockProvider().start();
-    state.t = await startTestApp({ ...options, oauthProviders: [state.mock.providerConfig()] });
+    state.t = await startTestApp({ ...options, plugins: socialPlugins([state.mock.providerConfig()]) });
   });
   afterAll(async () => {
     await state.t?.close();

@@ -16,14 +16,13 @@ export interface AccountCenterOptions {
 
 export const accountCenterDefaults: Readonly<AccountCenterOptions> = { eventRetentionDays: 180 };
 
-/** Given options, then `eventRetentionDays` (earlier versions), then EVENT_RETENTION_DAYS, then the default. */
+/** Given options, then EVENT_RETENTION_DAYS, then the default. */
 export function resolveAccountCenterOptions(
   given: Partial<AccountCenterOptions>,
   config: CitadelConfig,
 ): AccountCenterOptions {
   const days =
     given.eventRetentionDays ??
-    config.eventRetentionDays ??
     envInteger(config.env, 'EVENT_RETENTION_DAYS', 1) ??
     accountCenterDefaults.eventRetentionDays;
   return { eventRetentionDays: checkInteger('accountCenter', 'eventRetentionDays', days, 1) };

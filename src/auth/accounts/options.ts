@@ -30,20 +30,19 @@ export const accountsDefaults: Readonly<AccountsOptions> = {
   loginAccountWindowSeconds: 60 * 60,
 };
 
-/** Given options over `limits.resetTokenTtl` and `limits.login*` (earlier versions) over the defaults. */
+/** Given options over the defaults. */
 export function resolveAccountsOptions(
   given: Partial<AccountsOptions>,
-  config: CitadelConfig,
+  _config: CitadelConfig,
 ): AccountsOptions {
-  const { limits } = config;
-  const pick = (key: keyof AccountsOptions, legacy: number | undefined) =>
-    checkInteger('accounts', key, given[key] ?? legacy ?? accountsDefaults[key], 1);
+  const pick = (key: keyof AccountsOptions) =>
+    checkInteger('accounts', key, given[key] ?? accountsDefaults[key], 1);
   return {
-    resetTokenTtlSeconds: pick('resetTokenTtlSeconds', limits.resetTokenTtl),
-    loginFailuresPerIdentifierIp: pick('loginFailuresPerIdentifierIp', limits.loginFailuresPerIdentifierIp),
-    loginFailureWindowSeconds: pick('loginFailureWindowSeconds', limits.loginFailureWindow),
-    loginFailuresPerAccount: pick('loginFailuresPerAccount', limits.loginFailuresPerAccount),
-    loginAccountWindowSeconds: pick('loginAccountWindowSeconds', limits.loginAccountWindow),
+    resetTokenTtlSeconds: pick('resetTokenTtlSeconds'),
+    loginFailuresPerIdentifierIp: pick('loginFailuresPerIdentifierIp'),
+    loginFailureWindowSeconds: pick('loginFailureWindowSeconds'),
+    loginFailuresPerAccount: pick('loginFailuresPerAccount'),
+    loginAccountWindowSeconds: pick('loginAccountWindowSeconds'),
   };
 }
 

@@ -29,18 +29,8 @@ export type UserDeletedHook = (
 
 declare module '../../config/types.ts' {
   interface ExtensionSettings {
-    /**
-     * Earlier versions' setting, still honoured: `factors({ requireTwoFactor })` now (the option
-     * wins; REQUIRE_TWO_FACTOR=1 feeds it).
-     */
-    requireTwoFactor?: boolean;
     /** NOTIFY_EVENTS: the notification emails to send (ids above); default all, [] none. */
     notifyEvents?: string[];
-    /**
-     * Earlier versions' setting, still honoured: `accountCenter({ eventRetentionDays })` now (the
-     * option wins; EVENT_RETENTION_DAYS feeds it).
-     */
-    eventRetentionDays?: number;
     /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
     onUserDeleted?: UserDeletedHook;
   }

@@ -24,27 +24,20 @@ export const factorsDefaults: Readonly<FactorsOptions> = {
   confirmFailureWindowSeconds: 15 * 60,
 };
 
-/**
- * Given options, then the settings of earlier versions (`requireTwoFactor`, REQUIRE_TWO_FACTOR;
- * the confirmation shared `limits.sudoMaxFailures` and `sudoFailureWindow`), then the defaults.
- */
+/** Given options, then REQUIRE_TWO_FACTOR=1 for `requireTwoFactor`, then the defaults. */
 export function resolveFactorsOptions(given: Partial<FactorsOptions>, config: CitadelConfig): FactorsOptions {
-  const { limits } = config;
   return {
-    requireTwoFactor:
-      given.requireTwoFactor ?? config.requireTwoFactor ?? config.env.REQUIRE_TWO_FACTOR === '1',
+    requireTwoFactor: given.requireTwoFactor ?? config.env.REQUIRE_TWO_FACTOR === '1',
     confirmMaxFailures: checkInteger(
       'factors',
       'confirmMaxFailures',
-      given.confirmMaxFailures ?? limits.sudoMaxFailures ?? factorsDefaults.confirmMaxFailures,
+      given.confirmMaxFailures ?? factorsDefaults.confirmMaxFailures,
       1,
     ),
     confirmFailureWindowSeconds: checkInteger(
       'factors',
       'confirmFailureWindowSeconds',
-      given.confirmFailureWindowSeconds ??
-        limits.sudoFailureWindow ??
-        factorsDefaults.confirmFailureWindowSeconds,
+      given.confirmFailureWindowSeconds ?? factorsDefaults.confirmFailureWindowSeconds,
       1,
     ),
   };

@@ -13,12 +13,12 @@ export interface MagicLinkOptions {
 
 export const magicLinkDefaults: Readonly<MagicLinkOptions> = { ttlSeconds: 15 * 60 };
 
-/** Given options over `limits.magicLinkTtl` (earlier versions) over the default. */
+/** Given options over the default. */
 export function resolveMagicLinkOptions(
   given: Partial<MagicLinkOptions>,
-  config: CitadelConfig,
+  _config: CitadelConfig,
 ): MagicLinkOptions {
-  const ttlSeconds = given.ttlSeconds ?? config.limits.magicLinkTtl ?? magicLinkDefaults.ttlSeconds;
+  const ttlSeconds = given.ttlSeconds ?? magicLinkDefaults.ttlSeconds;
   return { ttlSeconds: checkInteger('magicLink', 'ttlSeconds', ttlSeconds, 1) };
 }
 

@@ -24,31 +24,28 @@ export const pipelineDefaults: Readonly<PipelineOptions> = {
   maxCodeAttempts: 5,
 };
 
-/** Given options over `limits.codeTtl`, `codeResendInterval`, `maxCodeAttempts` (earlier versions). */
+/** Given options over the defaults. */
 export function resolvePipelineOptions(
   given: Partial<PipelineOptions>,
-  config: CitadelConfig,
+  _config: CitadelConfig,
 ): PipelineOptions {
-  const { limits } = config;
   return {
     codeTtlSeconds: checkInteger(
       'pipeline',
       'codeTtlSeconds',
-      given.codeTtlSeconds ?? limits.codeTtl ?? pipelineDefaults.codeTtlSeconds,
+      given.codeTtlSeconds ?? pipelineDefaults.codeTtlSeconds,
       1,
     ),
     codeResendIntervalSeconds: checkInteger(
       'pipeline',
       'codeResendIntervalSeconds',
-      given.codeResendIntervalSeconds ??
-        limits.codeResendInterval ??
-        pipelineDefaults.codeResendIntervalSeconds,
+      given.codeResendIntervalSeconds ?? pipelineDefaults.codeResendIntervalSeconds,
       0,
     ),
     maxCodeAttempts: checkInteger(
       'pipeline',
       'maxCodeAttempts',
-      given.maxCodeAttempts ?? limits.maxCodeAttempts ?? pipelineDefaults.maxCodeAttempts,
+      given.maxCodeAttempts ?? pipelineDefaults.maxCodeAttempts,
       1,
     ),
   };

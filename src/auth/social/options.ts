@@ -87,13 +87,12 @@ function validateProvider(p: OAuthProviderConfig): void {
 }
 
 /**
- * Given providers, then `oauthProviders` (earlier versions' setting), then OAUTH_PROVIDERS and
- * OAUTH_<ID>_*; each one checked (an issuer, or authorization and token URLs).
+ * Given providers, else OAUTH_PROVIDERS and OAUTH_<ID>_*; each one checked (an issuer, or
+ * authorization and token URLs).
  */
 export function resolveSocialOptions(given: Partial<SocialOptions>, config: CitadelConfig): SocialOptions {
-  const inCode = given.providers ?? config.oauthProviders;
-  const providers = inCode
-    ? inCode.map((provider) => ({ ...provider, scopes: [...provider.scopes] }))
+  const providers = given.providers
+    ? given.providers.map((provider) => ({ ...provider, scopes: [...provider.scopes] }))
     : providersFromEnv(config.env);
   const ids = new Set<string>();
   for (const provider of providers) {

@@ -21,30 +21,16 @@ export const sudoDefaults: Readonly<SudoOptions> = {
   failureWindowSeconds: 15 * 60,
 };
 
-/**
- * Given options, then the settings of earlier versions (`sudoTtl`, SUDO_TTL, `limits.sudo*`, in
- * the order they were read then), then the defaults.
- */
+/** Given options, then SUDO_TTL for `ttlSeconds`, then the defaults. */
 export function resolveSudoOptions(given: Partial<SudoOptions>, config: CitadelConfig): SudoOptions {
-  const { limits } = config;
-  const ttlSeconds =
-    given.ttlSeconds ??
-    config.sudoTtl ??
-    envInteger(config.env, 'SUDO_TTL', 1) ??
-    limits.sudoTtl ??
-    sudoDefaults.ttlSeconds;
+  const ttlSeconds = given.ttlSeconds ?? envInteger(config.env, 'SUDO_TTL', 1) ?? sudoDefaults.ttlSeconds;
   return {
     ttlSeconds: checkInteger('sudo', 'ttlSeconds', ttlSeconds, 1),
-    maxFailures: checkInteger(
-      'sudo',
-      'maxFailures',
-      given.maxFailures ?? limits.sudoMaxFailures ?? sudoDefaults.maxFailures,
-      1,
-    ),
+    maxFailures: checkInteger('sudo', 'maxFailures', given.maxFailures ?? sudoDefaults.maxFailures, 1),
     failureWindowSeconds: checkInteger(
       'sudo',
       'failureWindowSeconds',
-      given.failureWindowSeconds ?? limits.sudoFailureWindow ?? sudoDefaults.failureWindowSeconds,
+      given.failureWindowSeconds ?? sudoDefaults.failureWindowSeconds,
       1,
     ),
   };

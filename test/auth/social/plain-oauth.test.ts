@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/app.ts';
-import { MockProvider, authorize, startSignIn } from '../../support/mock-provider.ts';
+import { MockProvider, authorize, socialPlugins, startSignIn } from '../../support/mock-provider.ts';
 import { isPlaceholderEmail } from '../../../src/auth/social/identities.ts';
 
 interface GitHubEmail {
@@ -56,7 +56,7 @@ describe('plain OAuth 2.0 providers (explicit endpoints, no discovery)', () => {
     github = new GitHubApi(mock.issuedAccessTokens);
     const api = await github.start();
     t = await startTestApp({
-      oauthProviders: [
+      plugins: socialPlugins([
         {
           id: 'github',
           label: 'GitHub',
@@ -77,7 +77,7 @@ describe('plain OAuth 2.0 providers (explicit endpoints, no discovery)', () => {
           userinfoUrl: `${mock.issuer}/userinfo`,
           scopes: ['profile'],
         },
-      ],
+      ]),
     });
   });
   afterAll(async () => {

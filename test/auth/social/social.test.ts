@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../support/app.ts';
 import { codeIn } from '../../support/mail.ts';
-import { MockProvider, authorize, socialSignIn, startSignIn } from '../../support/mock-provider.ts';
+import {
+  MockProvider,
+  authorize,
+  socialPlugins,
+  socialSignIn,
+  startSignIn,
+} from '../../support/mock-provider.ts';
 import { isPlaceholderEmail } from '../../../src/auth/social/identities.ts';
 
 async function countUsers(t: TestApp): Promise<number> {
@@ -18,11 +24,11 @@ describe('social sign-in against a real OpenID Connect provider', () => {
   beforeAll(async () => {
     mock = await new MockProvider().start();
     t = await startTestApp({
-      oauthProviders: [
+      plugins: socialPlugins([
         mock.providerConfig(),
         // Nothing listens on port 1: discovery fails.
         { ...mock.providerConfig('down'), issuer: 'http://127.0.0.1:1' },
-      ],
+      ]),
     });
   });
   afterAll(async () => {
@@ -323,7 +329,7 @@ describe('social sign-in with AUTH_LOGIN_ACTIONS=email_2fa', () => {
   let t: TestApp;
   beforeAll(async () => {
     mock = await new MockProvider().start();
-    t = await startTestApp({ oauthProviders: [mock.providerConfig()], loginActions: ['email_2fa'] });
+    t = await startTestApp({ plugins: socialPlugins([mock.providerConfig()]), loginActions: ['email_2fa'] });
   });
   afterAll(async () => {
     await t?.close();
