@@ -13,6 +13,7 @@ import { verifyCsrf } from '../http/security/csrf.ts';
 import { hookOf } from '../http/request/hooks.ts';
 import { refuseForbiddenKeys } from '../http/request/request-keys.ts';
 import { ServedPaths } from '../http/html/served-paths.ts';
+import { SecretPaths } from '../http/security/logging.ts';
 import { readMultipartBody } from '../http/request/multipart-body.ts';
 import { registerMultipartFields } from '../http/request/multipart-fields.ts';
 import { refuseLongUrls } from '../http/request/request-head.ts';
@@ -125,6 +126,10 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // Page headers are rendered by the HTTP layer (`renderPage`), which reads them from the instance.
   app.decorate('pageHeaderParts', services.pageHeaderParts);
   const basePath = config.basePath;
+  // Where declared secrets sit in paths: the request log redacts them even when no route answers.
+  const secretPaths = new SecretPaths();
+  if (!app.hasDecorator('secretPaths')) app.decorate('secretPaths', secretPaths);
+  app.addHook('onRoute', (route) => secretPaths.add(route.url, route.config?.secrets));
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     if (!methods.includes('GET')) return;

@@ -6,10 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPlugins, definePlugin } from '../../src/index.ts';
-import { redactUrl } from '../../src/http/security/logging.ts';
+import { defaultPlugins, definePlugin, organizations } from '../../src/index.ts';
+import { redactUrl, SecretPaths } from '../../src/http/security/logging.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { linkIn } from '../support/mail.ts';
+import { elevate } from '../support/sudo.ts';
 
 const secret = () => `s3cr3t${randomBytes(18).toString('base64url')}`;
 
@@ -36,7 +37,7 @@ describe('secret path and query parameters are redacted from their route declara
       logger: undefined,
       logLevel: 'trace',
       logStream: { write: (line: string) => void lines.push(line) },
-      plugins: [...defaultPlugins(), invitations],
+      plugins: [...defaultPlugins(), organizations(), invitations],
       routes: (app) => {
         app.addHook('onRequest', async (request) => {
           declared.set(`${request.method} ${request.routeOptions.url}`, request.routeOptions.config.secrets);
@@ -104,6 +105,87 @@ describe('secret path and query parameters are redacted from their route declara
     expect(log).toContain('"url":"/oauth/callback/nope?code=%5Bredacted%5D&state=%5Bredacted%5D&error=x"');
   });
 
+  it('a token in a URL path never reaches any log line: valid, unknown or malformed, whatever the answer', async () => {
+    lines.length = 0;
+    const app = 'http://localhost:3000';
+    const tokenAfter = (mail: string, prefix: string) =>
+      decodeURIComponent(new URL(linkIn(mail, `${app}${prefix}`)).pathname.slice(prefix.length));
+    // Valid tokens of every link Citadel mails, as mailed.
+    const user = await t.createUser();
+    await t.client().post('/magic-link', { email: user.email });
+    const magic = tokenAfter(await t.mail.waitFor(user.email, { count: 1 }), '/magic-link/verify/');
+    await t.client().post('/forgot-password', { email: user.email });
+    const reset = new URL(
+      linkIn(await t.mail.waitFor(user.email, { count: 2 }), `${app}/reset-password?token=`),
+    ).searchParams.get('token')!;
+    const owner = await t.signIn(await t.createUser());
+    await elevate(owner);
+    const moved = `moved-${randomBytes(4).toString('hex')}@example.org`;
+    expect((await owner.post('/account/email', { email: moved })).status).toBe(200);
+    const email = tokenAfter(await t.mail.waitFor(moved, { count: 1 }), '/account/email/verify/');
+    const created = await owner.post('/organizations', { name: 'Logged' });
+    expect(created.status, created.text).toBe(201);
+    const invited = `invited-${randomBytes(4).toString('hex')}@example.org`;
+    const invitation = await owner.post(`/organizations/${created.body.data.organization.id}/invitations`, {
+      email: invited,
+      role: 'member',
+    });
+    expect(invitation.status, invitation.text).toBe(201);
+    const invite = tokenAfter(await t.mail.waitFor(invited, { count: 1 }), '/organizations/invitations/');
+
+    const unknown = secret();
+    const tokens = [magic, reset, email, invite, unknown];
+    const paths = [
+      '/magic-link/verify/',
+      '/account/email/verify/',
+      '/organizations/invitations/',
+      '/reset-password/',
+      '/invitations/',
+    ];
+    const urls: string[] = [];
+    for (const path of paths) {
+      for (const token of [magic, reset, email, invite, unknown]) {
+        urls.push(
+          `${path}${encodeURIComponent(token)}`,
+          `${path}${encodeURIComponent(token)}/`,
+          `${path}${encodeURIComponent(token)}/accept?from=mail`,
+          // Malformed: a broken escape, an extra segment, doubled slashes, another case, a long one.
+          `${path}${token}%zz`,
+          `${path}${token}/x/y`,
+          `/${path.replace(/\//g, '//')}${token}`,
+          `${path.toUpperCase()}${token}`,
+          `${path}${token}${'a'.repeat(300)}`,
+        );
+      }
+    }
+    urls.push(`/reset-password?token=${reset}`, `/magic-link/verify?token=${magic}`);
+    const statuses = new Set<number>();
+    for (const url of urls) {
+      for (const accept of ['application/json', 'text/html']) {
+        const response = await t.app.inject({ method: 'GET', url, headers: { accept } });
+        expect(response.statusCode, url).toBeLessThan(500);
+        statuses.add(response.statusCode);
+      }
+    }
+    // The posts that carry a token in the body or path, too.
+    for (const token of tokens)
+      await t.app.inject({
+        method: 'POST',
+        url: `/account/email/verify/${token}`,
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        payload: JSON.stringify({ token }),
+      });
+    // 200 (a valid link's page), 404 (unknown, or no such route) and a 4xx of the router were all seen.
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
+    const log = lines.join('\n');
+    expect(log).toContain('"url":"/reset-password/[redacted]"');
+    for (const [index, token] of tokens.entries()) {
+      expect(log, `token ${index}`).not.toContain(token);
+      expect(log, `token ${index}`).not.toContain(encodeURIComponent(token));
+      expect(log.toLowerCase(), `token ${index}`).not.toContain(token.toLowerCase().slice(0, 24));
+    }
+  });
+
   it("a plugin's route declares its own secrets: path and query, by its own names", async () => {
     lines.length = 0;
     const invite = secret();
@@ -158,5 +240,21 @@ describe('redactUrl: laying the pattern over the path', () => {
     expect(redactUrl('/p?access_token=1&refresh_token=2', undefined, [])).toBe(
       '/p?access_token=%5Bredacted%5D&refresh_token=%5Bredacted%5D',
     );
+  });
+});
+
+describe('SecretPaths: the prefixes the declarations give', () => {
+  it('cuts a path after the static part before the first parameter of a declaring route', () => {
+    const paths = new SecretPaths();
+    paths.add('/magic-link/verify/:token', ['token']);
+    paths.add('/reset-password', ['token']);
+    paths.add('/tokens/:id', undefined);
+    expect(paths.redact('/magic-link/verify/abc/def')).toBe('/magic-link/verify/[redacted]');
+    expect(paths.redact('//Magic-Link//verify/abc')).toBe('/magic-link/verify/[redacted]');
+    expect(paths.redact('/magic-link%2Fverify%2Fabc')).toBe('/magic-link/verify/[redacted]');
+    expect(paths.redact('/reset-password/abc%zz')).toBe('/reset-password/[redacted]');
+    expect(paths.redact('/reset-password')).toBeNull();
+    expect(paths.redact('/magic-link/verify/')).toBeNull();
+    expect(paths.redact('/tokens/12')).toBeNull();
   });
 });

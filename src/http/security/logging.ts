@@ -69,6 +69,51 @@ function redactPath(path: string, pattern: string | undefined, secrets: Readonly
 const NONE: ReadonlySet<string> = new Set();
 
 /**
+ * Where declared secrets sit in paths, per server, read from the routes' own declarations: the
+ * static part of each such route's pattern up to its first parameter (`/magic-link/verify/`, and
+ * `/reset-password/` for a route whose token is a query parameter). A request that no declaring
+ * route answered (404, a 400 of the router, a token pasted as a path segment) is logged with
+ * everything after such a prefix redacted, so a mailed token never reaches a log line.
+ */
+export class SecretPaths {
+  private readonly prefixes = new Set<string>();
+
+  /** Record a route's URL pattern and the secrets it declares. */
+  add(pattern: string, secrets: readonly string[] | undefined): void {
+    if (!secrets || secrets.length === 0) return;
+    const statics: string[] = [];
+    for (const segment of pattern.split('/').slice(1)) {
+      if (/[:*]/.test(segment)) break;
+      statics.push(segment.toLowerCase());
+    }
+    const prefix = statics.filter(Boolean).join('/');
+    this.prefixes.add(prefix === '' ? '/' : `/${prefix}/`);
+  }
+
+  /** The path cut after the secret prefix it starts with (compared case- and slash-insensitively), or null. */
+  redact(path: string): string | null {
+    let plain = path;
+    try {
+      plain = decodeURIComponent(path);
+    } catch {
+      // A malformed escape: compared as sent.
+    }
+    plain = plain.replace(/\/+/g, '/').toLowerCase();
+    for (const prefix of this.prefixes) {
+      if (plain.startsWith(prefix) && plain.length > prefix.length) return `${prefix}${REDACTED}`;
+    }
+    return null;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Filled by the server from every route's `secrets` (src/app/mount.ts). */
+    secretPaths?: SecretPaths;
+  }
+}
+
+/**
  * The URL as it may be logged. `secrets` are the names the route declares secret (`config: {
  * secrets }`): path parameters of its pattern and query names; the default query names are
  * redacted too.
@@ -97,9 +142,13 @@ export function redactUrl(url: string, pattern?: string, secrets: readonly strin
 export function redactedRequestSerializer(request: FastifyRequest) {
   const route = request.routeOptions as Partial<FastifyRequest['routeOptions']> | undefined;
   const secrets = route?.config?.secrets ?? [];
-  return {
-    method: request.method,
-    url: redactUrl(request.url, route?.url, secrets),
-    remoteAddress: request.ip,
-  };
+  let url = redactUrl(request.url, route?.url, secrets);
+  // No declaring route answered (not found, refused by the router): the declared prefixes decide.
+  if (secrets.length === 0) {
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    const cut = request.server?.secretPaths?.redact(path);
+    if (cut) url = cut + (queryAt === -1 ? '' : url.slice(queryAt));
+  }
+  return { method: request.method, url, remoteAddress: request.ip };
 }
