@@ -54,7 +54,7 @@ describe('client.api on a tenant-scoped resource', () => {
 
     // Carol joins Acme as a member through the emailed invitation.
     const before = t.mail.to(carol.email).length;
-    const invited = await alice.client.auth.organizations.invitations.send({
+    const invited = await alice.client.auth.organizations.invitations.create({
       id: String(acme),
       email: carol.email,
       role: 'member',

@@ -48,3 +48,29 @@ export const organizationsMigration: CitadelMigration = {
     await db.schema.dropTable('organizations').execute();
   },
 };
+
+/**
+ * Emailed links proving that a signed-in account receives mail at its address, asked for from an
+ * invitation to that address: the token only as its SHA-256, single use.
+ */
+export const organizationEmailProofsMigration: CitadelMigration = {
+  name: '0701_organization_email_proofs',
+  async up(db, dialect) {
+    await idColumn(db.schema.createTable('organization_email_proofs'), dialect)
+      .addColumn('user_id', 'integer', userIdColumn)
+      .addColumn('email', 'varchar(191)', (c) => c.notNull())
+      .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('expires_at', TIMESTAMP, (c) => c.notNull())
+      .addColumn('used_at', TIMESTAMP)
+      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('organization_email_proofs_user_id')
+      .on('organization_email_proofs')
+      .column('user_id')
+      .execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('organization_email_proofs').execute();
+  },
+};

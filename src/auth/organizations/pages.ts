@@ -21,14 +21,22 @@ export interface OrganizationsPageProps {
 export interface OrganizationPageProps {
   organization: OrganizationSummary | null;
   members: { user: { id: number; username: string; email: string }; role: string; created_at: string }[];
-  invitations: { email: string; role: string; expires_at: string }[];
+  /** Pending invitations (managers only), with the inviter's username. */
+  invitations: { id: number; email: string; role: string; inviter: string; expires_at: string }[];
   roles: string[];
   active: number | null;
 }
 
 export interface InvitationPageProps {
   token: string;
+  /** The token of the emailed link that proves the caller's address, when the page was opened from it. */
+  proof: string;
+  /** The organization's name; null when the invitation cannot be accepted. */
   organization: string | null;
+  /** Signed out; signed in with another address; with the address, not proved; ready to join. */
+  state: 'anonymous' | 'other_address' | 'unconfirmed' | 'ready';
+  /** The signed-in account's address. */
+  email: string;
 }
 
 function activeForm(
@@ -204,7 +212,27 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                   ? ''
                   : html`<h2>Open invitations</h2>
                       <ul class="plain">
-                        ${invitations.map((i) => html`<li class="event"><span class="wrap">${i.email}</span> · ${i.role} · until <time>${i.expires_at.slice(0, 10)}</time></li>`)}
+                        ${invitations.map(
+                          (i) =>
+                            html`<li class="event">
+                              <span class="wrap">${i.email}</span> · ${i.role} · by ${i.inviter} · until
+                              <time>${i.expires_at.slice(0, 10)}</time>
+                              ${
+                                owner || i.role !== 'owner'
+                                  ? html`<form
+                                      class="inline"
+                                      method="post"
+                                      action="/organizations/${id}/invitations/${String(i.id)}/revoke"
+                                    >
+                                      ${csrfField(ctx)}<button class="secondary" type="submit">
+                                        Withdraw
+                                        <span class="visually-hidden">the invitation to ${i.email}</span>
+                                      </button>
+                                    </form>`
+                                  : ''
+                              }
+                            </li>`,
+                        )}
                       </ul>`
               }`
           : ''
@@ -227,30 +255,58 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
   );
 }
 
-/** GET /organizations/invitations/{token}: the emailed link, accepted with one button. */
+/**
+ * GET /organizations/invitations/{token}: the emailed link, accepted with one button; an account
+ * holding the invited address without having proved it is offered a link that proves it.
+ */
 export function invitationPage(ctx: PageContext<InvitationPageProps>) {
-  const { token, organization } = ctx.props;
+  const { token, proof, organization, state, email } = ctx.props;
   if (!organization)
     return layout(
       ctx,
       'Invitation',
-      html`<p>This invitation is invalid, was already used or has expired.</p>`,
+      html`<p>This invitation is invalid, was revoked, was already used or has expired.</p>`,
     );
+  const tokenField = html`${csrfField(ctx)}<input type="hidden" name="token" value="${token}" />`;
+  const join = (label: string) =>
+    html`<form method="post" action="/organizations/invitations/accept">
+      ${tokenField}${proof ? html`<input type="hidden" name="proof" value="${proof}" />` : ''}
+      <button type="submit">${label}</button>
+    </form>`;
+  const body =
+    state === 'anonymous'
+      ? html`<p><a href="/login">Sign in</a> first, then open the link again.</p>`
+      : state === 'other_address'
+        ? html`<p>
+            This invitation was sent to another address than yours (<span class="wrap">${email}</span>): sign
+            in with the account whose address received it.
+          </p>`
+        : state === 'ready'
+          ? join(`Join ${organization}`)
+          : proof
+            ? html`<p>Confirm that <span class="wrap">${email}</span> is yours, and join.</p>
+                ${join(`Confirm my address and join ${organization}`)}`
+            : html`<p>
+                  Your address <span class="wrap">${email}</span> is not confirmed yet. We can email it a
+                  link: open it while signed in to this account to confirm the address and join.
+                </p>
+                <form method="post" action="/organizations/invitations/confirmation">
+                  ${tokenField}<button type="submit">Email me a confirmation link</button>
+                </form>`;
+  // The confirmation link was just sent (that answer shows this page again, with its message).
+  const sent =
+    ctx.outcome?.status === 'success' && ctx.outcome.message
+      ? html`<div class="flash success" role="status">${ctx.outcome.message}</div>`
+      : '';
   return layout(
     ctx,
     `Join ${organization}`,
-    html`<p>
+    html`${sent}
+      <p>
         You are invited to join <strong>${organization}</strong>. Accept it while signed in with the address
         the invitation was sent to.
       </p>
-      ${
-        ctx.user
-          ? html`<form method="post" action="/organizations/invitations/accept">
-              ${csrfField(ctx)}<input type="hidden" name="token" value="${token}" />
-              <button type="submit">Join ${organization}</button>
-            </form>`
-          : html`<p><a href="/login">Sign in</a> first, then open the link again.</p>`
-      }`,
+      ${body}`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { definePlugin } from '../../plugin.ts';
-import { organizationsMigration } from './migrations.ts';
+import { organizationEmailProofsMigration, organizationsMigration } from './migrations.ts';
 import { organizationEndpoints, organizationsOf } from './routes.ts';
 import { invitationLink } from './link-routes.ts';
 import { switcher } from './pages.ts';
@@ -25,8 +25,13 @@ export function organizations(options: OrganizationsOptions = {}) {
   return definePlugin({
     id: 'organizations',
     options,
-    migrations: [organizationsMigration],
-    tables: ['organizations', 'organization_members', 'organization_invitations'],
+    migrations: [organizationsMigration, organizationEmailProofsMigration],
+    tables: [
+      'organizations',
+      'organization_members',
+      'organization_invitations',
+      'organization_email_proofs',
+    ],
     endpoints: organizationEndpoints(roles),
     routes: invitationLink,
     tenancy: createTenancy(roles),

@@ -10,36 +10,40 @@ import type { CitadelServices } from '../core/services.ts';
 import type { Caller } from '../../http/security/caller.ts';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
-import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
 import type { EndpointInput } from '../core/endpoint.ts';
 import {
   organizationPage,
   organizationsPage,
-  type InvitationPageProps,
   type OrganizationPageProps,
   type OrganizationsPageProps,
   type OrganizationSummary,
 } from './pages.ts';
 import { LastOwnerError, lockOrganization, membershipOf, ownerCount, type Membership } from './service.ts';
+import {
+  event,
+  idOrNull,
+  isManagerRole,
+  MAX_ID,
+  OrganizationWithRole,
+  parseId,
+  requireManager,
+  requireMember,
+} from './access.ts';
+import {
+  INVITATION_TTL_SECONDS,
+  invitationEndpoints,
+  invitationsOf,
+  voidInvitationsOf,
+} from './invitations.ts';
 
-/** Invitations work for seven days, once. */
-export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 /** At most this many invitations per organization per hour. */
 export const INVITATIONS_PER_HOUR = 10;
-/** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
-const MAX_TOKEN_LENGTH = 128;
 
 const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 
 const OrganizationSchema = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
-const OrganizationWithRole = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  slug: Type.String(),
-  role: Type.String(),
-});
 const MemberSchema = Type.Object({
   user: Type.Object({ id: Type.Integer(), username: Type.String(), email: Type.String() }),
   role: Type.String(),
@@ -58,12 +62,6 @@ const Slug = Type.String({
   'x-message': 'A slug is lower-case letters, digits and single dashes (my-team).',
 });
 
-/** `/organizations/{id}`'s id, or 404: ids are positive integers. */
-function parseId(raw: string, what = 'Organization'): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new NotFoundError(`${what} not found.`);
-  return Number(raw);
-}
-
 /** A slug made of a name: lower-case ASCII letters and digits, dashes between words. */
 export function slugify(name: string): string {
   const slug = name
@@ -75,22 +73,6 @@ export function slugify(name: string): string {
     .slice(0, 48)
     .replace(/-+$/, '');
   return slug || 'organization';
-}
-
-/** The caller's membership of `organizationId`, or 404 (a non-member learns nothing). */
-async function requireMember(
-  services: CitadelServices,
-  caller: Caller,
-  organizationId: number,
-): Promise<Membership> {
-  const member = await membershipOf(services.db, caller.user.id, organizationId);
-  if (!member) throw new NotFoundError('Organization not found.');
-  return member;
-}
-
-function requireManager(member: Membership): void {
-  if (member.role !== 'owner' && member.role !== 'admin')
-    throw new ForbiddenError('Only an owner or an admin of the organization may do this.');
 }
 
 async function slugTaken(db: Kysely<Database>, slug: string, except?: number): Promise<boolean> {
@@ -118,17 +100,6 @@ function isUniqueViolation(error: unknown): boolean {
     e.errno === 1062 ||
     (typeof e.message === 'string' && /UNIQUE constraint failed/i.test(e.message))
   );
-}
-
-function event(
-  services: CitadelServices,
-  db: Kysely<Database>,
-  request: { ip: string; userAgent: string | null },
-  userId: number,
-  type: SecurityEventType,
-  detail: Record<string, string | number>,
-) {
-  return recordSecurityEvent(db, services.clock, { userId, type, ...originOf(request), detail });
 }
 
 /** The user's organizations with the user's role in each, by name. */
@@ -170,44 +141,17 @@ async function membersOf(db: Kysely<Database>, organizationId: number) {
   }));
 }
 
-/** The invitation a link's token names, while it can be accepted: the organization's name. */
-export async function invitationProps(
-  services: CitadelServices,
-  token: string,
-): Promise<InvitationPageProps> {
-  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return { token: '', organization: null };
-  const found = await services.db
-    .selectFrom('organization_invitations as i')
-    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-    .select('o.name')
-    .where('i.token_hash', '=', sha256Hex(token))
-    .where('i.used_at', 'is', null)
-    .where('i.expires_at', '>', services.clock.now().toISOString())
-    .executeTakeFirst();
-  return { token, organization: found?.name ?? null };
-}
-
 /** The organization endpoints, for the roles of the plugin's options. */
 export function organizationEndpoints(roles: RolePermissions) {
   const roleNames = [...roles.keys()];
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
   const detailProps = async (input: EndpointInput): Promise<OrganizationPageProps> => {
     const { services, caller } = input;
-    const raw = (input.params as { id?: string } | undefined)?.id ?? '';
-    const id = /^[1-9][0-9]{0,14}$/.test(raw) ? Number(raw) : null;
+    const id = idOrNull((input.params as { id?: unknown } | undefined)?.id);
     const member = caller && id !== null ? await membershipOf(services.db, caller.user.id, id) : undefined;
     if (!member) return { organization: null, members: [], invitations: [], roles: roleNames, active: null };
-    const manager = member.role === 'owner' || member.role === 'admin';
-    const invitations = manager
-      ? await services.db
-          .selectFrom('organization_invitations')
-          .select(['email', 'role', 'expires_at'])
-          .where('organization_id', '=', member.id)
-          .where('used_at', 'is', null)
-          .where('expires_at', '>', services.clock.now().toISOString())
-          .orderBy('id', 'desc')
-          .limit(50)
-          .execute()
+    const invitations = isManagerRole(member.role)
+      ? await invitationsOf(services.db, services.clock.now(), member.id)
       : [];
     return {
       organization: member,
@@ -311,6 +255,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     ability: 'organizations:read',
     summary: 'One of the caller’s organizations and its members',
     params: IdParams,
+    failures: [404],
     responses: {
       200: Envelope({
         data: Type.Object({ organization: OrganizationWithRole, members: Type.Array(MemberSchema) }),
@@ -334,6 +279,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     summary: 'Rename an organization or change its slug (owner, admin)',
     params: IdParams,
     body: Type.Object({ name: Type.Optional(Name), slug: Type.Optional(Slug) }),
+    failures: [403, 404],
     responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
     async handler({ params, body, caller, services }) {
       const member = await requireMember(services, caller!, parseId(params.id));
@@ -372,8 +318,10 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.delete',
     auth: 'sudo',
     ability: 'organizations:delete',
+    impersonation: 'forbidden',
     summary: 'Delete an organization and its tenant rows (owner, sudo)',
     params: IdParams,
+    failures: [403, 404],
     responses: { 200: Envelope() },
     async handler(input) {
       const { params, caller, services, session } = input;
@@ -427,8 +375,10 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.invite',
     auth: 'session',
     ability: 'organizations:update',
+    impersonation: 'forbidden',
     summary: 'Invite someone by email (owner, admin; an owner only by an owner)',
     params: IdParams,
+    failures: [403, 404],
     body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191 }), role: Role }),
     // Per user here; per organization (10 an hour) once the caller is known to manage it.
     rateLimit: { name: 'organizations:invite:user', max: 30, windowSeconds: 3600, per: 'user' },
@@ -488,83 +438,12 @@ export function organizationEndpoints(roles: RolePermissions) {
     },
   });
 
-  const accept = defineEndpoint({
-    method: 'POST',
-    path: '/organizations/invitations/accept',
-    action: 'organizations.join',
-    auth: 'session',
-    ability: 'organizations:update',
-    summary: 'Accept an invitation (the signed-in user whose proved email it was sent to)',
-    body: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: MAX_TOKEN_LENGTH }) }),
-    secrets: ['token'],
-    rateLimit: { name: 'organizations:accept:user', max: 30, windowSeconds: 3600, per: 'user' },
-    responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationWithRole }) }) },
-    async handler(input) {
-      const { body, caller, services, session } = input;
-      const { db, clock } = services;
-      const user = caller!.user;
-      const now = clock.now().toISOString();
-      const gone = () => new NotFoundError('This invitation is invalid, was already used or has expired.');
-      const invitation = await db
-        .selectFrom('organization_invitations as i')
-        .innerJoin('organizations as o', 'o.id', 'i.organization_id')
-        .select(['i.id', 'i.organization_id', 'i.email', 'i.role', 'o.name', 'o.slug'])
-        .where('i.token_hash', '=', sha256Hex(body.token))
-        .where('i.used_at', 'is', null)
-        .where('i.expires_at', '>', now)
-        .executeTakeFirst();
-      if (!invitation) throw gone();
-      // Only the invited address, proved by its owner, joins: the link alone is not enough.
-      if (user.email_verified_at === null || user.email.toLowerCase() !== invitation.email.toLowerCase())
-        throw new ForbiddenError(
-          'This invitation was sent to another address: sign in with the account whose confirmed email received it.',
-        );
-      const role = await retryOnDeadlock(() =>
-        db.transaction().execute(async (trx) => {
-          // Single use: of two accepts at once, one claims the row.
-          const claimed = await trx
-            .updateTable('organization_invitations')
-            .set({ used_at: now })
-            .where('id', '=', invitation.id)
-            .where('used_at', 'is', null)
-            .executeTakeFirst();
-          if (Number(claimed.numUpdatedRows) !== 1) throw gone();
-          const existing = await membershipOf(trx, user.id, invitation.organization_id);
-          if (existing) return existing.role;
-          await trx
-            .insertInto('organization_members')
-            .values({
-              organization_id: invitation.organization_id,
-              user_id: user.id,
-              role: invitation.role,
-              created_at: now,
-            })
-            .execute();
-          const detail = { organization_id: invitation.organization_id, role: invitation.role };
-          await event(services, trx, input, user.id, 'organization_invitation_accepted', detail);
-          await event(services, trx, input, user.id, 'organization_member_added', detail);
-          return invitation.role;
-        }),
-      );
-      const organization = {
-        id: invitation.organization_id,
-        name: invitation.name,
-        slug: invitation.slug,
-        role,
-      };
-      // A session acting in no organization acts in the one it just joined.
-      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
-        session.set(ACTIVE_ORGANIZATION_KEY, organization.id);
-        forgetTenant(input);
-      }
-      return {
-        status: 'success',
-        message: `You joined ${invitation.name}.`,
-        data: { organization },
-        redirect_to: `/organizations/${invitation.organization_id}`,
-      };
-    },
-  });
+  const {
+    list: listInvitations,
+    revoke: revokeInvitation,
+    accept,
+    sendProof,
+  } = invitationEndpoints(detailProps);
 
   /** The target's membership, the actor's rights over it, and the owner rule; in a transaction. */
   const changeMember = async (
@@ -593,8 +472,10 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.member_update',
     auth: 'session',
     ability: 'organizations:update',
+    impersonation: 'forbidden',
     summary: "Change a member's role (owner, admin; only an owner touches an owner)",
     params: MemberParams,
+    failures: [403, 404, 409],
     body: Type.Object({ role: Role }),
     responses: { 200: Envelope() },
     async handler(input) {
@@ -615,6 +496,8 @@ export function organizationEndpoints(roles: RolePermissions) {
           .where('organization_id', '=', organizationId)
           .where('user_id', '=', userId)
           .execute();
+        // Invitations the member sent that the new role could not send are void.
+        await voidInvitationsOf(trx, organizationId, userId, body.role);
         await event(services, trx, input, userId, 'organization_role_changed', {
           organization_id: organizationId,
           from: target.role,
@@ -632,8 +515,10 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.member_remove',
     auth: 'session',
     ability: 'organizations:update',
+    impersonation: 'forbidden',
     summary: 'Remove a member (owner, admin; only an owner removes an owner; anyone may leave)',
     params: MemberParams,
+    failures: [403, 404, 409],
     responses: { 200: Envelope() },
     async handler(input) {
       const { params, caller, services, session } = input;
@@ -659,6 +544,7 @@ export function organizationEndpoints(roles: RolePermissions) {
           .where('user_id', '=', userId)
           .where('organization_id', '=', organizationId)
           .execute();
+        await voidInvitationsOf(trx, organizationId, userId, null);
         await event(services, trx, input, userId, 'organization_member_removed', {
           organization_id: organizationId,
           by: self ? 'self' : 'manager',
@@ -684,9 +570,10 @@ export function organizationEndpoints(roles: RolePermissions) {
     // A token acts in the organization it was made for; only a session switches.
     bearer: false,
     summary: 'Choose the organization the session acts in (or none)',
+    failures: [404],
     body: Type.Object({
       organization_id: Type.Union(
-        [Type.Integer({ minimum: 1 }), Type.Null(), Type.String({ maxLength: 20 })],
+        [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.Null(), Type.String({ maxLength: 20 })],
         {
           description: 'An organization of the caller, or null for none',
         },
@@ -703,7 +590,9 @@ export function organizationEndpoints(roles: RolePermissions) {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         return { status: 'success', message: 'No active organization.', data: { organization: null } };
       }
-      const id = typeof raw === 'number' ? raw : parseId(raw);
+      const id = typeof raw === 'number' ? raw : idOrNull(raw);
+      // Out of the id column's range: no organization has it (and no database is asked).
+      if (id === null) throw new ValidationError({ organization_id: 'No such organization of yours.' });
       const member = await requireMember(services, caller!, id);
       session.set(ACTIVE_ORGANIZATION_KEY, member.id);
       return {
@@ -720,10 +609,13 @@ export function organizationEndpoints(roles: RolePermissions) {
     index,
     setActive,
     accept,
+    sendProof,
     show,
     update,
     remove,
     invite,
+    listInvitations,
+    revokeInvitation,
     updateMember,
     removeMember,
   ] as const;

@@ -31,10 +31,22 @@ export interface OrganizationInvitationsTable {
   created_at: string;
 }
 
+/** An emailed link that proves the account `user_id` receives mail at `email`: SHA-256, single use. */
+export interface OrganizationEmailProofsTable {
+  id: Generated<number>;
+  user_id: number;
+  email: string;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface OrganizationTables {
   organizations: OrganizationsTable;
   organization_members: OrganizationMembersTable;
   organization_invitations: OrganizationInvitationsTable;
+  organization_email_proofs: OrganizationEmailProofsTable;
 }
 
 declare module '../../db/schema.ts' {
