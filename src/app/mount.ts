@@ -14,6 +14,7 @@ import { hookOf } from '../http/request/hooks.ts';
 import { refuseForbiddenKeys } from '../http/request/request-keys.ts';
 import { ServedPaths } from '../http/html/served-paths.ts';
 import { SecretPaths } from '../http/security/logging.ts';
+import { refuseDotSegments } from '../http/request/dot-segments.ts';
 import { readMultipartBody } from '../http/request/multipart-body.ts';
 import { registerMultipartFields } from '../http/request/multipart-fields.ts';
 import { refuseLongUrls } from '../http/request/request-head.ts';
@@ -168,7 +169,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   await app.register(sessionPlugin);
   // A request target over 32 KiB: Citadel's own 414 (with the session loaded, so a form client
   // gets the error page).
-  app.addHook('onRequest', hookOf(refuseLongUrls));
+  // …and a `.` or `..` path parameter is a path no route serves (404).
+  app.addHook('onRequest', hookOf(refuseLongUrls, refuseDotSegments));
   app.addHook('preHandler', hookOf(verifyCsrf));
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {
