@@ -88,11 +88,13 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
     { buildAuthOpenApiDocument },
     { parseOpenApiVersion },
     { authEndpointGroups },
+    { pluginRateLimits },
   ] = await Promise.all([
     import('./app/assembly.ts'),
     import('./auth/core/endpoint-openapi.ts'),
     import('./core/openapi.ts'),
     import('./auth/core/plugin-host.ts'),
+    import('./auth/core/plugin-limit-routes.ts'),
   ]);
   const plugins = resolvePlugins(options);
   const config = loadConfig(options, [], knownActions(plugins, options));
@@ -102,6 +104,7 @@ async function printAuthOpenApi(options: CitadelOptions, openapi: string | undef
     serverUrl: config.basePath || '/',
     cookieName: SESSION_COOKIE,
     openapi: openapi === undefined ? config.openapi : parseOpenApiVersion(openapi, '--openapi'),
+    rateLimits: pluginRateLimits(plugins),
   });
   process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }

@@ -66,33 +66,12 @@ export { organizations, type OrganizationsOptions } from './auth/organizations/p
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,
-  accounts,
-  tokens,
-  social,
-  password,
-  pipeline,
-  magicLink,
-  factors,
-  sudo,
-  accountCenter,
-  serviceTokens,
-  admin,
   type BuiltInPluginKey,
   type BuiltInPlugin,
   type DefaultPluginOverrides,
   type DefaultPlugins,
-  type AccountsOptions,
-  type TokensOptions,
-  type SocialOptions,
-  type PasswordOptions,
-  type PipelineOptions,
-  type MagicLinkOptions,
-  type FactorsOptions,
-  type SudoOptions,
-  type AccountCenterOptions,
-  type ServiceTokensOptions,
-  type AdminOptions,
 } from './auth/index.ts';
+export * from './auth/built-ins.ts';
 export { pluginOptions, type PluginOptionsMap } from './auth/core/plugin-options.ts';
 export type { BearerVerifier } from './auth/core/caller.ts';
 export {

@@ -1,55 +1,8 @@
-import { accounts } from './accounts/plugin.ts';
-import { tokens } from './tokens/plugin.ts';
-import { social } from './social/plugin.ts';
-import { password } from './password/plugin.ts';
-import { pipeline } from './pipeline/plugin.ts';
-import { magicLink } from './magic-link/plugin.ts';
-import { factors } from './factors/plugin.ts';
-import { sudo } from './sudo/plugin.ts';
-import { accountCenter } from './account-center/plugin.ts';
-import { serviceTokens } from './service-tokens/plugin.ts';
-import { admin } from './admin/plugin.ts';
+import * as BUILT_INS from './built-ins.ts';
 
-export {
-  accounts,
-  tokens,
-  social,
-  password,
-  pipeline,
-  magicLink,
-  factors,
-  sudo,
-  accountCenter,
-  serviceTokens,
-  admin,
-};
-export type { AccountsOptions } from './accounts/options.ts';
-export type { SocialOptions } from './social/options.ts';
-export type { PipelineOptions } from './pipeline/options.ts';
-export type { MagicLinkOptions } from './magic-link/options.ts';
-export type { FactorsOptions } from './factors/options.ts';
-export type { SudoOptions } from './sudo/options.ts';
-export type { AccountCenterOptions } from './account-center/options.ts';
-export type { PasswordOptions } from './password/plugin.ts';
-export type { TokensOptions } from './tokens/plugin.ts';
-export type { ServiceTokensOptions } from './service-tokens/options.ts';
-export type { AdminOptions } from './admin/options.ts';
+export * from './built-ins.ts';
 
-/** The built-in plugins' factories by the key `defaultPlugins()` takes. */
-const BUILT_INS = {
-  accounts,
-  tokens,
-  social,
-  password,
-  pipeline,
-  magicLink,
-  factors,
-  sudo,
-  accountCenter,
-  serviceTokens,
-  admin,
-} as const;
-
+/** The built-in plugins' factories by the key `defaultPlugins()` takes (`BUILT_INS.magicLink`). */
 type BuiltIns = typeof BUILT_INS;
 
 /** The key of a built-in plugin in `defaultPlugins()`'s overrides (`magicLink`, `accountCenter`, …). */

@@ -135,6 +135,7 @@ export function blogPages() {
     auth: 'optional',
     summary: 'A blog post with its comments; page: the post and the comment form',
     params: ID,
+    failures: [404],
     responses: { 200: Envelope({ data: Type.Object({ post: Type.Unknown() }) }) },
     page: (ctx) => withData(ctx, 'post', (data: { post: ApiRecord }) => postPage(ctx, data.post)),
     async handler(input) {
@@ -152,6 +153,7 @@ export function blogPages() {
     params: ID,
     body: COMMENT_FORM,
     rateLimit: WRITES,
+    failures: [404],
     responses: { 200: Envelope() },
     page: (ctx) => withPost(ctx, (post) => postPage(ctx, post)),
     pageProps: (input) => propsOf(loadPost(input as EndpointInput<{ id: string }>)),
@@ -252,6 +254,7 @@ export function blogPages() {
     bearer: false,
     summary: 'Page: the form that changes an own post',
     params: ID,
+    failures: [404],
     responses: { 200: Envelope({ data: Type.Object({ post: Type.Unknown() }) }) },
     page: (ctx) => withData(ctx, 'post', (data: { post: ApiRecord }) => postFormPage(ctx, data.post)),
     async handler(input) {
@@ -269,6 +272,7 @@ export function blogPages() {
     params: ID,
     body: POST_FORM,
     rateLimit: WRITES,
+    failures: [404],
     responses: { 200: Envelope() },
     page: (ctx) => withPost(ctx, (post) => postFormPage(ctx, post)),
     pageProps: (input) => propsOf(loadOwnPost(input as EndpointInput<{ id: string }>)),
@@ -292,6 +296,7 @@ export function blogPages() {
     summary: 'Publish an own draft',
     params: ID,
     rateLimit: WRITES,
+    failures: [404],
     responses: { 200: Envelope() },
     async handler(input) {
       const id = encodeURIComponent(input.params.id);
@@ -313,6 +318,7 @@ export function blogPages() {
     summary: 'Delete an own post and its comments',
     params: ID,
     rateLimit: WRITES,
+    failures: [404],
     responses: { 200: Envelope() },
     async handler(input) {
       const answer = await api().call('DELETE', `/posts/${encodeURIComponent(input.params.id)}`, {

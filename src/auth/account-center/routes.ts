@@ -174,6 +174,7 @@ const requestEmailChangeEndpoint = defineEndpoint({
   body: Type.Object({ email: Type.String({ format: 'email', maxLength: 191, title: 'New email' }) }),
   // Counted before the address is looked up, so a 429 says nothing about who owns it.
   rateLimit: EMAIL_CHANGE_LIMITS,
+  failures: [409],
   responses: { 200: Envelope() },
   page: accountPage,
   pageProps: accountPageProps,
@@ -207,6 +208,7 @@ const showEmailVerify = defineEndpoint({
     'Signed out: 401 (sign in, then open the link again); another account: 403; an invalid, used or expired link: 404.',
   params: Type.Object({ token: EMAIL_VERIFY_TOKEN }),
   secrets: ['token'],
+  failures: [401, 403, 404],
   responses: { 200: Envelope({ data: Type.Object({ new_email: Type.String() }) }) },
   page: emailVerifyPage,
   async handler(input) {
@@ -236,6 +238,7 @@ const confirmEmailVerify = defineEndpoint({
   body: Type.Object({ token: Type.String({ 'x-raw': true, maxLength: 256 }) }),
   impersonation: 'forbidden',
   secrets: ['token'],
+  failures: [401, 403, 404, 409],
   responses: { 200: Envelope({ user: 'required' }) },
   page: emailVerifyPage,
   async handler(input) {
@@ -318,6 +321,7 @@ const revokeSession = defineEndpoint({
   ability: 'sessions:delete',
   summary: 'Sign out one session (and its remember-me token); unknown or someone else’s: 404',
   params: Type.Object({ id: Type.String({ 'x-raw': true, description: 'A session handle' }) }),
+  failures: [404],
   responses: { 200: Envelope() },
   async handler(request) {
     const { params, caller, services, ip, userAgent } = request;

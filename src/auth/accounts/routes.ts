@@ -93,6 +93,7 @@ const login = defineEndpoint({
     body.email === undefined && body.username === undefined
       ? { email: 'Email or username is required.' }
       : undefined,
+  failures: [401, 403, 429],
   responses: { 200: SIGN_IN },
   page: loginPage,
   pageProps: signInPageProps,

@@ -92,6 +92,7 @@ const list = defineEndpoint({
     search: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the username or email' })),
     ...pageQuery(DEFAULT_LIMIT, MAX_LIMIT),
   }),
+  failures: [403],
   responses: {
     200: Envelope({
       data: Type.Object({ users: Type.Array(AdminUserSchema), pagination: PagePaginationSchema }),
@@ -117,6 +118,7 @@ const show = defineEndpoint({
   ability: 'admin:read',
   summary: 'One user (administrators)',
   params: UserId,
+  failures: [403, 404],
   responses: { 200: Envelope({ data: Type.Object({ user: AdminUserSchema }) }) },
   page: adminUserPage,
   pageProps,
@@ -136,6 +138,7 @@ const userChange = {
   auth: 'session',
   ability: 'admin:update',
   params: UserId,
+  failures: [403, 404, 409],
   responses: { 200: Envelope() },
   rateLimit: { name: 'admin:change', max: 120, windowSeconds: 60, per: 'user' },
   page: adminUserPage,
@@ -221,6 +224,7 @@ const impersonate = defineEndpoint({
   summary: 'Act as a user in this browser session, for a limited time (administrators, sudo)',
   description: 'The limit is `admin({ impersonationMinutes })`, 30 minutes by default.',
   params: UserId,
+  failures: [403, 404, 409],
   responses: {
     200: Envelope({ data: Type.Object({ user_id: Type.Integer(), expires_at: Type.String() }) }),
   },
@@ -254,6 +258,7 @@ const stop = defineEndpoint({
   action: 'admin.impersonation_stop',
   auth: 'session',
   summary: 'Stop acting as another user: the session is the administrator’s again',
+  failures: [403],
   responses: { 200: Envelope() },
   async handler(request) {
     const { caller } = request;

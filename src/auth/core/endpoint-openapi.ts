@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { finishOpenApiDocument, type OpenApiVersion } from '../../core/openapi.ts';
-import type { AnyEndpoint } from './endpoint.ts';
+import { pluginRuleMatches, type AnyEndpoint, type PluginRateLimit } from './endpoint.ts';
 
 /**
  * The OpenAPI document of the auth endpoints, built from their
@@ -31,17 +31,24 @@ const ERROR_ENVELOPE = Type.Object({
 });
 
 const ERRORS: Record<string, string> = {
-  '400': 'The request could not be read.',
-  '401': 'No caller, or an invalid bearer token.',
-  '403': 'The caller may not do this (missing ability, or sudo needed: `action` is `sudo.required`).',
+  '400': 'The request could not be read (a body that is not valid JSON, or not what the endpoint reads).',
+  '401': 'No caller, wrong credentials, or an invalid bearer token.',
+  '403':
+    'Refused: a form post without a valid `_csrf`, a request from another site (`Sec-Fetch-Site: cross-site`), ' +
+    'a missing ability or role, or sudo needed (`action` is `sudo.required`).',
+  '404': 'Not found (an unknown id, token or link).',
+  '409': 'The change conflicts with the current state.',
+  '410': 'Gone: the link or step has expired.',
+  '413': 'The body is too large.',
   '415': 'The body is not of a type this endpoint reads.',
   '422': 'A field is not valid (or a query or body key is a reserved name): `errors.<field>` says why.',
   '429': 'Too many requests: try again after `Retry-After` seconds.',
+  '503': 'A service Citadel needs is unavailable: try again later.',
 };
 
 function errorResponse(status: string): Json {
   return {
-    description: ERRORS[status],
+    description: ERRORS[status] ?? 'See the envelope.',
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
   };
 }
@@ -80,7 +87,43 @@ function securityOf(endpoint: AnyEndpoint): Json[] {
   return endpoint.bearer === false ? [{ session: [] }] : both;
 }
 
-function operationOf(endpoint: AnyEndpoint, operationId: string, tag: string): Json {
+/**
+ * Every error status the adapter itself can answer this endpoint with, from its declaration, and
+ * the handler's own (`failures`).
+ */
+export function errorStatusesOf(
+  endpoint: AnyEndpoint,
+  pluginLimits: readonly PluginRateLimit[] = [],
+): Set<string> {
+  // An invalid bearer token is 401 on every route, whoever may call it; every endpoint refuses
+  // reserved key names in its query (422), whatever it declares.
+  const failures = new Set<string>(['401', '422']);
+  // Every unsafe method: its body is parsed (400 unreadable JSON, 413 over the size limit, 415 a
+  // type no parser reads) and a cross-site request is refused (403), as is a form post without
+  // `_csrf` (a POST that is not csrfExempt).
+  if (endpoint.method !== 'GET') failures.add('400').add('403').add('413').add('415');
+  // A JSON-only endpoint refuses a bodyless request from a form client too.
+  if (endpoint.jsonOnly) failures.add('415');
+  if (endpoint.auth === 'sudo' || endpoint.ability || endpoint.impersonation) failures.add('403');
+  if (endpoint.rateLimit || matchingPluginLimits(endpoint, pluginLimits).length > 0) failures.add('429');
+  for (const status of endpoint.failures ?? []) failures.add(String(status));
+  return failures;
+}
+
+/** The plugins' `rateLimits` rules that count this endpoint's requests. */
+function matchingPluginLimits(
+  endpoint: AnyEndpoint,
+  pluginLimits: readonly PluginRateLimit[],
+): PluginRateLimit[] {
+  return pluginLimits.filter((rule) => pluginRuleMatches(rule, [endpoint.method], endpoint.path));
+}
+
+function operationOf(
+  endpoint: AnyEndpoint,
+  operationId: string,
+  tag: string,
+  pluginLimits: readonly PluginRateLimit[],
+): Json {
   const responses: Json = {};
   for (const [status, schema] of Object.entries(endpoint.responses)) {
     responses[status] = {
@@ -88,17 +131,13 @@ function operationOf(endpoint: AnyEndpoint, operationId: string, tag: string): J
       content: { 'application/json': { schema: plainSchema(schema as TSchema) } },
     };
   }
-  // Every endpoint refuses reserved key names in its query (422), whatever it declares.
-  const failures = new Set<string>(['422']);
-  // A JSON-only endpoint refuses any other body, and a bodyless post from a form client, with 415.
-  if (endpoint.body || endpoint.jsonOnly) failures.add('400').add('415');
-  if (endpoint.auth === 'session' || endpoint.auth === 'sudo') failures.add('401');
-  if (endpoint.auth === 'sudo' || endpoint.ability || endpoint.impersonation) failures.add('403');
-  if (endpoint.rateLimit) failures.add('429');
-  for (const status of endpoint.failures ?? []) failures.add(String(status));
-  for (const status of [...failures].sort()) responses[status] ??= errorResponse(status);
+  for (const status of [...errorStatusesOf(endpoint, pluginLimits)].sort())
+    responses[status] ??= errorResponse(status);
 
-  const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
+  const limits = [
+    ...(endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat()),
+    ...matchingPluginLimits(endpoint, pluginLimits),
+  ];
   const notes = [
     endpoint.description,
     endpoint.jsonOnly ? 'Reads JSON only (`Content-Type: application/json`).' : undefined,
@@ -148,6 +187,8 @@ export interface AuthDocumentOptions {
   /** The session cookie's name. */
   cookieName: string;
   openapi?: OpenApiVersion;
+  /** The plugins' `rateLimits` rules: an endpoint one of them counts may answer 429. */
+  rateLimits?: readonly PluginRateLimit[];
 }
 
 /** The endpoints of one plugin: they share a tag (a section of the interactive page). */
@@ -170,6 +211,7 @@ export function buildAuthOpenApiDocument(
         endpoint,
         operationIdOf(endpoint, taken),
         name,
+        options.rateLimits ?? [],
       );
     }
   }

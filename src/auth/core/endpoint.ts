@@ -59,6 +59,13 @@ export interface PluginRateLimit extends EndpointRateLimit {
   method?: EndpointMethod | readonly EndpointMethod[];
 }
 
+/** Whether a plugin's rule counts a route of these methods at this path (below the base path). */
+export function pluginRuleMatches(rule: PluginRateLimit, methods: readonly string[], path: string): boolean {
+  if (rule.method !== undefined && ![rule.method].flat().some((method) => methods.includes(method)))
+    return false;
+  return typeof rule.path === 'string' ? rule.path === path : rule.path(path);
+}
+
 /** What a rate-limit rule may key on. */
 export interface RateLimitInput {
   params: Record<string, unknown>;
@@ -164,6 +171,11 @@ export interface Endpoint<
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
   /**
+   * A JSON resource (a JWK Set, the route list): it answers JSON for any `Accept`, never a page or
+   * a redirect. Only for GET endpoints without a page.
+   */
+  alwaysJson?: true;
+  /**
    * A page and nothing else (the GET of a form): its JSON answer is an empty info envelope, so the
    * typed client (`citadel/client`) has no method for it. Set by `pageEndpoint()`.
    */
@@ -174,11 +186,6 @@ export interface Endpoint<
 }
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
-  /**
-   * A JSON resource (a JWK Set, the route list): it answers JSON for any `Accept`, never a page or
-   * a redirect. Only for GET endpoints without a page.
-   */
-  alwaysJson?: true;
 
 /**
  * Types a declaration, keeping its method, path and schemas literal for the typed client

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { CitadelPlugin } from '../../plugin.ts';
 import { ConfigError } from '../../config/errors.ts';
-import type { PluginRateLimit, RateLimitInput } from './endpoint.ts';
+import { pluginRuleMatches, type PluginRateLimit, type RateLimitInput } from './endpoint.ts';
 import { hitRateLimits } from './endpoint-routes.ts';
 
 /**
@@ -21,12 +21,6 @@ export function pluginRateLimits(plugins: readonly CitadelPlugin[]): PluginRateL
     }
   }
   return rules;
-}
-
-function matches(rule: PluginRateLimit, methods: readonly string[], path: string): boolean {
-  if (rule.method !== undefined && ![rule.method].flat().some((method) => methods.includes(method)))
-    return false;
-  return typeof rule.path === 'string' ? rule.path === path : rule.path(path);
 }
 
 function recordOf(value: unknown): Record<string, unknown> {
@@ -50,7 +44,7 @@ export function applyPluginRateLimits(
     const methods = [route.method].flat().map(String);
     const path =
       basePath && route.url.startsWith(basePath) ? route.url.slice(basePath.length) || '/' : route.url;
-    const own = rules.filter((rule) => matches(rule, methods, path));
+    const own = rules.filter((rule) => pluginRuleMatches(rule, methods, path));
     if (own.length === 0) return;
     const count = async (request: FastifyRequest) => {
       // Only the rules for this request's method (a route may serve several, HEAD with GET).

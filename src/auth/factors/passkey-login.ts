@@ -93,6 +93,7 @@ const login = defineEndpoint({
     ),
     remember: Type.Optional(Type.Boolean({ description: 'Keep this browser signed in (30 days).' })),
   }),
+  failures: [401, 403],
   responses: { 200: Envelope({ user: 'optional' }) },
   async handler(request) {
     const { body, services } = request;

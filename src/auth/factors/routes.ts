@@ -130,6 +130,7 @@ const enrollStart = defineEndpoint({
   bearer: false,
   summary: 'Start adding a factor: a TOTP secret and QR code, or passkey creation options',
   body: Type.Object({ factor: FACTOR, name: PASSKEY_NAME }),
+  failures: [409],
   responses: {
     200: Envelope({
       data: Type.Object({
@@ -203,6 +204,7 @@ const enrollConfirm = defineEndpoint({
     per: ({ errors, caller }) =>
       Object.keys(errors).length === 0 && caller ? String(caller.user.id) : undefined,
   },
+  failures: [409],
   responses: {
     200: Envelope({
       data: Type.Object({
@@ -273,6 +275,7 @@ const unenroll = defineEndpoint({
       }),
     ),
   }),
+  failures: [404, 409],
   responses: { 200: Envelope({ data: Type.Object({ factor: Type.String(), ...SETTINGS }) }) },
   page: twoFactorPage,
   pageProps,
@@ -338,6 +341,7 @@ const recoveryCodes = defineEndpoint({
   summary: 'Replace the recovery codes with a new set (shown once)',
   description: 'No factor enrolled: 404.',
   impersonation: 'forbidden',
+  failures: [404],
   responses: {
     200: Envelope({ data: Type.Object({ ...SETTINGS, recovery_codes: RECOVERY_CODES }) }),
   },

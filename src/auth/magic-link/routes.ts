@@ -79,6 +79,7 @@ const verifyLink = defineEndpoint({
   query: Type.Object({ token: Type.Optional(TokenText) }),
   secrets: ['token'],
   // Signed in (`user`), or one more step to go (`magic_link.action_required`, no user).
+  failures: [403, 404],
   responses: { 200: Envelope({ user: 'optional' }) },
   async handler(request) {
     const { params, query, services } = request;

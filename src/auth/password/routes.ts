@@ -52,6 +52,7 @@ const setPassword = defineEndpoint({
   body: Type.Object(NEW_PASSWORD_FIELDS),
   // The configured length limits, the common-password list and the confirmation.
   refine: (body, services) => newPasswordProblems(body, services.config.limits),
+  failures: [403],
   responses: { 200: Envelope({ data: HasPassword }) },
   page: setPasswordPage,
   pageProps: setPasswordPageProps,

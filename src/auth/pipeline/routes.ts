@@ -36,6 +36,7 @@ const showStep = defineEndpoint({
   action: 'action.show',
   auth: 'anonymous',
   summary: 'The pending sign-in step',
+  failures: [401],
   responses: {
     200: Envelope({
       // The action's own `show()` data beside its id and the masked address.
@@ -73,6 +74,7 @@ const challengeStep = defineEndpoint({
   action: 'action.challenge',
   auth: 'anonymous',
   summary: 'Send the pending step’s code again',
+  failures: [401, 429],
   responses: {
     200: Envelope({
       data: Type.Optional(
@@ -123,6 +125,7 @@ const handleStep = defineEndpoint({
     },
     { additionalProperties: Type.Unknown({ 'x-raw': true }) },
   ),
+  failures: [401, 403, 404, 429],
   responses: {
     // `action.next` (one more step: data.action) or `action.success` (signed in: user).
     200: Envelope({

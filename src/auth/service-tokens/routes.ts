@@ -37,6 +37,7 @@ const mint = defineEndpoint({
       }),
     ),
   }),
+  failures: [403],
   responses: {
     200: Envelope({
       fields: {

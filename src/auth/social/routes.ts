@@ -42,6 +42,7 @@ const redirectToProvider = defineEndpoint({
   auth: 'anonymous',
   summary: 'Start signing in with a provider (302 to its authorization endpoint)',
   params: ProviderParams,
+  failures: [400, 404],
   responses: { 302: Type.Null({ description: "Redirect to the provider's authorization endpoint" }) },
   async handler(request) {
     const { params, services } = request;
@@ -78,6 +79,7 @@ const providerCallback = defineEndpoint({
   }),
   secrets: ['code', 'state'],
   // Signed in (`user`), or one more step to go (`login.action_required`, no user).
+  failures: [400, 403, 404],
   responses: { 200: Envelope({ user: 'optional' }) },
   async handler(request) {
     const { params, query, services } = request;

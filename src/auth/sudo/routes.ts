@@ -135,6 +135,7 @@ const verifySudo = defineEndpoint({
     code: Type.Optional(Type.Unknown({ 'x-raw': true })),
     next: Type.Optional(NextPath),
   }),
+  failures: [429],
   responses: { 200: Envelope({ data: Type.Object({ expires_at: Type.String() }) }) },
   page: sudoPage,
   pageProps: sudoPageProps,

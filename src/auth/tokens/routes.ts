@@ -75,6 +75,7 @@ const createToken = defineEndpoint({
       }),
     ),
   }),
+  failures: [403],
   responses: {
     201: Envelope({ fields: { token: Type.String(), token_id: Type.Integer(), name: Type.String() } }),
   },
@@ -155,6 +156,7 @@ const revokeToken = defineEndpoint({
   impersonation: 'forbidden',
   summary: 'Revoke one of the caller’s tokens',
   params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
+  failures: [404],
   responses: { 200: Envelope() },
   async handler(request) {
     const { params, caller, services } = request;
