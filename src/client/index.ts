@@ -122,6 +122,21 @@ function queryString(query: Json | undefined): string {
   return text ? `?${text}` : '';
 }
 
+/**
+ * A path parameter that cannot be sent: empty (or missing), `.` or `..`. A URL resolver (fetch,
+ * a proxy) would drop such a segment and reach another endpoint, so the call resolves to this
+ * error without a request (`status: 0`: no HTTP answer; `errors` names the parameter).
+ */
+function unsafeSegment(name: string, value: unknown): ClientError | null {
+  const text = value === undefined || value === null ? '' : String(value);
+  if (text !== '' && text !== '.' && text !== '..') return null;
+  return {
+    status: 0,
+    message: `The path parameter "${name}" is empty, "." or "..": the request was not sent.`,
+    errors: { [name]: 'must not be empty, "." or ".."' },
+  };
+}
+
 interface Call {
   method: string;
   path: string;
@@ -204,11 +219,14 @@ export function createClient<Config = CitadelOptions>(options: ClientOptions): C
     const route = loaded.data.names.get(name);
     if (!route) throw new TypeError(`citadel/client: the server has no auth endpoint named "${name}"`);
     const rest: Json = { ...(isObject(input) ? input : {}) };
+    let refused: ClientError | null = null;
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, param: string) => {
       const value = rest[param];
       delete rest[param];
+      refused ??= unsafeSegment(param, value);
       return value === undefined ? '' : encodeURIComponent(String(value));
     });
+    if (refused) return { data: null, error: refused };
     const { query, ...requestOptions } = callOptions ?? {};
     const bodiless = route.method === 'GET' || route.method === 'DELETE';
     return call({
@@ -233,6 +251,11 @@ export function createClient<Config = CitadelOptions>(options: ClientOptions): C
   }
 
   async function apiPath(version: string, resource: string, id?: unknown): Promise<ClientResult<string>> {
+    const refused =
+      unsafeSegment('version', version) ??
+      unsafeSegment('resource', resource) ??
+      (id === undefined ? null : unsafeSegment('id', id));
+    if (refused) return { data: null, error: refused };
     let prefix = options.apiBaseUrl;
     if (prefix === undefined) {
       const loaded = await loadRoutes();
