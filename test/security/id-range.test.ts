@@ -5,7 +5,13 @@
  */
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, defineResource, type CitadelMigration } from '../../src/index.ts';
+import {
+  createApi,
+  defaultPlugins,
+  defineResource,
+  organizations,
+  type CitadelMigration,
+} from '../../src/index.ts';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
 import { startApiApp, type ApiApp } from '../support/api-app.ts';
 import type { TestClient, TestResponse } from '../support/client.ts';
@@ -76,6 +82,8 @@ describe(`ids outside the database's range are unknown ids on ${testDialect()}`,
 
   beforeAll(async () => {
     t = await startApiApp(api, migrations, {
+      // Organizations: a token's organization_id is then looked up.
+      plugins: [...defaultPlugins(), organizations()],
       logger: undefined,
       logLevel: 'error',
       logStream: { write: (line: string) => void errorLines.push(line) },
