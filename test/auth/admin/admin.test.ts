@@ -262,11 +262,11 @@ suite('administration (database sessions)', {});
 suite('administration (Redis sessions)', { redis: true });
 
 describe('ADMIN_EMAILS', () => {
-  it('makes the listed accounts admins at start', async () => {
+  it('makes the listed accounts that proved their address admins at start', async () => {
     const first = await startTestApp();
     try {
-      const user = await first.createUser();
-      const other = await first.createUser();
+      const user = await first.createUser({ emailVerified: true });
+      const other = await first.createUser({ emailVerified: true });
       const second = await startTestApp({
         env: { ADMIN_EMAILS: ` ${user.email.toUpperCase()}, nobody@example.com` },
         sharedDatabase: first.database,
