@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite once per database dialect. SQLite always runs; PostgreSQL and
-// MariaDB run when reachable (or always, and must be reachable, when CITADEL_TEST_DATABASES names
-// them, as .ci/run does). Extra arguments go to vitest (for example a file filter).
+// `npm test`: the whole suite on each database dialect (files marked dialect-independent run on the
+// first only). SQLite always runs; PostgreSQL and MariaDB run when reachable (or always, and must be
+// reachable, when CITADEL_TEST_DATABASES names them, as .ci/run does). Extra arguments go to vitest
+// (for example a file filter).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, mkdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { relative } from 'node:path';
 
@@ -68,6 +69,26 @@ for (const c of candidates) {
   runs.push(c.dialect);
 }
 
+/**
+ * Test files that do not depend on the database dialect (types, catalogs, documents, pages in a
+ * browser, protocol shapes) say so in their first lines with the marker below: they run with the
+ * first database only, so CI time grows with what the dialects change, not with the suite.
+ */
+const ONCE_MARKER = 'Dialect-independent:';
+function dialectIndependentFiles(dir = 'test') {
+  const found = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) found.push(...dialectIndependentFiles(path));
+    else if (entry.name.endsWith('.test.ts')) {
+      const head = readFileSync(path, 'utf8').split('\n', 8).join('\n');
+      if (head.includes(ONCE_MARKER)) found.push(path);
+    }
+  }
+  return found;
+}
+const once = dialectIndependentFiles();
+
 mkdirSync('.test-output', { recursive: true });
 let passed = 0;
 let failed = 0;
@@ -77,12 +98,24 @@ let failedRuns = [];
  * truncated CI log still names what failed. */
 const failures = [];
 for (const dialect of runs) {
-  console.log(`\n=== test suite on ${dialect} ===`);
+  const first = dialect === runs[0];
+  console.log(
+    `\n=== test suite on ${dialect}${first ? '' : ` (without the ${once.length} dialect-independent files)`} ===`,
+  );
   const report = `.test-output/vitest-${dialect}.json`;
   rmSync(report, { force: true });
+  const exclude = first ? [] : ['--passWithNoTests', ...once.flatMap((file) => ['--exclude', file])];
   const result = spawnSync(
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args],
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...exclude,
+      ...args,
+    ],
     { stdio: 'inherit', env: { ...process.env, CITADEL_TEST_DB: dialect } },
   );
   try {

@@ -1,3 +1,4 @@
+// Dialect-independent: documentation routes; `npm test` runs it with the first database only.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';

@@ -1,3 +1,4 @@
+// Dialect-independent: OpenAPI documents built from declarations; `npm test` runs it with the first database only.
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';

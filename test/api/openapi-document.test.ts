@@ -1,3 +1,4 @@
+// Dialect-independent: OpenAPI documents built from declarations; `npm test` runs it with the first database only.
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { compileErrors, validate } from '@readme/openapi-parser';

@@ -1,3 +1,4 @@
+// Dialect-independent: code generation and file lookup; `npm test` runs it with the first database only.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

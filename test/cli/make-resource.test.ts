@@ -1,3 +1,4 @@
+// Dialect-independent: code generation and file lookup; `npm test` runs it with the first database only.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 // citadel/client in Chromium: the client bundled by esbuild (minified, as an application would ship
 // it) and loaded by a page of the server's own origin; the browser's cookies carry the session.
 import { gzipSync } from 'node:zlib';

@@ -1,3 +1,4 @@
+// Dialect-independent: type checks; `npm test` runs it with the first database only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';

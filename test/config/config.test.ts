@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Dialect-independent: OpenAPI documents built from declarations; `npm test` runs it with the first database only.
 import { Type } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';

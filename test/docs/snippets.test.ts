@@ -1,3 +1,4 @@
+// Dialect-independent: type checks; `npm test` runs it with the first database only.
 /**
  * Every TypeScript snippet of the README and of docs/ (each ```ts block) type-checks against the
  * package's own types, as a user's file would: `citadel`, `citadel/html`, `citadel/migrations`,

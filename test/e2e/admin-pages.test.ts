@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 /**
  * The admin pages in Chromium (contract section 18): the users list with search, a user's actions
  * (disable, enable, impersonate), the impersonation banner with "Stop" on every page. At 1280 px

@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 /**
  * The demo blog in Chromium, as a visitor uses it: sign in, write a post, publish it, find it on
  * the front page (and by search), comment on it. Every blog page is checked at 375 px and 1280 px:

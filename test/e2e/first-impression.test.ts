@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

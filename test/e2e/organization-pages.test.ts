@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';

@@ -1,3 +1,4 @@
+// Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/services.ts';
 import {

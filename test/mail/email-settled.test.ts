@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 import { describe, expect, it } from 'vitest';
 import { EmailSender } from '../../src/mail/emails.ts';
 import type { Mailer, MailMessage } from '../../src/mail/mailer.ts';

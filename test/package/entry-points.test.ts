@@ -1,3 +1,4 @@
+// Dialect-independent: the package's entry points and their types; `npm test` runs it with the first database only.
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';

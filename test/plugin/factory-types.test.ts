@@ -1,3 +1,4 @@
+// Dialect-independent: type checks; `npm test` runs it with the first database only.
 /**
  * The factories' types (contract section 15, issue 21): a factory's options are typed (an unknown
  * key or a wrong type does not compile), and what a factory and `defaultPlugins()` return keeps

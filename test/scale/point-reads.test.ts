@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 /**
  * The admin and service-tokens factories' options (given over the environment over the defaults,
  * a bad value a one-line start-up error), and the admin plugin's request listener on the

@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { inputReader } from '../../../src/auth/core/endpoint-input.ts';

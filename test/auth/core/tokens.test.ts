@@ -1,3 +1,4 @@
+// Dialect-independent: pure functions, no database; `npm test` runs it with the first database only.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { generateTokenString, isWellFormedToken, TOKEN_PREFIX } from '../../../src/auth/core/token-format.ts';
