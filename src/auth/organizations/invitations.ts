@@ -121,6 +121,21 @@ function invitationByToken(db: Kysely<Database>, now: Date, token: string) {
     .executeTakeFirst();
 }
 
+/**
+ * The unused, unexpired invitation a token names, whoever sent it: accepting judges the inviter
+ * inside its transaction, under the organization's lock.
+ */
+function unusedInvitationByToken(db: Kysely<Database>, now: Date, token: string) {
+  return db
+    .selectFrom('organization_invitations as i')
+    .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .select(['i.id', 'i.organization_id', 'i.email', 'i.role', 'i.invited_by', 'o.name', 'o.slug'])
+    .where('i.token_hash', '=', sha256Hex(token))
+    .where('i.used_at', 'is', null)
+    .where('i.expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+}
+
 function sameAddress(a: string, b: string): boolean {
   return normalizeEmail(a) === normalizeEmail(b);
 }
@@ -306,7 +321,7 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
       const user = caller!.user;
       const now = clock.now();
       const gone = () => new NotFoundError(GONE);
-      const invitation = await invitationByToken(db, now, body.token);
+      const invitation = await unusedInvitationByToken(db, now, body.token);
       if (!invitation) throw gone();
       // Only the invited address, proved by its owner, joins: the link alone is not enough.
       if (!sameAddress(user.email, invitation.email)) throw new ForbiddenError(OTHER_ADDRESS);

@@ -141,7 +141,7 @@ describe('organization invitations: list, revoke, void rules, address proof', ()
     const page = await boss.client.get(`/organizations/${org}`, 'form');
     expect(page.text).toContain('paged@example.com');
     const form = new RegExp(
-      `<form class="inline" method="post" action="/organizations/${org}/invitations/${id}/revoke">\\s*<input type="hidden" name="_csrf"`,
+      `<form\\s+class="inline"\\s+method="post"\\s+action="/organizations/${org}/invitations/${id}/revoke"\\s*>\\s*<input type="hidden" name="_csrf"`,
     );
     expect(page.text).toMatch(form);
     // Without the CSRF token: refused, nothing withdrawn.
@@ -328,6 +328,45 @@ describe('organization invitations: list, revoke, void rules, address proof', ()
     );
     expect((await accept(fresh.client, token, proof)).status).toBe(200);
     expect(await memberRole(org, fresh.user.id)).toBe('member');
+  });
+
+  it("a proof is its asking account's, even for another account that later holds the address", async () => {
+    const boss = await user();
+    const org = await createOrganization(boss.client, 'Bound');
+    const asker = await user(false);
+    const address = asker.user.email;
+    const first = await invite(boss.client, org, address, 'member');
+    const before = t.mail.to(address).length;
+    expect(
+      (await asker.client.post('/organizations/invitations/confirmation', { token: first.token })).status,
+    ).toBe(200);
+    const proof = new URL(
+      linkIn(await t.mail.waitFor(address, { count: before + 1 }), LINK),
+    ).searchParams.get('proof')!;
+    // The asker gives the address up; another (unproved) account takes it.
+    await t.services.db
+      .updateTable('users')
+      .set({ email: 'gave-up@example.com' })
+      .where('id', '=', asker.user.id)
+      .execute();
+    const taker = await user(false);
+    await t.services.db
+      .updateTable('users')
+      .set({ email: address })
+      .where('id', '=', taker.user.id)
+      .execute();
+    const takerC = await t.signIn({ ...taker.user, email: address });
+    const answer = await accept(takerC, first.token, proof);
+    expect(answer.status).toBe(403);
+    expect(answer.body.action).toBe('organizations.email_unconfirmed');
+    expect(await memberRole(org, taker.user.id)).toBeUndefined();
+    expect((await t.services.users.findById(taker.user.id))!.email_verified_at).toBeNull();
+    // Nor does it prove the asker's new address, invited too.
+    const second = await invite(boss.client, org, 'gave-up@example.com', 'member');
+    const moved = await accept(asker.client, second.token, proof);
+    expect(moved.status, moved.text).toBe(403);
+    expect(moved.body.action).toBe('organizations.email_unconfirmed');
+    expect((await t.services.users.findById(asker.user.id))!.email_verified_at).toBeNull();
   });
 
   it('confirmation links are rate limited like the other links Citadel mails (429)', async () => {
