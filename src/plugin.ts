@@ -15,6 +15,8 @@ import type { Tenancy } from './auth/core/tenancy.ts';
 import type { Caller } from './http/security/caller.ts';
 import type { PageHeaderPart } from './http/response/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
+import type { CitadelServices } from './auth/core/services.ts';
+import type { SecurityEventDeclaration } from './auth/core/security-events.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -74,6 +76,25 @@ export interface PluginEvents {
   sessionEnded?: SessionEndWatcher;
 }
 
+/** What a plugin's `init` is given, once the database is migrated. */
+export interface PluginInitContext {
+  /** The database (every migration applied). */
+  db: Kysely<Database>;
+  /** Every service of the server, as domain code sees them. */
+  services: CitadelServices;
+  /**
+   * Run `close` when the server shuts down (timers, subscriptions): every plugin's, in the
+   * reverse of the order they were given, before the database closes.
+   */
+  onClose(close: () => void | Promise<void>): void;
+}
+
+/**
+ * The `action` ids and problem `type`s a plugin's answers carry beside its endpoints' own
+ * (`organizations.last_owner`, `impersonation.forbidden`): the typed client's union of errors.
+ */
+export type PluginErrorCodes = readonly string[];
+
 /**
  * A capability: its options, its tables (migrations), its endpoints, the sign-in actions and
  * factors it brings, the built-in pages it replaces and the events it listens to. Every built-in
@@ -114,6 +135,23 @@ export interface CitadelPlugin<
    * redacted and documented from their schemas, served at the same prefix as the auth routes.
    */
   endpoints?: Endpoints;
+  /**
+   * Runs once at start-up, after migrations and before the first request, for work that outlives a
+   * request (timers, subscriptions, retention sweeps); what it starts, it stops in `onClose`.
+   * Plugins' `init` run in plugin order; start-up fails with the error one throws.
+   */
+  init?: (context: PluginInitContext) => void | Promise<void>;
+  /**
+   * The security event types the plugin records, each with what pages call it. The core records
+   * sign-ins, sign-outs, sessions, passwords and access tokens; a type no present plugin declares
+   * is refused by the writer outside production, and lists show only the types of plugins present.
+   */
+  securityEvents?: readonly SecurityEventDeclaration[];
+  /**
+   * Every `action` and problem `type` the plugin's answers carry that its endpoints' `action`s do
+   * not already say (errors such as `organizations.last_owner`): the client exports the union.
+   */
+  errorCodes?: PluginErrorCodes;
   /** Routes registered by hand, for what a declaration cannot express yet. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */

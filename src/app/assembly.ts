@@ -5,6 +5,7 @@ import { coreMigrations } from '../db/migrations/index.ts';
 import type { CitadelPlugin } from '../plugin.ts';
 import { defaultPlugins } from '../auth/index.ts';
 import { ConfigError } from '../config/errors.ts';
+import { securityEventTypes } from '../auth/core/security-events.ts';
 
 /**
  * The plugins of a server: `plugins` from the options is the full list (the built-ins when it is
@@ -32,6 +33,8 @@ export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
   );
   if (missing.length > 0)
     throw new ConfigError(`plugins are missing what others depend on: ${missing.join(', ')}`);
+  // Each security event type declared once (by the core or one plugin).
+  securityEventTypes(plugins);
   return plugins;
 }
 

@@ -20,7 +20,7 @@ import { registerMultipartFields } from '../http/request/multipart-fields.ts';
 import { refuseLongUrls } from '../http/request/request-head.ts';
 import { refuseNonJsonBodies } from '../http/request/json-only.ts';
 import { authErrorHandler } from '../http/response/error-handler.ts';
-import { createAuthServices } from '../auth/core/plugin-host.ts';
+import { createAuthServices, initPlugins } from '../auth/core/plugin-host.ts';
 import { authCore } from '../auth/core/host-routes.ts';
 import { applyPluginRateLimits, pluginRateLimits } from '../auth/core/plugin-limit-routes.ts';
 import type { CitadelServices } from '../auth/core/services.ts';
@@ -182,6 +182,11 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   });
 
   await app.register(authCore);
+  // Each plugin's work that outlives a request (timers, sweeps), stopped by `release()` first.
+  const closePlugins = await initPlugins(plugins, services).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   if (config.seedDemo && config.seed) await config.seed(services);
 
   if (config.api) {
@@ -198,6 +203,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
       async (error: unknown) => {
         subscriber.disconnect();
         redis.disconnect();
+        await closePlugins();
         await database.close();
         throw error;
       },
@@ -208,6 +214,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     services,
     redis,
     async release() {
+      await closePlugins();
       core.mailer.close();
       stopSharing?.();
       redis?.disconnect();

@@ -45,6 +45,20 @@ export interface RememberTokensTable {
   last_used_at: string | null;
 }
 
+/** The security event log (0007_security_events): every capability records here through the core. */
+export interface SecurityEventsTable {
+  id: Generated<number>;
+  /** Null once the user is deleted: `account_deleted` rows are kept for audit without the user. */
+  user_id: number | null;
+  /** A core type or one a present plugin declares (`securityEvents`). */
+  type: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** JSON object with non-secret facts (factor id, token name, device); never a code or token. */
+  detail: string;
+  created_at: string;
+}
+
 export interface PasswordResetTokensTable {
   id: Generated<number>;
   user_id: number;
@@ -96,6 +110,7 @@ export interface CoreTables {
   personal_access_tokens: PersonalAccessTokensTable;
   rate_limits: RateLimitsTable;
   api_idempotency_keys: ApiIdempotencyKeysTable;
+  security_events: SecurityEventsTable;
 }
 
 /**

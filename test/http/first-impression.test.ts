@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { html, trustedCss } from '../../src/http/html/html.ts';
 import { eventDetails, eventLabel } from '../../src/auth/account-center/pages.ts';
+import { securityEventTypes } from '../../src/auth/core/security-events.ts';
+import { defaultPlugins } from '../../src/auth/index.ts';
+import { organizations } from '../../src/auth/organizations/plugin.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Issue 25 "First impression": what a form client gets on the pages a newcomer sees first. */
@@ -151,8 +154,11 @@ describe('page details', () => {
 });
 
 describe('security event wording', () => {
+  // Labels come from the declarations of the core and of the plugins that record each type.
+  const labels = securityEventTypes([...defaultPlugins(), organizations()]);
   const event = (type: string, detail: Record<string, string | number | boolean | null>) => ({
     type,
+    label: labels.get(type),
     detail,
   });
 

@@ -5,26 +5,8 @@ import type { CitadelMigration } from '../../db/migrations/types.ts';
 export const accountCenterMigration: CitadelMigration = {
   name: '0500_account_center',
   async up(db, dialect) {
-    // No foreign key on user_id: an account's deletion keeps its `account_deleted` row (user_id null).
-    await idColumn(db.schema.createTable('security_events'), dialect)
-      .addColumn('user_id', 'integer')
-      .addColumn('type', 'varchar(64)', (c) => c.notNull())
-      .addColumn('ip', 'varchar(64)')
-      .addColumn('user_agent', 'varchar(512)')
-      .addColumn('detail', 'text', (c) => c.notNull())
-      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex('security_events_user_created')
-      .on('security_events')
-      .columns(['user_id', 'created_at'])
-      .execute();
-    await db.schema
-      .createIndex('security_events_created_at')
-      .on('security_events')
-      .column('created_at')
-      .execute();
-
+    // The security event log was created here too; the core owns it now (0007_security_events,
+    // which runs first and leaves an existing table as it is).
     await idColumn(db.schema.createTable('email_change_tokens'), dialect)
       .addColumn('user_id', 'integer', userIdColumn)
       .addColumn('new_email', 'varchar(191)', (c) => c.notNull())
@@ -47,6 +29,5 @@ export const accountCenterMigration: CitadelMigration = {
   },
   async down(db) {
     await db.schema.dropTable('email_change_tokens').execute();
-    await db.schema.dropTable('security_events').execute();
   },
 };

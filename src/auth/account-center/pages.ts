@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from '../../http/html/html.ts';
 import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
-import type { SecurityEventView, EventPage } from '../core/security-events.ts';
+import { CORE_SECURITY_EVENTS, type SecurityEventView, type EventPage } from '../core/security-events.ts';
 import type { SessionView } from './sessions.ts';
 
 /** A destructive action: a form with one red button that asks before it submits. */
@@ -214,35 +214,6 @@ export function sessionsPage(ctx: PageContext): SafeHtml {
   );
 }
 
-const EVENT_LABELS: Record<string, string> = {
-  sign_in: 'Signed in',
-  sign_in_failed: 'Failed sign-in',
-  sign_out: 'Signed out',
-  password_changed: 'Password changed',
-  password_reset: 'Password reset',
-  email_change_requested: 'Email change requested',
-  email_changed: 'Email changed',
-  username_changed: 'Username changed',
-  factor_enrolled: 'Two-factor method added',
-  factor_removed: 'Two-factor method removed',
-  recovery_codes_regenerated: 'New recovery codes',
-  token_created: 'Access token created',
-  token_revoked: 'Access token revoked',
-  session_revoked: 'Session signed out',
-  sudo_elevated: 'Identity confirmed',
-  second_factor_locked: 'Two-factor locked',
-  account_deleted: 'Account deleted',
-  organization_member_added: 'Added to an organization',
-  organization_member_removed: 'Removed from an organization',
-  organization_role_changed: 'Organization role changed',
-  organization_invitation_accepted: 'Organization invitation accepted',
-  account_disabled: 'Account disabled',
-  account_enabled: 'Account enabled',
-  signed_out_by_admin: 'Signed out by an administrator',
-  impersonation_started: 'Administrator acting as you',
-  impersonation_ended: 'Administrator stopped acting as you',
-};
-
 /** The end of an account's suspension: a date written out (`2026-12-01 09:30 UTC`); null while it lasts indefinitely. */
 function endsAt(value: unknown): string | null {
   if (typeof value !== 'string' || value === '' || value.startsWith('9999-')) return null;
@@ -268,12 +239,17 @@ function capitalized(text: string): string {
 }
 
 /** What happened, in the page's words: a registration is "Account created", not a sign-in. */
-export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'>): string {
+export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'> & { label?: string }): string {
   const { type, detail } = event;
   if (type === 'sign_in' && detail.registration === true) return 'Account created';
   if (type === 'sign_in' && detail.method === 'remember') return 'Signed in again (remembered browser)';
   if (type === 'password_changed' && detail.first === true) return 'Password set';
-  return EVENT_LABELS[type] ?? capitalized(type.replace(/_/g, ' '));
+  // The label its declaration gives (the core's or a plugin's `securityEvents`).
+  return (
+    event.label ??
+    (CORE_SECURITY_EVENTS as Record<string, string>)[type] ??
+    capitalized(type.replace(/_/g, ' '))
+  );
 }
 
 /** The event's facts as short phrases ("Firefox on Linux", "from Ada to Ada King"), never raw keys. */

@@ -1,9 +1,8 @@
 import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
-import { accountCenterEndpoints, accountCenterRoutes } from './routes.ts';
+import { accountCenterEndpoints, accountCenterRoutes, startEventRetention } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
-import { securityEventsUserForeignKeyMigration } from './events-user-fk-migration.ts';
 import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
 import { touchSession } from './sessions.ts';
 import { voidPendingEmailChanges } from './email-change.ts';
@@ -13,7 +12,21 @@ import {
   resolveAccountCenterOptions,
   type AccountCenterOptions,
 } from './options.ts';
+import type { DeclaredEventTypes } from '../core/security-events.ts';
 import './tables.ts';
+
+/** The security events the account center records. */
+const ACCOUNT_CENTER_EVENTS = [
+  { type: 'username_changed', label: 'Username changed' },
+  { type: 'email_change_requested', label: 'Email change requested' },
+  { type: 'email_changed', label: 'Email changed' },
+  { type: 'account_deleted', label: 'Account deleted' },
+] as const;
+
+declare module '../core/security-events.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ACCOUNT_CENTER_EVENTS> {}
+}
 
 /**
  * The account center: account page, username and email change, account
@@ -28,16 +41,13 @@ export function accountCenter(options: Partial<AccountCenterOptions> = {}) {
     dependencies: ['factors', 'sudo'],
     options: { ...accountCenterDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAccountCenterOptions(options, config),
-    migrations: [
-      accountCenterMigration,
-      sessionEventInsertMigration,
-      dropSessionEventInsertMigration,
-      securityEventsUserForeignKeyMigration,
-    ],
-    tables: ['security_events', 'email_change_tokens'],
+    migrations: [accountCenterMigration, sessionEventInsertMigration, dropSessionEventInsertMigration],
+    tables: ['email_change_tokens'],
     endpoints: accountCenterEndpoints,
-    // The retention sweep and the pages' script: not endpoints.
+    // The pages' script: not an endpoint.
     routes: accountCenterRoutes,
+    init: startEventRetention,
+    securityEvents: ACCOUNT_CENTER_EVENTS,
     events: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },
     signInFacts: signInEventFacts,
   });

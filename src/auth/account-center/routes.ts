@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import type { PluginInitContext } from '../../plugin.ts';
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { Caller } from '../../http/security/caller.ts';
@@ -98,6 +99,7 @@ const SessionSchema = Type.Object({
 const SecurityEventSchema = Type.Object({
   id: Type.Integer(),
   type: Type.String(),
+  label: Type.String({ description: 'What happened, as the type declares it' }),
   created_at: Type.String(),
   ip: Type.Union([Type.String(), Type.Null()]),
   user_agent: Type.Union([Type.String(), Type.Null()]),
@@ -399,7 +401,13 @@ const listEvents = defineEndpoint({
   pageProps: accountPageProps,
   async handler({ query, caller, services }) {
     const { page, limit } = pageAsked(query, DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
-    const result = await listSecurityEvents(services.db, caller!.user.id, page, limit);
+    const result = await listSecurityEvents(
+      services.db,
+      caller!.user.id,
+      page,
+      limit,
+      services.securityEventTypes,
+    );
     return {
       status: 'success',
       data: { events: result.events, pagination: result.pagination },
@@ -422,26 +430,32 @@ export const accountCenterEndpoints = [
   listEvents,
 ] as const;
 
-/** What is not an endpoint: the retention sweep of old events and the pages' shared script. */
-export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
-  const services = app.citadel;
-  // A bad NOTIFY_EVENTS stops start-up here, with one line (EVENT_RETENTION_DAYS: with the options).
-  accountSettings(app.config);
+/**
+ * The retention sweep (the plugin's `init`): old events go at start and every few hours after
+ * (each process; the delete is idempotent), until the server closes. A bad NOTIFY_EVENTS stops
+ * start-up here, with one line (EVENT_RETENTION_DAYS: with the options).
+ */
+export function startEventRetention({ services, onClose }: PluginInitContext): void {
+  accountSettings(services.config);
   const { eventRetentionDays } = accountCenterOptions(services);
-
-  // Retention: old events go at start and every few hours after (each process; the delete is idempotent).
-  const sweep = () =>
-    sweepSecurityEvents(services.db, services.clock, eventRetentionDays).catch((error: unknown) =>
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = sweepSecurityEvents(services.db, services.clock, eventRetentionDays).catch((error: unknown) =>
       services.log.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
     );
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    void sweep();
-    timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
-    timer.unref();
+  };
+  sweep();
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+  timer.unref();
+  // A sweep under way finishes before the database closes.
+  onClose(async () => {
+    clearInterval(timer);
+    await running;
   });
-  app.addHook('onClose', async () => clearInterval(timer));
+}
 
+/** What is not an endpoint: the pages' shared script. */
+export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
   // The pages' shared script (confirmations, copy buttons, focus after errors).
   const uiScript = readFileSync(new URL('./assets/ui.js', import.meta.url), 'utf8');
   app.get('/assets/ui.js', async (_request, reply) =>

@@ -1,16 +1,4 @@
-/** Tables of the account center: the security event log and pending email changes. */
-export interface SecurityEventsTable {
-  id: import('kysely').Generated<number>;
-  /** Null once the user is deleted: `account_deleted` rows are kept for audit without the user. */
-  user_id: number | null;
-  type: string;
-  ip: string | null;
-  user_agent: string | null;
-  /** JSON object with non-secret facts (factor id, token name, device); never a code or token. */
-  detail: string;
-  created_at: string;
-}
-
+/** The account center's table: pending email changes (the security event log is the core's). */
 export interface EmailChangeTokensTable {
   id: import('kysely').Generated<number>;
   user_id: number;
@@ -23,7 +11,6 @@ export interface EmailChangeTokensTable {
 }
 
 export interface AccountCenterTables {
-  security_events: SecurityEventsTable;
   email_change_tokens: EmailChangeTokensTable;
 }
 

@@ -13,5 +13,7 @@ export function accounts(options: Partial<AccountsOptions> = {}) {
     options: { ...accountsDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAccountsOptions(options, config),
     endpoints: accountEndpoints,
+    // A registration that continues with a pipeline action.
+    errorCodes: ['register.action_required'],
   });
 }

@@ -5,6 +5,7 @@ import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';
 import { impersonationEndWatcher, markImpersonation } from './impersonation.ts';
 import { adminHeaderLink } from './pages.ts';
+import { ADMIN_ERROR_CODES, ADMIN_EVENTS } from './events.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
 /**
@@ -17,8 +18,8 @@ import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminO
 export function admin(options: Partial<AdminOptions> = {}) {
   return definePlugin({
     id: ADMIN_ID,
-    // Sudo guards every change; the account center keeps the security events they are recorded as.
-    dependencies: ['sudo', 'account-center'],
+    // Sudo guards every change (the security events they are recorded as are the core's).
+    dependencies: ['sudo'],
     options: { ...adminDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAdminOptions(options, config),
     endpoints: adminEndpoints,
@@ -33,6 +34,8 @@ export function admin(options: Partial<AdminOptions> = {}) {
     },
     events: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
     pageHeader: adminHeaderLink,
+    securityEvents: ADMIN_EVENTS,
+    errorCodes: ADMIN_ERROR_CODES,
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
     meSchema: {

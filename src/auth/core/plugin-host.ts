@@ -21,6 +21,8 @@ import { clientRoutesEndpoint } from './client-routes.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
+import { securityEventTypes } from './security-events.ts';
+import { CORE_ERROR_CODES } from './error-codes.ts';
 import type { CoreServices } from '../../http/core-services.ts';
 
 declare module './services.ts' {
@@ -54,6 +56,10 @@ declare module './services.ts' {
     /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
     /** The plugins' page header parts, in plugin order (the organization switcher). */
     pageHeaderParts: readonly PageHeaderPart[];
+    /** The security event types of the core and the present plugins, with their labels. */
+    securityEventTypes: ReadonlyMap<string, string>;
+    /** The core's and the plugins' declared error codes (`action`s and problem `type`s). */
+    errorCodes: readonly string[];
   }
 }
 
@@ -133,16 +139,16 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   const groups = authEndpointGroups(plugins, options.apiBaseUrl ?? null);
   const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
     plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
+  core.sessions.watchEnds?.(
+    plugins.flatMap((plugin) => (plugin.events?.sessionEnded ? [plugin.events.sessionEnded] : [])),
+    db,
+  );
   return {
     ...core,
     log: options.log,
     servedPaths: options.servedPaths,
     pageReplacements: options.pageReplacements,
     pluginOptions: options.pluginOptions,
-  core.sessions.watchEnds?.(
-    plugins.flatMap((plugin) => (plugin.events?.sessionEnded ? [plugin.events.sessionEnded] : [])),
-    db,
-  );
     users: new UserService(db, clock),
     passwords: new PasswordHasher(),
     remember: new RememberTokens(db, clock, config.limits.rememberTtl),
@@ -159,5 +165,37 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
     tenancy: tenancies[0] ?? null,
     pageHeaderParts: plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
+    securityEventTypes: securityEventTypes(plugins),
+    errorCodes: [...new Set([...CORE_ERROR_CODES, ...plugins.flatMap((plugin) => plugin.errorCodes ?? [])])],
   };
+}
+
+/**
+ * Run every plugin's `init` once, in plugin order (the database is migrated). Returns what stops
+ * them: each `onClose` callback, the last registered first; one that throws is logged and the
+ * others still run.
+ */
+export async function initPlugins(
+  plugins: readonly CitadelPlugin[],
+  services: CitadelServices,
+): Promise<() => Promise<void>> {
+  const closers: (() => void | Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) {
+      try {
+        await closer();
+      } catch (error) {
+        services.log.error({ err: { message: (error as Error).message } }, 'a plugin failed to close');
+      }
+    }
+  };
+  try {
+    for (const plugin of plugins)
+      await plugin.init?.({ db: services.db, services, onClose: (closer) => void closers.push(closer) });
+  } catch (error) {
+    // What the earlier plugins started stops before start-up fails.
+    await close();
+    throw error;
+  }
+  return close;
 }

@@ -4,39 +4,81 @@ import type { Clock } from '../../core/clock.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
 import { pagePagination, type PagePagination } from './page-pagination.ts';
+import { ConfigError } from '../../config/errors.ts';
 
-/** The core's security event types. */
-export const SECURITY_EVENT_TYPES = [
-  'sign_in',
-  'sign_in_failed',
-  'sign_out',
-  'password_changed',
-  'password_reset',
-  'email_change_requested',
-  'email_changed',
-  'username_changed',
-  'factor_enrolled',
-  'factor_removed',
-  'recovery_codes_regenerated',
-  'token_created',
-  'token_revoked',
-  'session_revoked',
-  'sudo_elevated',
-  'second_factor_locked',
-  'account_deleted',
-  // An administrator's actions on the account, the admin's id in `detail`.
-  'account_disabled',
-  'account_enabled',
-  'signed_out_by_admin',
-  'impersonation_started',
-  'impersonation_ended',
-  'organization_member_added',
-  'organization_member_removed',
-  'organization_role_changed',
-  'organization_invitation_accepted',
-] as const;
+/**
+ * The event types the core records, with the words pages show for them: sessions, passwords,
+ * access tokens, two-factor lockout. A plugin declares the types it records in its
+ * `securityEvents`, and adds them to `PluginSecurityEventTypes` for the compiler.
+ */
+export const CORE_SECURITY_EVENTS = {
+  sign_in: 'Signed in',
+  sign_in_failed: 'Failed sign-in',
+  sign_out: 'Signed out',
+  session_revoked: 'Session signed out',
+  password_changed: 'Password changed',
+  password_reset: 'Password reset',
+  token_created: 'Access token created',
+  token_revoked: 'Access token revoked',
+  second_factor_locked: 'Two-factor locked',
+} as const satisfies Record<string, string>;
 
-export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
+/**
+ * The plugins' event types, by declaration merging: `declare module '…/auth/core/security-events.ts'
+ * { interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof MY_EVENTS> {} }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by declaration merging
+export interface PluginSecurityEventTypes {}
+
+/** Every event type a writer may name: the core's and the plugins'. */
+export type SecurityEventType = (keyof typeof CORE_SECURITY_EVENTS | keyof PluginSecurityEventTypes) & string;
+
+/**
+ * The types of a plugin's declarations, for `PluginSecurityEventTypes`:
+ * `interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof MY_EVENTS> {}`.
+ */
+export type DeclaredEventTypes<T extends readonly SecurityEventDeclaration[]> = Record<
+  T[number]['type'],
+  true
+>;
+
+/** An event type a plugin records, with how pages name it. */
+export interface SecurityEventDeclaration<T extends string = string> {
+  type: T;
+  /** What the events page says happened ("Added to an organization"). */
+  label: string;
+}
+
+/**
+ * Every type a server of this process registered (the core's always): outside production a write
+ * of any other type throws, so a plugin that records a type it does not declare fails its tests.
+ */
+const registeredTypes = new Set<string>(Object.keys(CORE_SECURITY_EVENTS));
+
+/**
+ * The event types of a server's plugins with their labels, the core's first: what lists show.
+ * Throws when two plugins declare one type, or a plugin declares a core type.
+ */
+export function securityEventTypes(
+  plugins: readonly { id: string; securityEvents?: readonly SecurityEventDeclaration[] }[],
+): ReadonlyMap<string, string> {
+  const labels = new Map<string, string>(Object.entries(CORE_SECURITY_EVENTS));
+  const owners = new Map<string, string>();
+  for (const plugin of plugins) {
+    for (const { type, label } of plugin.securityEvents ?? []) {
+      if (labels.has(type)) {
+        const owner = owners.has(type) ? `plugin "${owners.get(type)}"` : 'the core';
+        throw new ConfigError(
+          `plugin "${plugin.id}" declares the security event "${type}", which ${owner} declares`,
+        );
+      }
+      labels.set(type, label);
+      owners.set(type, plugin.id);
+    }
+  }
+  for (const type of labels.keys()) registeredTypes.add(type);
+  return labels;
+}
 
 /** Plain facts only: strings, numbers, booleans. */
 export type EventDetail = Record<string, string | number | boolean | null>;
@@ -80,6 +122,8 @@ export async function recordSecurityEvent(
 
 /** The stored row of an event. */
 function securityEventRow(clock: Clock, event: SecurityEventInput) {
+  if (!registeredTypes.has(event.type) && process.env.NODE_ENV !== 'production')
+    throw new Error(`security event type "${event.type}" is declared by no plugin (securityEvents)`);
   return {
     user_id: event.userId,
     type: event.type,
@@ -115,6 +159,8 @@ export function originOf(request: { ip: string; userAgent: string | null }): Eve
 export interface SecurityEventView {
   id: number;
   type: string;
+  /** What pages say happened, from the type's declaration. */
+  label: string;
   created_at: string;
   ip: string | null;
   user_agent: string | null;
@@ -126,17 +172,23 @@ export interface EventPage {
   pagination: PagePagination;
 }
 
-/** One page of a user's events, newest first (ties by id, so pages never overlap). */
+/**
+ * One page of a user's events, newest first (ties by id, so pages never overlap), of the given
+ * types only (the server's: those of plugins left out are not shown), each with its label.
+ */
 export async function listSecurityEvents(
   db: Kysely<Database>,
   userId: number,
   page: number,
   limit: number,
+  types: ReadonlyMap<string, string>,
 ): Promise<EventPage> {
+  const known = [...types.keys()];
   const rows = await db
     .selectFrom('security_events')
     .select(['id', 'type', 'created_at', 'ip', 'user_agent', 'detail'])
     .where('user_id', '=', userId)
+    .where('type', 'in', known)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
@@ -146,12 +198,14 @@ export async function listSecurityEvents(
     .selectFrom('security_events')
     .select((eb) => eb.fn.countAll().as('total'))
     .where('user_id', '=', userId)
+    .where('type', 'in', known)
     .executeTakeFirst();
   const total = Number(count?.total ?? 0);
   return {
     events: rows.map((r) => ({
       id: Number(r.id),
       type: r.type,
+      label: types.get(r.type) ?? r.type,
       created_at: r.created_at,
       ip: r.ip,
       user_agent: r.user_agent,

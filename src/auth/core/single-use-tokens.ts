@@ -2,8 +2,21 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { sha256Hex } from '../../core/crypto.ts';
 
-/** Tables of emailed single-use tokens: the same columns (token_hash, user_id, expires_at, used_at). */
-export type SingleUseTokenTable = 'password_reset_tokens' | 'magic_link_tokens';
+/** The columns a table of emailed single-use tokens has. */
+interface SingleUseTokenColumns {
+  token_hash: string;
+  user_id: number;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/**
+ * Any table with those columns, the core's or a plugin's (a plugin adds its table to `Database`
+ * and passes its name): the core names no capability's table.
+ */
+export type SingleUseTokenTable = {
+  [T in keyof Database & string]: Database[T] extends SingleUseTokenColumns ? T : never;
+}[keyof Database & string];
 
 /**
  * Use an emailed token once: it is looked up by its SHA-256 and claimed with one conditional UPDATE

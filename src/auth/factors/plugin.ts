@@ -8,6 +8,7 @@ import { twoFactorAction } from './action.ts';
 import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
 import { builtInFactors } from './registry.ts';
 import { factorFacts } from './registry.ts';
+import { FACTOR_ERROR_CODES, FACTOR_EVENTS } from './events.ts';
 import { FACTORS_ID, factorsDefaults, resolveFactorsOptions, type FactorsOptions } from './options.ts';
 
 /**
@@ -31,5 +32,7 @@ export function factors(options: Partial<FactorsOptions> = {}) {
     actions: [twoFactorAction, twoFactorEnrollAction, recoveryCodesAction],
     factors: builtInFactors,
     signInFacts: factorFacts,
+    securityEvents: FACTOR_EVENTS,
+    errorCodes: FACTOR_ERROR_CODES,
   });
 }

@@ -18,5 +18,7 @@ export function magicLink(options: Partial<MagicLinkOptions> = {}) {
     migrations: [magicLinkMigration],
     tables: ['magic_link_tokens'],
     endpoints: magicLinkEndpoints,
+    // A link that signs in with one more step to go (a pipeline action).
+    errorCodes: ['magic_link.action_required'],
   });
 }

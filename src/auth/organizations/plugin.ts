@@ -4,6 +4,7 @@ import { organizationEmailProofsMigration, organizationsMigration } from './migr
 import { organizationEndpoints, organizationsOf } from './routes.ts';
 import { invitationLink } from './link-routes.ts';
 import { switcher } from './pages.ts';
+import { ORGANIZATION_ERROR_CODES, ORGANIZATION_EVENTS } from './events.ts';
 import { compileRoles } from './roles.ts';
 import { activeOrganizationId, createTenancy, membershipOf, noteSessionOrganization } from './service.ts';
 
@@ -36,6 +37,8 @@ export function organizations(options: OrganizationsOptions = {}) {
     routes: invitationLink,
     tenancy: createTenancy(roles),
     events: { request: noteSessionOrganization },
+    securityEvents: ORGANIZATION_EVENTS,
+    errorCodes: ORGANIZATION_ERROR_CODES,
     pageHeader: switcher(organizationsOf),
     meSchema: {
       organization: Type.Union(

@@ -3,7 +3,16 @@ import { givenOptions } from '../core/plugin-options.ts';
 import { sudoEndpoints } from './routes.ts';
 import { hasSudoFactor } from '../core/sudo/eligible.ts';
 import { grantSudo } from '../core/sudo/state.ts';
+import type { DeclaredEventTypes } from '../core/security-events.ts';
 import { SUDO_ID, resolveSudoOptions, sudoDefaults, sudoOptions, type SudoOptions } from './options.ts';
+
+/** The security event of a confirmed identity (sudo granted). */
+const SUDO_EVENTS = [{ type: 'sudo_elevated', label: 'Identity confirmed' }] as const;
+
+declare module '../core/security-events.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof SUDO_EVENTS> {}
+}
 
 /** Step-up (sudo) mode for sensitive operations: `sudo({ ttlSeconds: 600 })`. */
 export function sudo(options: Partial<SudoOptions> = {}) {
@@ -12,6 +21,7 @@ export function sudo(options: Partial<SudoOptions> = {}) {
     options: { ...sudoDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveSudoOptions(options, config),
     endpoints: sudoEndpoints,
+    securityEvents: SUDO_EVENTS,
     events: {
       // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
       async signedIn({ request, user }) {

@@ -7,6 +7,8 @@ import { exactFeatureKeysMigration } from './0900_exact_feature_keys.ts';
 import { apiIdempotencyKeysMigration } from './0004_api_idempotency_keys.ts';
 import { usersRoleDisabledMigration } from './0005_users_role_disabled.ts';
 import { tokenOrganizationMigration } from './0006_token_organization.ts';
+import { securityEventsMigration } from './0007_security_events.ts';
+import { securityEventsUserForeignKeyMigration } from './0503_security_events_user_fk.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [
@@ -18,4 +20,6 @@ export const coreMigrations: CitadelMigration[] = [
   apiIdempotencyKeysMigration,
   usersRoleDisabledMigration,
   tokenOrganizationMigration,
+  securityEventsMigration,
+  securityEventsUserForeignKeyMigration,
 ];

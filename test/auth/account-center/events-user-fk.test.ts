@@ -2,13 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../../../src/db/open.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import { coreMigration } from '../../../src/db/migrations/0000_core.ts';
-import { accountCenterMigration } from '../../../src/auth/account-center/migration.ts';
+import { legacyAccountCenterMigration, legacyCoreMigrations } from '../../support/legacy-migrations.ts';
 import {
   dropSessionEventInsertMigration,
   sessionEventInsertMigration,
 } from '../../../src/auth/account-center/session-event-migration.ts';
-import { securityEventsUserForeignKeyMigration } from '../../../src/auth/account-center/events-user-fk-migration.ts';
+import { securityEventsUserForeignKeyMigration } from '../../../src/db/migrations/0503_security_events_user_fk.ts';
 import { createTestDatabase } from '../../support/databases.ts';
 
 /**
@@ -29,9 +28,10 @@ describe('0503: security_events.user_id references users', () => {
     cleanups.push(() => open.close());
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema, as migrations are
     const db = open.db as Kysely<any>;
+    // A database of an earlier version: the account center created the table, without a foreign key.
     const before = [
-      coreMigration,
-      accountCenterMigration,
+      ...legacyCoreMigrations,
+      legacyAccountCenterMigration,
       sessionEventInsertMigration,
       dropSessionEventInsertMigration,
     ];

@@ -1,20 +1,22 @@
 import { sql, type Kysely } from 'kysely';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
-
-/** The foreign key's name on PostgreSQL and MySQL/MariaDB. */
-const FK = 'security_events_user_id_fk';
+import type { CitadelMigration } from './types.ts';
+import type { Dialect } from '../url.ts';
+import { SECURITY_EVENTS_USER_FK as FK } from './0007_security_events.ts';
 
 /**
- * Contract 14: a request racing an account deletion leaves no row of the deleted user, events
+ * A request racing an account deletion leaves no row of the deleted user, events
  * included (only `account_deleted` stays, without the user: its user_id is null, which a foreign key
  * allows). 0500 gave `security_events.user_id` no foreign key, so an event written for a user in
  * the moment of the deletion stayed behind. Now the user's events go with the user (cascade), and
  * an event written for a user that is gone fails, which the request answers with 401 (the caller
  * is gone). Events of users deleted before this migration, left by such races, are removed first.
+ * The name is the account center's, which brought it; the core runs it now, and it does nothing
+ * where the key is there already (a table 0007 created).
  */
 export const securityEventsUserForeignKeyMigration: CitadelMigration = {
   name: '0503_security_events_user_fk',
   async up(db, dialect) {
+    if (dialect !== 'sqlite' && (await hasForeignKey(db, dialect))) return;
     const orphans = sql`user_id is not null and user_id not in (select id from users)`;
     if (dialect !== 'sqlite') {
       await sql`delete from security_events where ${orphans}`.execute(db);
@@ -35,6 +37,19 @@ export const securityEventsUserForeignKeyMigration: CitadelMigration = {
     // SQLite keeps the constraint: dropping it would take a rebuild, and no earlier code relies on its absence.
   },
 };
+
+/** Whether `security_events` has its foreign key already (PostgreSQL, MySQL/MariaDB). */
+async function hasForeignKey(db: Kysely<unknown>, dialect: Dialect): Promise<boolean> {
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql`select 1 from pg_constraint
+          where conname = ${FK} and conrelid = to_regclass('security_events')`.execute(db)
+      : await sql`
+          select 1 from information_schema.table_constraints
+          where constraint_schema = database() and table_name = 'security_events'
+            and constraint_name = ${FK}`.execute(db);
+  return rows.length > 0;
+}
 
 /**
  * SQLite cannot add a constraint to a table: the documented way is a new table, a copy, and a

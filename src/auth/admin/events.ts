@@ -1,0 +1,18 @@
+import type { DeclaredEventTypes } from '../core/security-events.ts';
+
+/** The security events of an administrator's actions on an account (the admin's id in `detail`). */
+export const ADMIN_EVENTS = [
+  { type: 'account_disabled', label: 'Account disabled' },
+  { type: 'account_enabled', label: 'Account enabled' },
+  { type: 'signed_out_by_admin', label: 'Signed out by an administrator' },
+  { type: 'impersonation_started', label: 'Administrator acting as you' },
+  { type: 'impersonation_ended', label: 'Administrator stopped acting as you' },
+] as const;
+
+/** The `action`s of the admin plugin's refusals, beside its endpoints' own. */
+export const ADMIN_ERROR_CODES = ['admin.forbidden'] as const;
+
+declare module '../core/security-events.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ADMIN_EVENTS> {}
+}

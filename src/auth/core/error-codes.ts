@@ -1,0 +1,19 @@
+import { IMPERSONATION_FORBIDDEN_ACTION } from '../../core/errors.ts';
+
+/**
+ * The `action`s the core's own answers carry beside the endpoints' (an error or a next step any
+ * endpoint may answer with). Plugins declare theirs in `errorCodes`; the typed client exports the
+ * union with every endpoint's `action`.
+ */
+export const CORE_ERROR_CODES = [
+  // Sudo is required or was refused (every `auth: 'sudo'` endpoint).
+  'sudo.required',
+  'sudo.refused',
+  // A sign-in of a disabled account; a sign-in that continues with a pipeline action.
+  'login.disabled',
+  'login.action_required',
+  // A change refused while an administrator acts as the user.
+  IMPERSONATION_FORBIDDEN_ACTION,
+] as const;
+
+export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
