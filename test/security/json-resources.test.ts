@@ -3,9 +3,36 @@
  * client's route list, the auth OpenAPI document and each API version's OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from '@sinclair/typebox';
 import { startBlogApp, type BlogApp } from '../support/api-app.ts';
+import { blogPlugins } from '../../examples/blog/citadel.config.ts';
+import { defineEndpoint, definePlugin, Envelope } from '../../src/index.ts';
 
-const RESOURCES = ['/.well-known/jwks.json', '/endpoints', '/docs', '/api/v1/docs', '/api/v2/docs'];
+/** A plugin's own well-known document, declared without saying anything about Accept. */
+const discovery = definePlugin({
+  id: 'discovery-test',
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      path: '/.well-known/example-configuration',
+      action: 'example.configuration',
+      auth: 'anonymous',
+      responses: { 200: Envelope({ fields: { issuer: Type.String() } }) },
+      async handler() {
+        return { status: 'success', fields: { issuer: 'http://localhost:3000' } };
+      },
+    }),
+  ],
+});
+
+const RESOURCES = [
+  '/.well-known/jwks.json',
+  '/.well-known/example-configuration',
+  '/endpoints',
+  '/docs',
+  '/api/v1/docs',
+  '/api/v2/docs',
+];
 const ACCEPTS = [
   undefined,
   '*/*',
@@ -18,7 +45,7 @@ const ACCEPTS = [
 describe('JSON resources answer JSON for any Accept', () => {
   let t: BlogApp;
   beforeAll(async () => {
-    t = await startBlogApp();
+    t = await startBlogApp({ plugins: [...blogPlugins, discovery] });
   });
   afterAll(async () => t?.close());
 

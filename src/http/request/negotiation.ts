@@ -5,8 +5,10 @@ export type ClientKind = 'json' | 'spa' | 'form';
 
 export function clientKind(request: FastifyRequest): ClientKind {
   if (request.headers['x-spa'] === 'true') return 'spa';
-  // A JSON resource answers JSON whatever the Accept (none, */*, application/jwk-set+json, text/html).
-  if (request.routeOptions?.config?.alwaysJson) return 'json';
+  // A JSON resource answers JSON whatever the Accept (none, */*, application/jwk-set+json, text/html):
+  // the routes that declare so, and every `/.well-known/` document (RFC 8615), a plugin's too.
+  const route = request.routeOptions;
+  if (route?.config?.alwaysJson || route?.url?.includes('/.well-known/')) return 'json';
   const accept = request.headers.accept ?? '';
   const contentType = request.headers['content-type'] ?? '';
   if (accept.includes('application/json') || contentType.includes('application/json')) return 'json';
