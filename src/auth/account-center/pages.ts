@@ -341,7 +341,9 @@ export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>):
           ? 'the time allowed ran out'
           : d.reason === 'stopped'
             ? 'the administrator stopped'
-            : null,
+            : d.reason === 'signed_out'
+              ? 'the session was signed out'
+              : null,
       );
       break;
     default:

@@ -144,6 +144,7 @@ function impersonationBanner(ctx: PageContext): SafeHtml | '' {
   return html`<div class="impersonation" role="region" aria-label="Impersonation">
     <p>
       You (<strong>${ctx.impersonator.username}</strong>) are acting as <strong>${ctx.user.username}</strong>.
+      Their password, two-factor methods, tokens, email address and account cannot be changed meanwhile.
     </p>
     <form class="inline" method="post" action="/admin/impersonation/stop">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button type="submit">Stop</button>

@@ -160,6 +160,9 @@ function suite(name: string, options: { redis?: boolean }) {
         expect(page.text, `${change.name} (form)`).toContain('Not while acting as this user');
       }
       expect(await snapshot(user)).toEqual(before);
+      // Every page's banner says what cannot be done.
+      for (const path of ['/set-password', '/two-factor', '/tokens', '/account'])
+        expect((await admin.get(path, 'form')).text, path).toContain('cannot be changed meanwhile');
       // Still impersonating: the refusals ended nothing.
       expect((await admin.get('/me')).body.impersonator).toEqual({ id: root.id, username: root.username });
     });
@@ -247,6 +250,8 @@ function suite(name: string, options: { redis?: boolean }) {
       expect((await own.post('/sessions/revoke-others', {})).status).toBe(200);
       expect((await admin1.get('/me')).status).toBe(401);
       expect(await endedEvents(t, revoked.id)).toEqual([{ admin_id: root.id, reason: 'signed_out' }]);
+      // The user's events page says it in words.
+      expect((await own.get('/account/events', 'form')).text).toContain('The session was signed out');
 
       const signedOut = await t.createUser();
       const admin2 = await impersonate(signedOut);
