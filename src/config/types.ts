@@ -94,7 +94,8 @@ export interface CitadelOptions extends ExtensionSettings {
   sqidsMinLength?: number;
   /**
    * One Sqids alphabet per id space (table), derived from the secret (SQIDS_PER_RESOURCE, default
-   * true). `false` keeps the single alphabet of earlier versions, so ids issued before stay valid.
+   * true). `false`: one alphabet for every id space (ids issued under one setting are not valid
+   * under the other).
    */
   sqidsPerResource?: boolean;
   seedDemo?: boolean;

@@ -146,9 +146,8 @@ export class IdCodecs {
 /**
  * The codecs of a deployment. Each space gets the base alphabet (SQIDS_ALPHABET, else the default
  * one) shuffled by a key derived from the session secret and the space's name. With
- * `sqidsPerResource: false` (SQIDS_PER_RESOURCE=0, the migration path for ids issued before) every
- * space uses the one alphabet of earlier versions: SQIDS_ALPHABET as given, else
- * `deploymentAlphabet`.
+ * `sqidsPerResource: false` (SQIDS_PER_RESOURCE=0) every space uses one alphabet: SQIDS_ALPHABET as
+ * given, else `deploymentAlphabet`.
  */
 export function deploymentCodecs(
   secrets: SecretBox,
