@@ -502,3 +502,51 @@ describe('organization invitations: list, revoke, void rules, address proof', ()
       );
   });
 });
+
+describe('the tokens of invitation and confirmation links stay out of the log', () => {
+  let t: ApiApp;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTenantApp({
+      logger: undefined,
+      logLevel: 'trace',
+      logStream: { write: (line: string) => void lines.push(line) },
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('invitation token and proof: redacted from every line at trace level, whatever the answer', async () => {
+    const boss = await t.createUser({ email: 'log-boss@example.com', emailVerified: true });
+    const bossC = await t.signIn(boss);
+    const org = await createOrganization(bossC, 'Logged');
+    const fresh = await t.createUser({ email: 'log-fresh@example.com' });
+    const freshC = await t.signIn(fresh);
+    expect(
+      (await bossC.post(`/organizations/${org}/invitations`, { email: fresh.email, role: 'member' })).status,
+    ).toBe(201);
+    const token = decodeURIComponent(
+      linkIn(await t.mail.waitFor(fresh.email, { count: 1, match: (m) => m.subject.includes('Join') }), LINK)
+        .split('/')
+        .pop()!,
+    );
+    expect((await freshC.post('/organizations/invitations/confirmation', { token })).status).toBe(200);
+    const confirmation = await t.mail.waitFor(fresh.email, {
+      count: 1,
+      match: (m) => m.subject.includes('Confirm your address'),
+    });
+    const url = new URL(linkIn(confirmation, LINK));
+    const proof = url.searchParams.get('proof')!;
+    await freshC.get(`${url.pathname}${url.search}`, 'form');
+    await freshC.get(`${url.pathname}${url.search}`);
+    await freshC.get(`/organizations/invitations/${token}x?proof=${proof}`);
+    expect((await freshC.post('/organizations/invitations/accept', { token, proof }, 'form')).status).toBe(
+      303,
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(line).not.toContain(token);
+      expect(line).not.toContain(proof);
+    }
+  });
+});
