@@ -271,6 +271,15 @@ function suite(name: string, options: { redis?: boolean }) {
       expect(await endedEvents(t, disabled.id)).toEqual([{ admin_id: root.id, reason: 'signed_out' }]);
     });
 
+    it('a sign-in in the same browser replaces the impersonating session: "signed_out"', async () => {
+      const user = await t.createUser();
+      const admin = await impersonate(user);
+      const signedIn = await admin.post('/login', { email: root.email, password: TEST_PASSWORD });
+      expect(signedIn.status, signedIn.text).toBe(200);
+      expect((await admin.get('/me')).body.user.id).toBe(root.id);
+      expect(await endedEvents(t, user.id)).toEqual([{ admin_id: root.id, reason: 'signed_out' }]);
+    });
+
     it('one session revoked by id from the account center: "signed_out"', async () => {
       const user = await t.createUser();
       const own = await t.signIn(user);
