@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPlugins, definePlugin, organizations } from '../../src/index.ts';
 import { redactUrl, SecretPaths } from '../../src/http/security/logging.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
-import { linkIn } from '../support/mail.ts';
+import { linkIn, type CapturedMail } from '../support/mail.ts';
 import { elevate } from '../support/sudo.ts';
 
 const secret = () => `s3cr3t${randomBytes(18).toString('base64url')}`;
@@ -108,7 +108,7 @@ describe('secret path and query parameters are redacted from their route declara
   it('a token in a URL path never reaches any log line: valid, unknown or malformed, whatever the answer', async () => {
     lines.length = 0;
     const app = 'http://localhost:3000';
-    const tokenAfter = (mail: string, prefix: string) =>
+    const tokenAfter = (mail: CapturedMail, prefix: string) =>
       decodeURIComponent(new URL(linkIn(mail, `${app}${prefix}`)).pathname.slice(prefix.length));
     // Valid tokens of every link Citadel mails, as mailed.
     const user = await t.createUser();
