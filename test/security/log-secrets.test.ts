@@ -134,7 +134,8 @@ describe('secret path and query parameters are redacted from their route declara
     const invite = tokenAfter(await t.mail.waitFor(invited, { count: 1 }), '/organizations/invitations/');
 
     const unknown = secret();
-    const tokens = [magic, reset, email, invite, unknown];
+    const sig = secret();
+    const tokens = [magic, reset, email, invite, unknown, sig];
     const paths = [
       '/magic-link/verify/',
       '/account/email/verify/',
@@ -152,6 +153,8 @@ describe('secret path and query parameters are redacted from their route declara
           // Malformed: a broken escape, an extra segment, doubled slashes, another case, a long one.
           `${path}${token}%zz`,
           `${path}${token}/x/y`,
+          // A query name only a plugin's route declares secret, on a path no route answers.
+          `${path}${token}/x/y?sig=${sig}`,
           `/${path.replace(/\//g, '//')}${token}`,
           `${path.toUpperCase()}${token}`,
           `${path}${token}${'a'.repeat(300)}`,

@@ -77,10 +77,17 @@ const NONE: ReadonlySet<string> = new Set();
  */
 export class SecretPaths {
   private readonly prefixes = new Set<string>();
+  private readonly declared = new Set<string>();
+
+  /** Every name any route declares secret: redacted from the query of a request no route declared for. */
+  get names(): readonly string[] {
+    return [...this.declared];
+  }
 
   /** Record a route's URL pattern and the secrets it declares. */
   add(pattern: string, secrets: readonly string[] | undefined): void {
     if (!secrets || secrets.length === 0) return;
+    for (const name of secrets) this.declared.add(name);
     const statics: string[] = [];
     for (const segment of pattern.split('/').slice(1)) {
       if (/[:*]/.test(segment)) break;
@@ -142,12 +149,13 @@ export function redactUrl(url: string, pattern?: string, secrets: readonly strin
 export function redactedRequestSerializer(request: FastifyRequest) {
   const route = request.routeOptions as Partial<FastifyRequest['routeOptions']> | undefined;
   const secrets = route?.config?.secrets ?? [];
-  let url = redactUrl(request.url, route?.url, secrets);
+  const paths = secrets.length === 0 ? request.server?.secretPaths : undefined;
+  let url = redactUrl(request.url, route?.url, paths ? paths.names : secrets);
   // No declaring route answered (not found, refused by the router): the declared prefixes decide.
-  if (secrets.length === 0) {
+  if (paths) {
     const queryAt = url.indexOf('?');
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
-    const cut = request.server?.secretPaths?.redact(path);
+    const cut = paths.redact(path);
     if (cut) url = cut + (queryAt === -1 ? '' : url.slice(queryAt));
   }
   return { method: request.method, url, remoteAddress: request.ip };
