@@ -7,7 +7,7 @@
 import type { CitadelOptions } from '../config/types.ts';
 import type { ApiBuilder } from '../api/resource/define.ts';
 import type { ResourceConfig } from '../api/resource/types.ts';
-import type { defaultPlugins } from '../auth/index.ts';
+import type { DefaultPlugins } from '../auth/index.ts';
 import type { AuthClient } from './auth-types.ts';
 import type { ApiClient } from './api-types.ts';
 import { clientNames, type ClientRoute } from './naming.ts';
@@ -61,7 +61,10 @@ type PluginsOf<C> = C extends { plugins?: infer P }
   : undefined;
 /** The configuration's plugins, or the built-ins (what `defaultPlugins()` returns) when it has none. */
 type PluginList<C> =
-  PluginsOf<C> extends readonly (infer Plugin)[] ? Plugin : ReturnType<typeof defaultPlugins>[number];
+  // `DefaultPlugins<{}>`, not `ReturnType<typeof defaultPlugins>`: the return type of that generic
+  // function is `any` here, which typed `client.auth` as empty.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no overrides: every built-in
+  PluginsOf<C> extends readonly (infer Plugin)[] ? Plugin : DefaultPlugins<{}>[number];
 type EndpointsOf<C> =
   PluginList<C> extends infer Plugin
     ? Plugin extends { endpoints?: readonly (infer E)[] }

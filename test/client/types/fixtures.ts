@@ -1,5 +1,6 @@
 // The configurations the type tests compile against: the demo (built-in plugins, posts and
-// comments) and one with a plugin of its own and a built-in left out.
+// comments), one without `plugins` (the built-ins at run time), one with a built-in left out and
+// one with a plugin of its own beside them.
 import { Type } from '@sinclair/typebox';
 import {
   defaultPlugins,
@@ -10,6 +11,8 @@ import {
 } from '../../../src/index.ts';
 import { tenantApi } from '../../auth/organizations/fixture.ts';
 import { Envelope } from '../../../src/auth/core/envelope-schema.ts';
+
+import { blogApi } from '../../../examples/blog/api.ts';
 
 export { default as demoConfig } from '../../../examples/blog/citadel.config.ts';
 
@@ -45,6 +48,13 @@ export const notesPlugin = definePlugin({
 
 /** The built-in plugins alone (the demo adds its blog's pages). */
 export const builtInConfig = defineConfig({ plugins: defaultPlugins() });
+
+/** No `plugins`: the server registers the built-ins, and the client types them. */
+export const noPluginsConfig = defineConfig({ api: blogApi });
+export const emptyConfig = defineConfig({});
+
+/** The built-ins but the magic link. */
+export const withoutMagicLinkConfig = defineConfig({ plugins: defaultPlugins({ magicLink: false }) });
 
 export const pluginConfig = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],

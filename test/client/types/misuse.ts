@@ -2,7 +2,13 @@
 // `@ts-expect-error` is a misuse the client's types must refuse. Should one compile, TypeScript
 // reports the directive as unused and the test fails.
 import { createClient, type TenantOf, type TenantScoped } from '../../../src/client/index.ts';
-import type { demoConfig, pluginConfig, tenantConfig } from './fixtures.ts';
+import type {
+  demoConfig,
+  noPluginsConfig,
+  pluginConfig,
+  tenantConfig,
+  withoutMagicLinkConfig,
+} from './fixtures.ts';
 
 export async function misuse(): Promise<void> {
   const client = createClient<typeof demoConfig>({ baseUrl: 'http://localhost:3000' });
@@ -94,4 +100,13 @@ export async function misuse(): Promise<void> {
   await other.auth.magicLink.send({ email: 'ada@example.com' });
   // @ts-expect-error the plugin's endpoint needs its body
   await other.auth.notes.pin({ id: 'n1' });
+
+  const bare = createClient<typeof noPluginsConfig>({ baseUrl: 'http://localhost:3000' });
+  // @ts-expect-error without plugins the built-ins' methods are typed: login's email is a string
+  await bare.auth.login({ email: 42, password: 'secret secret' });
+  // @ts-expect-error no built-in declares this endpoint
+  await bare.auth.notes.get();
+  const lean = createClient<typeof withoutMagicLinkConfig>({ baseUrl: 'http://localhost:3000' });
+  // @ts-expect-error defaultPlugins({ magicLink: false }) leaves the magic link out
+  await lean.auth.magicLink.verify({ token: 'abc' });
 }

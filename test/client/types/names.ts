@@ -2,7 +2,14 @@
 // `keyof client.auth`, flattened) and at run time by test/client/auth.test.ts (against the names
 // the run-time rule gives the server's GET /endpoints list): both rules must agree.
 import type { createClient } from '../../../src/client/index.ts';
-import type { builtInConfig, demoConfig } from './fixtures.ts';
+import type {
+  builtInConfig,
+  demoConfig,
+  emptyConfig,
+  noPluginsConfig,
+  pluginConfig,
+  withoutMagicLinkConfig,
+} from './fixtures.ts';
 
 export const BUILT_IN_NAMES = [
   'get',
@@ -68,6 +75,21 @@ type Names<T> = {
 type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type AuthNames<C> = Names<ReturnType<typeof createClient<C>>['auth']>;
 export const namesAgree: Exact<AuthNames<typeof builtInConfig>, (typeof BUILT_IN_NAMES)[number]> = true;
+
+// Without `plugins` the server registers the built-ins: the client has exactly their methods.
+export const namesWithoutPlugins: Exact<
+  AuthNames<typeof noPluginsConfig>,
+  (typeof BUILT_IN_NAMES)[number]
+> = true;
+export const namesOfEmptyConfig: Exact<AuthNames<typeof emptyConfig>, (typeof BUILT_IN_NAMES)[number]> = true;
+/** The built-ins' names without the magic link's. */
+type WithoutMagicLink = Exclude<(typeof BUILT_IN_NAMES)[number], `magicLink.${string}`>;
+export const namesWithoutMagicLink: Exact<AuthNames<typeof withoutMagicLinkConfig>, WithoutMagicLink> = true;
+// A plugin of the application's own: its endpoints' names beside the built-ins'.
+export const namesWithPlugin: Exact<
+  AuthNames<typeof pluginConfig>,
+  WithoutMagicLink | 'notes.get' | 'notes.pin'
+> = true;
 
 /**
  * The demo's own plugin (examples/blog/pages) beside the built-ins. `POST /my/posts/:id` has no

@@ -7,7 +7,13 @@ import {
   type TenantOf,
   type TenantScoped,
 } from '../../../src/client/index.ts';
-import type { demoConfig, pluginConfig, tenantConfig } from './fixtures.ts';
+import type {
+  demoConfig,
+  noPluginsConfig,
+  pluginConfig,
+  tenantConfig,
+  withoutMagicLinkConfig,
+} from './fixtures.ts';
 
 /** Compile-time equality: `expectType<Exact<A, B>>(true)` fails to compile unless A and B are the same. */
 type Exact<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -133,6 +139,23 @@ export async function withPlugin(): Promise<void> {
   const notes = await client.auth.notes.get({ tag: 'work' });
   if (notes.data) expectType<Exact<typeof notes.data.data.notes, string[]>>(true);
   await client.auth.login({ username: 'ada', password: 'x' });
+}
+
+export async function withoutPlugins(): Promise<void> {
+  // `defineConfig({ api })`: the built-ins, typed as with `plugins: defaultPlugins()`.
+  const client = createClient<typeof noPluginsConfig>({ baseUrl: 'http://localhost:3000' });
+  const login = await client.auth.login({ email: 'ada@example.com', password: 'secret secret' });
+  if (login.data) expectType<Exact<typeof login.data.status, 'success' | 'info' | 'error'>>(true);
+  const me = await client.auth.me();
+  if (me.data) expectType<Exact<typeof me.data.user.id, number>>(true);
+  await client.auth.magicLink.send({ email: 'ada@example.com' });
+  await client.auth.tokens.create({ name: 'ci', abilities: ['posts:read'] });
+  const page = await client.api.v1.posts.list({ fields: ['title'] });
+  if (page.data) expectType<Exact<keyof (typeof page.data)[number], 'id' | 'title'>>(true);
+
+  const lean = createClient<typeof withoutMagicLinkConfig>({ baseUrl: 'http://localhost:3000' });
+  await lean.auth.login({ email: 'ada@example.com', password: 'secret secret' });
+  await lean.auth.forgotPassword({ email: 'ada@example.com' });
 }
 
 export async function tenancy(): Promise<void> {
