@@ -85,6 +85,9 @@ describe('apiDocs routes', () => {
     const init = await app.inject({ method: 'GET', url: '/api/v1/docs/ui/assets/docs-init.js' });
     expect(init.statusCode).toBe(200);
     expect(init.body).toContain('validatorUrl: null');
+    const theme = await app.inject({ method: 'GET', url: '/api/v1/docs/ui/assets/docs-theme.css' });
+    expect(theme.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(theme.body).toContain('system-ui');
   });
 
   it('serves nothing but the listed assets', async () => {

@@ -1,11 +1,35 @@
 // Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/services.ts';
 import { freePort, launchChromium, type ChromiumSession } from '../support/browser.ts';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { Kysely } from 'kysely';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import demo from '../../examples/blog/citadel.config.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** Screenshots are for a person to look at; they never go into the repository. */
+const SHOTS = process.env.CITADEL_SHOTS_DIR ?? '/tmp/shots-34';
+
+/** Every axe finding, whatever its impact, as `rule: targets`. */
+async function axeFindings(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run()).violations;
+  })) as { id: string; nodes: { target: string[] }[] }[];
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Opens one operation, presses "Try it out" and "Execute", and waits for the live answer. */
+async function tryOperation(operation: Locator): Promise<void> {
+  await operation.locator('.opblock-summary-control').click();
+  await operation.getByRole('button', { name: 'Try it out' }).click();
+  await operation.getByRole('button', { name: 'Execute' }).click();
+  await operation.locator('.live-responses-table tr.response .response-col_status').first().waitFor();
+}
 
 describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () => {
   let t: TestApp;
@@ -41,6 +65,7 @@ describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () =
       ])
       .execute();
     await t.app.listen({ port, host: '127.0.0.1' });
+    mkdirSync(SHOTS, { recursive: true });
     chromiumSession = await launchChromium();
     browser = chromiumSession.context;
   }, 60_000);
@@ -109,6 +134,53 @@ describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () =
       expect(['127.0.0.1', 'localhost'], url).toContain(hostname);
     }
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('both docs pages look like the other pages: the layout font, axe-clean, no wider than 375 or 1280 px', async () => {
+    const page = await browser.newPage();
+    for (const [name, path, open] of [
+      ['auth-docs', '/docs/ui', '.opblock-post:has([data-path="/login"])'],
+      ['api-docs', '/api/v1/docs/ui', '#operations-posts-listPosts'],
+    ] as const) {
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
+        await page.locator('.opblock').first().waitFor();
+        const family = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
+        expect(family).toMatch(/^system-ui\b/);
+        const summaryFont = await page
+          .locator('.opblock-summary-description')
+          .first()
+          .evaluate((e) => getComputedStyle(e).fontFamily);
+        expect(summaryFont).toBe(family);
+        const at = `${path} at ${width}px`;
+        expect(await axeFindings(page), at).toEqual([]);
+        await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+        // One operation open, tried and answered: its parameters, body editor and answer too.
+        await tryOperation(page.locator(open));
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, `${at} is wider than the screen`).toBeLessThanOrEqual(0);
+        expect(await axeFindings(page), `${at}, an operation tried`).toEqual([]);
+        await page.locator(open).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SHOTS}/${name}-${width}-tried.png` });
+      }
+    }
+    await page.close();
+  }, 180_000);
+
+  it('names operations in plain English', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/v1/docs/ui`, { waitUntil: 'networkidle' });
+    await page.locator('#operations-tag-posts').waitFor();
+    const texts = await page
+      .locator('#operations-posts-readPosts .opblock-summary-description')
+      .allInnerTexts();
+    expect(texts).toEqual(['Get a post']);
+    const all = await page.locator('.opblock-summary-description').allInnerTexts();
+    for (const summary of ['List posts', 'Create a post', 'Update a post', 'Delete a post', 'List comments'])
+      expect(all).toContain(summary);
+    expect(all.filter((text) => / one of |_/.test(text))).toEqual([]);
     await page.close();
   });
 

@@ -5,6 +5,7 @@ import { typeSchema } from './column-schema.ts';
 import { itemParameters, listParameters } from './parameters.ts';
 import { componentName, JSON_TYPE, ref, type DocContext } from './names.ts';
 import { VERB_TITLE } from './input-schema.ts';
+import { operationSummary } from './summaries.ts';
 import {
   dataEnvelope,
   errorResponses,
@@ -97,7 +98,7 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
       resource,
       'get',
       `list${component}`,
-      `List ${resource.name}`,
+      operationSummary(resource.config, 'get', 'collection'),
       'One page of records with the pagination envelope.',
       // A filter on an integer column names a value outside its range: 422 (src/api/request/filters.ts).
       [...resource.filterable].some(
@@ -128,7 +129,7 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
       resource,
       'get',
       `read${component}`,
-      `Read one of ${resource.name}`,
+      operationSummary(resource.config, 'get', 'item'),
       'One record by its key. With `fields` (a partial record) no ETag is sent.',
       [400, 404],
       {
@@ -147,7 +148,7 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
       resource,
       'post',
       `create${component}`,
-      `Create ${resource.name}`,
+      operationSummary(resource.config, 'post', 'collection'),
       `An object creates one record; an array (at most ${MAX_BULK_ITEMS} items) creates them all in one transaction, or none.`,
       [400, 409, 413, 415, 422],
       {
@@ -184,7 +185,7 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
       resource,
       verb,
       `${verb === 'put' ? 'replace' : 'update'}${component}`,
-      `${VERB_TITLE[verb]} one of ${resource.name}`,
+      operationSummary(resource.config, verb, 'item'),
       verb === 'put'
         ? 'Replaces every writable field (and the whole set of each child relation given).'
         : 'Changes only the fields (and the children) given.',
@@ -204,7 +205,7 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
       resource,
       'delete',
       `delete${component}`,
-      `Delete one of ${resource.name}`,
+      operationSummary(resource.config, 'delete', 'item'),
       'Deletes the record.',
       [400, 404, 409, 412],
       {

@@ -55,6 +55,13 @@ export function defineResource<const T extends ResourceConfig>(resource: T): T {
   for (const column of Object.keys(resource.columns)) {
     if (!IDENTIFIER.test(column)) fail(name, `column "${column}" is not a plain SQL identifier`);
   }
+  for (const [key, label] of Object.entries(resource.labels ?? {})) {
+    if (key !== 'singular' && key !== 'plural')
+      fail(name, `labels.${key} is not an option (singular, plural)`);
+    // Labels land in the docs page's text: one short line, no markup.
+    if (typeof label !== 'string' || !/^[^\p{Cc}<>]{1,60}$/u.test(label) || label.trim() !== label)
+      fail(name, `labels.${key} must be 1 to 60 characters, without control characters, < or >`);
+  }
   if (resource.table !== undefined && !IDENTIFIER.test(resource.table)) {
     fail(name, `table "${resource.table}" is not a plain SQL identifier`);
   }

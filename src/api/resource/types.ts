@@ -148,6 +148,12 @@ export interface ResourceConfig {
   hooks?: ResourceHooks;
   description?: string;
   /**
+   * How the API docs name one record and several in operation summaries ("Get a post", "List
+   * posts"). Default: the name with `_` and `-` as spaces (`my_posts` → "my posts"), singular by
+   * the common English endings (`categories` → "category"); set either when that reads wrong.
+   */
+  labels?: { singular?: string; plural?: string };
+  /**
    * The integer column naming the organization a row belongs to: reads see
    * only the caller's active organization's rows, writes set it, each verb needs the role's
    * permission. Needs the organizations plugin; the column is never taken from a validator.

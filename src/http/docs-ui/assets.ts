@@ -26,6 +26,7 @@ export const ASSETS: Record<string, { path: string; type: string }> = {
   },
   'favicon-32x32.png': { path: join(DIST, 'favicon-32x32.png'), type: 'image/png' },
   'favicon-16x16.png': { path: join(DIST, 'favicon-16x16.png'), type: 'image/png' },
+  'docs-theme.css': { path: join(HERE, 'browser', 'docs-theme.css'), type: 'text/css; charset=utf-8' },
   'docs-init.js': { path: join(HERE, 'browser', 'docs-init.js'), type: 'text/javascript; charset=utf-8' },
 };
 

@@ -19,14 +19,9 @@ export function docsPage(options: DocsPageOptions): SafeHtml {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} ${version}: API documentation</title>
         <link rel="stylesheet" href="${assetsUrl}/swagger-ui.css" />
+        <link rel="stylesheet" href="${assetsUrl}/docs-theme.css" />
         <link rel="icon" type="image/png" href="${assetsUrl}/favicon-32x32.png" sizes="32x32" />
         <link rel="icon" type="image/png" href="${assetsUrl}/favicon-16x16.png" sizes="16x16" />
-        <style>
-          body {
-            margin: 0;
-            background: #fafafa;
-          }
-        </style>
       </head>
       <body>
         <noscript
