@@ -7,6 +7,7 @@ import { systemClock } from './core/clock.ts';
 import { knownActions, resolvePlugins } from './app/assembly.ts';
 import { mountCitadel } from './app/mount.ts';
 import { CallerResolver, kCallerResolver, registerInstance, type CallerResolving } from './embed/caller.ts';
+import { appUrlNotice, visibleLogger } from './embed/start-up.ts';
 
 /** What `app.register(citadel, options)` takes: `createServer()`'s options and Fastify's `prefix`. */
 export interface CitadelFastifyOptions extends CitadelOptions {
@@ -36,12 +37,17 @@ function inner(holder: ResolverHolder): FastifyPluginAsync<CitadelFastifyOptions
       knownActions(plugins, citadelOptions),
     );
     app.decorate(kInsideCitadel, true);
+    // A host logger that hides info lines (a plain `Fastify()`) would swallow development mail.
+    const logger = visibleLogger(app.log, config);
+    const appUrl = appUrlNotice(citadelOptions, config);
+    if (appUrl) notices.push(appUrl);
     const mounted = await mountCitadel(app, {
       config,
       plugins,
       clock: citadelOptions.clock ?? systemClock,
       migrate,
       database,
+      logger,
     });
     const resolver = new CallerResolver(app);
     holder.resolver = resolver;
@@ -50,7 +56,7 @@ function inner(holder: ResolverHolder): FastifyPluginAsync<CitadelFastifyOptions
       unregister();
       await mounted.release();
     });
-    for (const notice of notices) app.log.warn(notice);
+    for (const notice of notices) logger.warn(notice);
   };
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -45,6 +45,8 @@ export interface MountOptions {
   /** Apply migrations first (default true). */
   migrate?: boolean;
   database?: OpenDatabaseOptions;
+  /** Where the log mail transport writes (default: the instance's logger). */
+  logger?: FastifyBaseLogger;
 }
 
 export interface MountedCitadel {
@@ -84,7 +86,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     db: database.db,
     dialect: database.dialect,
     clock,
-    logger: app.log,
+    logger: options.logger ?? app.log,
   });
   // The core services are also decorators, for the HTTP layer and the resource API.
   for (const [name, service] of Object.entries(core)) app.decorate(name, service);

@@ -30,6 +30,7 @@ import {
   type ResolvedCaller,
 } from '../embed/caller.ts';
 import { clientAddressOf, injectFetch, UNKNOWN_CLIENT_ADDRESS } from '../embed/fetch.ts';
+import { appUrlNotice, visibleLogger } from '../embed/start-up.ts';
 
 /** What `createServer()` takes: the configuration, plus how to log, migrate and open the database. */
 export interface CreateServerOptions extends CitadelOptions {
@@ -139,8 +140,22 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
 
   const resolver = new CallerResolver(app);
   app.decorate(kCallerResolver, { resolver });
-  const mounted = await mountCitadel(app, { config, plugins, clock, migrate, database: databaseOptions });
-  for (const notice of notices) app.log.warn(notice);
+  // Mounted under a path in a host (Express, Hono): the host's address is not Citadel's to know.
+  if (config.basePath !== '') {
+    const appUrl = appUrlNotice(citadelOptions, config);
+    if (appUrl) notices.push(appUrl);
+  }
+  // With `logger` given, development mail and notices still reach the terminal.
+  const visible = logger === undefined ? app.log : visibleLogger(app.log, config);
+  const mounted = await mountCitadel(app, {
+    config,
+    plugins,
+    clock,
+    migrate,
+    database: databaseOptions,
+    logger: visible,
+  });
+  for (const notice of notices) visible.warn(notice);
   // Development only, and only when warnings are shown: the check costs a few catalog queries.
   if (config.api && !config.production && ['trace', 'debug', 'info', 'warn'].includes(app.log.level)) {
     const { warnAboutMissingIndexes } = await import('../api/read/index-check.ts');
@@ -156,6 +171,7 @@ export async function createServer(options: CreateServerOptions = {}): Promise<C
     fetch: (request, context) =>
       injectFetch(app, request, {
         basePath: config.basePath,
+        apiBaseUrl: config.api?.apiBaseUrl,
         remoteAddress: clientAddressOf(request, context) ?? UNKNOWN_CLIENT_ADDRESS,
       }),
     getCaller: (request) => resolver.getCaller(request),

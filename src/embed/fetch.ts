@@ -35,18 +35,23 @@ export function clientAddressOf(request: Request, context: unknown): string | un
  * One Fetch Request through the Fastify app, exactly as a Node request would go (Fastify's own
  * injection: routing, hooks, body parsers, error handlers, serializers), and its answer as a Fetch
  * Response. `basePath` is the mount path the host routes to Citadel: it is taken off the URL, as
- * `app.use('/auth', handler)` does for the Node handler; a URL outside it is Citadel's 404.
+ * `app.use('/auth', handler)` does for the Node handler; the resource API's own path
+ * (`apiBaseUrl`, `/api`) is served as it is, for a host that routes it beside the mount; any other
+ * URL outside the mount is Citadel's 404.
  */
 export async function injectFetch(
   app: FastifyInstance,
   request: Request,
-  options: { basePath: string; remoteAddress: string },
+  options: { basePath: string; remoteAddress: string; apiBaseUrl?: string },
 ): Promise<Response> {
   const url = new URL(request.url);
   let path = url.pathname;
+  const api = options.apiBaseUrl;
   if (options.basePath !== '') {
     if (path === options.basePath || path.startsWith(`${options.basePath}/`))
       path = path.slice(options.basePath.length) || '/';
+    // The host may serve the resource API beside the mount (`/api` beside `/auth`): its own path.
+    else if (api && (path === api || path.startsWith(`${api}/`))) path = url.pathname;
     // Not mounted here: no route of Citadel can answer it, its not-found handler does.
     else path = `/.citadel-not-mounted${path}`;
   }

@@ -122,7 +122,8 @@ describe.each(['Fastify', 'Express', 'Hono'])('the documented %s host', (host) =
     });
     expect(reset.status).toBeLessThan(300);
     const link = await until(
-      () => new RegExp(`${server.base}/auth/reset-password\\?token=[A-Za-z0-9_-]+`).exec(server.output())?.[0],
+      () =>
+        new RegExp(`${server.base}/auth/reset-password\\?token=[A-Za-z0-9_-]+`).exec(server.output())?.[0],
       server.output,
     );
     const page = await fetch(link, { headers: { accept: 'application/json' } });
@@ -156,10 +157,7 @@ describe.each(['Fastify', 'Express', 'Hono'])('the documented %s host', (host) =
 describe('without appUrl', () => {
   it('warns once at start with the address emailed links use', async () => {
     const server = await start('Fastify', (code) => code.replace(/^\s*appUrl: .*\n/m, ''));
-    const notice = await until(
-      () => /appUrl is not set: [^"\n]*/.exec(server.output())?.[0],
-      server.output,
-    );
+    const notice = await until(() => /appUrl is not set: [^"\n]*/.exec(server.output())?.[0], server.output);
     expect(notice).toContain('http://localhost:3000/auth');
     expect(server.output().split('appUrl is not set').length - 1).toBe(1);
   }, 120_000);

@@ -4,6 +4,7 @@ import { HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 import type { InvalidParam } from '../resource/validation.ts';
 import { outageAs503 } from '../../http/response/outage.ts';
 import { knownPathAnswer } from '../../http/response/allow.ts';
+import { publicPath } from '../../http/request/base-path.ts';
 import { isMultipartPrototypeViolation } from '../../http/request/request-keys.ts';
 import { ForbiddenKeyError } from '../../core/request-keys.ts';
 
@@ -26,9 +27,23 @@ export function problemTitle(status: number): string {
   return RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
 }
 
-/** The request path without its query string (which may carry search text). */
+/** Set on Citadel's context by the Fastify plugin, whose routes see the URL with its prefix. */
+const kInsideCitadel = Symbol.for('citadel.inside');
+
+/**
+ * The path the client asked for, without its query string (which may carry search text): the
+ * host's own URL when it rewrote or stripped it (Express's `app.use`, Fastify's `rewriteUrl`), the
+ * mount path put back when a Node or Fetch handler had it taken off.
+ */
 function instanceOf(request: FastifyRequest): string {
-  const url = request.url;
+  const original = (request.raw as { originalUrl?: unknown }).originalUrl;
+  const inside = (request.server as unknown as Record<symbol, unknown>)[kInsideCitadel] === true;
+  const url =
+    typeof original === 'string' && original.startsWith('/')
+      ? original
+      : inside
+        ? request.url
+        : publicPath(request, request.url);
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
 }
