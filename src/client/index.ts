@@ -9,6 +9,7 @@ import type { ApiBuilder } from '../api/resource/define.ts';
 import type { ResourceConfig } from '../api/resource/types.ts';
 import type { DefaultPlugins } from '../auth/index.ts';
 import type { AuthClient } from './auth-types.ts';
+import type { CoreErrorCode, ProblemType } from '../auth/core/error-codes.ts';
 import type { ApiClient } from './api-types.ts';
 import { clientNames, type ClientRoute } from './naming.ts';
 import type { ClientError, ClientResult, ProblemDetails, RequestOptions } from './result.ts';
@@ -72,6 +73,22 @@ type EndpointsOf<C> =
       : never
     : never;
 type ApiOf<C> = C extends { api?: infer A } ? NonNullable<A> : never;
+type EndpointActionsOf<C> =
+  EndpointsOf<C> extends infer E ? (E extends { action: infer A extends string } ? A : never) : never;
+type ErrorCodesOf<C> =
+  PluginList<C> extends infer Plugin
+    ? Plugin extends { errorCodes: readonly (infer K extends string)[] }
+      ? K
+      : never
+    : never;
+
+/**
+ * Every `action` of an auth answer and `type` of a problem a server of this configuration sends, as
+ * a string-literal union: its endpoints' actions, the core's codes (`sudo.required`,
+ * `impersonation.forbidden`, …) and its plugins' `errorCodes` (`organizations.last_owner`, …).
+ */
+export type CitadelAction<Config = CitadelOptions> =
+  EndpointActionsOf<Config> | ErrorCodesOf<Config> | CoreErrorCode | ProblemType;
 
 /** The typed client of a configuration (`typeof config`). */
 export interface CitadelClient<Config = CitadelOptions> {

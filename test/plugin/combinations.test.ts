@@ -17,7 +17,7 @@ import { builtInPlugin } from '../../src/auth/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { routeTable } from '../support/routes.ts';
-import type { TestClient } from '../support/client.ts';
+import type { TestClient, TestResponse } from '../support/client.ts';
 
 /** The built-ins that must go with `key` (those that depend on it, directly or not). */
 function withDependents(key: BuiltInPluginKey): BuiltInPluginKey[] {
@@ -56,6 +56,13 @@ const COMBINATIONS: { name: string; plugins: () => CitadelPlugin[] }[] = [
 /** pino's level number of `error`: nothing at this level or above may be logged. */
 const ERROR_LEVEL = 50;
 
+/** Every `action` the answers carried (JSON envelopes): each must be declared. */
+const actions = new Map<string, string>();
+function noteAction(response: TestResponse, where: string): void {
+  const action = (response.body as { action?: unknown } | undefined)?.action;
+  if (typeof action === 'string' && !actions.has(action)) actions.set(action, where);
+}
+
 /** Every GET route of the app (path parameters filled), asked by `client`: never a 5xx. */
 async function everyPage(t: TestApp, client: TestClient, who: string): Promise<void> {
   for (const [method, url] of routeTable(t.app)) {
@@ -63,6 +70,7 @@ async function everyPage(t: TestApp, client: TestClient, who: string): Promise<v
     if (method !== 'GET' || url === '/logout') continue;
     for (const kind of ['form', 'json'] as const) {
       const response = await client.get(url, kind);
+      noteAction(response, `GET ${url}`);
       expect(response.status, `${who} GET ${url} (${kind}): ${response.text.slice(0, 300)}`).toBeLessThan(
         500,
       );
@@ -75,6 +83,7 @@ describe.each(COMBINATIONS)('$name', ({ plugins }) => {
   const lines: string[] = [];
   let ids: string[];
   beforeAll(async () => {
+    actions.clear();
     const list = plugins();
     ids = list.map((plugin) => plugin.id);
     t = await startTestApp({
@@ -128,6 +137,8 @@ describe.each(COMBINATIONS)('$name', ({ plugins }) => {
 
         const reset = await t.client().post('/forgot-password', { email });
         expect(reset.status, reset.text).toBe(200);
+        const flows = { register, wrong, login, me, logout, reset };
+        for (const [name, response] of Object.entries(flows)) noteAction(response, name);
 
         // Sign-out and the failed sign-in are security events of the core, plugin or not.
         const types = (
@@ -142,6 +153,14 @@ describe.each(COMBINATIONS)('$name', ({ plugins }) => {
       } else {
         expect((await anonymous.get('/me')).status).toBeGreaterThanOrEqual(400);
       }
+
+      // Every action an answer carried is declared: an endpoint's, the core's or a plugin's `errorCodes`.
+      const declared = new Set([
+        ...t.services.authEndpoints.map((endpoint) => endpoint.action),
+        ...t.services.errorCodes,
+      ]);
+      const undeclared = [...actions].filter(([action]) => !declared.has(action));
+      expect(undeclared).toEqual([]);
 
       // Anything still in flight (notices after commit) is logged before the lines are read.
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -119,12 +119,13 @@ export interface Endpoint<
   R extends Record<number, TSchema> = Record<number, TSchema>,
   M extends EndpointMethod = EndpointMethod,
   Path extends string = string,
+  Action extends string = string,
 > {
   method: M;
   /** Express-style: static segments and `:name` parameters (`/tokens/:id`). */
   path: Path;
   /** The envelope's `action` of every answer, errors included. */
-  action: string;
+  action: Action;
   auth: EndpointAuth;
   /** The ability a bearer token needs (sessions hold every ability of their user). */
   ability?: string;
@@ -188,7 +189,7 @@ export interface Endpoint<
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
 
 /**
- * Types a declaration, keeping its method, path and schemas literal for the typed client
+ * Types a declaration, keeping its method, path, action and schemas literal for the typed client
  * (`citadel/client`).
  */
 export function defineEndpoint<
@@ -198,7 +199,8 @@ export function defineEndpoint<
   const R extends Record<number, TSchema> = Record<number, TSchema>,
   const M extends EndpointMethod = EndpointMethod,
   const Path extends string = string,
->(endpoint: Endpoint<P, Q, B, R, M, Path>): Endpoint<P, Q, B, R, M, Path> {
+  const Action extends string = string,
+>(endpoint: Endpoint<P, Q, B, R, M, Path, Action>): Endpoint<P, Q, B, R, M, Path, Action> {
   return endpoint;
 }
 

@@ -17,3 +17,8 @@ export const CORE_ERROR_CODES = [
 ] as const;
 
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
+
+/** The resource API's problem `type`s: every problem is `about:blank`, its status says the rest. */
+export const PROBLEM_TYPES = ['about:blank'] as const;
+
+export type ProblemType = (typeof PROBLEM_TYPES)[number];

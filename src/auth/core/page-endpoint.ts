@@ -7,9 +7,9 @@ import { Envelope } from './envelope-schema.ts';
  * envelope `{ action, status: 'info' }` for JSON clients. Marked `pageOnly`, so the typed client
  * has no method for it.
  */
-export function pageEndpoint<const Path extends string>(options: {
+export function pageEndpoint<const Path extends string, const Action extends string>(options: {
   path: Path;
-  action: string;
+  action: Action;
   summary: string;
   page: PageRenderer;
   pageProps?: (input: EndpointInput) => unknown;

@@ -9,8 +9,15 @@ export const ORGANIZATION_EVENTS = [
   { type: 'organization_invitation_accepted', label: 'Organization invitation accepted' },
 ] as const;
 
-/** The `action`s of the organizations plugin's refusals, beside its endpoints' own. */
-export const ORGANIZATION_ERROR_CODES = [LAST_OWNER_ACTION, 'organizations.email_unconfirmed'] as const;
+/**
+ * The `action`s the organizations plugin answers with beside its endpoints' own: its refusals, and
+ * the invitation link's page (a route of its own).
+ */
+export const ORGANIZATION_ERROR_CODES = [
+  LAST_OWNER_ACTION,
+  'organizations.email_unconfirmed',
+  'organizations.invitation',
+] as const;
 
 declare module '../core/security-events.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
