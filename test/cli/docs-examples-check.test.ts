@@ -1,5 +1,6 @@
 /**
- * `citadel check --strict` passes on the docs' runnable example: the notes table of
+ * `citadel check --strict` passes on the docs' runnable examples: the demo the README serves
+ * (examples/blog), and the notes table of
  * docs/build-your-app.md section 3 (its migration and indexes) with the resource of section 4,
  * migrated by `citadel migrate`, on each dialect. A sortable or searchable field declared without
  * its index fails it (the test also runs the check with the indexes left out).
@@ -7,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCitadel } from '../support/citadel-cli.ts';
+import { BLOG_CONFIG, runCitadel } from '../support/citadel-cli.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../support/databases.ts';
 import { TEST_SECRET } from '../support/app.ts';
 
@@ -44,13 +45,17 @@ describe('citadel check --strict on the docs example', () => {
 
   /** `citadel migrate`, then `citadel check --strict`, on a database of its own. */
   async function check(name: string, config: string) {
-    const database = await createTestDatabase();
-    databases.push(database);
-    const env = { DATABASE_URL: database.url, SESSION_SECRET: TEST_SECRET };
     const dir = join(OUT, `${name}-${testDialect()}`);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'citadel.config.ts');
     writeFileSync(file, config);
+    return checkFile(file);
+  }
+
+  async function checkFile(file: string) {
+    const database = await createTestDatabase();
+    databases.push(database);
+    const env = { DATABASE_URL: database.url, SESSION_SECRET: TEST_SECRET };
     const migrated = await runCitadel(['migrate', '--config', file], env);
     expect(migrated.code, migrated.stderr + migrated.stdout).toBe(0);
     return runCitadel(['check', '--strict', '--config', file], env);
@@ -60,6 +65,11 @@ describe('citadel check --strict on the docs example', () => {
     const strict = await check('notes', notesConfig());
     expect(strict.code, strict.stdout + strict.stderr).toBe(0);
     expect(strict.stdout).toContain('every declared field and relation key has an index');
+  }, 180_000);
+
+  it('the demo (npm start) declares the indexes it needs', async () => {
+    const strict = await checkFile(BLOG_CONFIG);
+    expect(strict.code, strict.stdout + strict.stderr).toBe(0);
   }, 180_000);
 
   it('without them, the check fails naming each', async () => {
