@@ -14,7 +14,6 @@ export type RefKind =
   | 'member'
   | 'invitation'
   | 'victim'
-  | 'user'
   | 'email'
   | 'post'
   | 'postRaw'

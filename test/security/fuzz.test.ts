@@ -315,7 +315,7 @@ const FAMILIES: [string, RegExp][] = [
   ['well-known', /^\/\.well-known\//],
   ['pages', /^\//],
 ];
-/** Families whose every run must include a success (2xx or a page's 303) for a real caller. */
+/** Families whose every run must include a 2xx (a 303 may be a redirect to the sign-in page). */
 const MUST_SUCCEED = [
   'organizations',
   'organizations/members',
@@ -438,40 +438,41 @@ describe('fuzz: generated requests across every route, by real callers', () => {
     );
     const hostile = fc.constantFrom(...HOSTILE_IDS).map((raw) => ({ raw }));
     const perRoute = table.map(([method, pattern]) => {
-      const segments = pattern.split('/').map((segment) => {
-        if (segment === ':file')
-          return fc.constantFrom('swagger-ui.css', 'index.js', 'nope', '..%2F..').map((raw) => ({ raw }));
-        if (segment === ':provider')
-          return fc.constantFrom('nope', 'github', '__proto__').map((raw) => ({ raw }));
-        if (!segment.startsWith(':') && segment !== '*') return fc.constant(segment);
-        const live = liveParam(pattern, segment.slice(1));
-        const random = liveIds.map((raw) => ({ raw }));
-        return live
-          ? fc.oneof(
-              { weight: 6, arbitrary: ref(live) },
-              { weight: 2, arbitrary: hostile },
-              { weight: 1, arbitrary: random },
-            )
-          : fc.oneof(hostile, random);
-      });
+      const segments = (clean: boolean) =>
+        pattern.split('/').map((segment) => {
+          if (segment === ':file')
+            return fc.constantFrom('swagger-ui.css', 'index.js', 'nope', '..%2F..').map((raw) => ({ raw }));
+          if (segment === ':provider')
+            return fc.constantFrom('nope', 'github', '__proto__').map((raw) => ({ raw }));
+          if (!segment.startsWith(':') && segment !== '*') return fc.constant(segment);
+          const live = liveParam(pattern, segment.slice(1));
+          const random = liveIds.map((raw) => ({ raw }));
+          if (live && clean) return ref(live);
+          return live
+            ? fc.oneof(
+                { weight: 6, arbitrary: ref(live) },
+                { weight: 2, arbitrary: hostile },
+                { weight: 1, arbitrary: random },
+              )
+            : fc.oneof(hostile, random);
+        });
       const valid = schemaBody(method, pattern);
-      const routeBody = valid
-        ? fc.oneof(
-            { weight: 4, arbitrary: valid },
-            { weight: 1, arbitrary: withHostileKey(valid) },
-            { weight: 2, arbitrary: body },
-          )
-        : body;
-      return fc.record({
+      const messy = fc.record({
         method: fc.constant(method),
         pattern: fc.constant(pattern),
-        segments: fc.tuple(...segments),
+        segments: fc.tuple(...segments(false)),
         // Auth endpoints refuse unknown query names (422): most of their requests go without.
         query: fc.oneof(
           { weight: pattern.startsWith('/api/') ? 1 : 3, arbitrary: fc.constant<[string, string][]>([]) },
           { weight: 2, arbitrary: query },
         ),
-        body: routeBody,
+        body: valid
+          ? fc.oneof(
+              { weight: 4, arbitrary: valid },
+              { weight: 1, arbitrary: withHostileKey(valid) },
+              { weight: 2, arbitrary: body },
+            )
+          : body,
         encoding: fc.oneof(
           { weight: 3, arbitrary: fc.constantFrom<Encoding>('json', 'form', 'multipart') },
           { weight: 1, arbitrary: fc.constantFrom(...ENCODINGS) },
@@ -479,7 +480,24 @@ describe('fuzz: generated requests across every route, by real callers', () => {
         kind: fc.constantFrom('json', 'spa', 'form'),
         who: whoFor(pattern),
         csrf: fc.constantFrom('header', 'field', 'none'),
-      }) as fc.Arbitrary<FuzzRequest>;
+      });
+      // A third of the requests are what a real client sends (live ids, a valid body, no stray
+      // query, the CSRF token), so that handlers are reached past their checks, not only refused.
+      const clean = fc.record({
+        method: fc.constant(method),
+        pattern: fc.constant(pattern),
+        segments: fc.tuple(...segments(true)),
+        query: fc.constant<[string, string][]>([]),
+        body: valid ?? body,
+        encoding: fc.constantFrom<Encoding>('json', 'form'),
+        kind: fc.constantFrom('json', 'spa', 'form'),
+        who: whoFor(pattern),
+        csrf: fc.constantFrom('header', 'field'),
+      });
+      return fc.oneof(
+        { weight: 2, arbitrary: messy },
+        { weight: 1, arbitrary: clean },
+      ) as fc.Arbitrary<FuzzRequest>;
     });
     request = fc.oneof(...perRoute);
   });
@@ -570,7 +588,7 @@ describe('fuzz: generated requests across every route, by real callers', () => {
           const status = response.statusCode;
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           byRoute.set(`${r.method} ${r.pattern}`, (byRoute.get(`${r.method} ${r.pattern}`) ?? 0) + 1);
-          if (status < 400) succeeded.add(`${r.method} ${r.pattern}`);
+          if (status < 300) succeeded.add(`${r.method} ${r.pattern}`);
           const family = familyOf(r.pattern);
           const counts = byFamily.get(family) ?? new Map<number, number>();
           counts.set(status, (counts.get(status) ?? 0) + 1);
@@ -646,7 +664,7 @@ describe('fuzz: generated requests across every route, by real callers', () => {
         const past = [...counts!].filter(([s]) => s !== 404 && s !== 405).reduce((a, [, n]) => a + n, 0);
         expect(past, `${family}: only 404/405 (${histogram(counts!)})`).toBeGreaterThan(0);
         if (RUNS >= 2_000 && MUST_SUCCEED.includes(family)) {
-          const ok = [...counts!].filter(([s]) => s < 400).reduce((a, [, n]) => a + n, 0);
+          const ok = [...counts!].filter(([s]) => s < 300).reduce((a, [, n]) => a + n, 0);
           expect(ok, `${family}: no success (${histogram(counts!)})`).toBeGreaterThan(0);
         }
       }
