@@ -3,6 +3,6 @@
  * layout Citadel's own pages use.
  * @packageDocumentation
  */
-export { html, raw, escapeHtml, SafeHtml, type HtmlValue } from './http/html/html.ts';
+export { html, raw, escapeHtml, SafeHtml, type HtmlValue } from './core/html.ts';
 export { layout, field, form, csrfField, type FieldOptions } from './http/html/layout.ts';
 export type { PageContext, PageRenderer } from './http/response/respond.ts';

@@ -24,7 +24,7 @@ export {
   createFetchHandler,
   type CitadelFetchHandler,
   type CreateFetchHandlerOptions,
-} from './embed/fetch-handler.ts';
+} from './app/fetch-handler.ts';
 export type { FetchContext } from './embed/fetch.ts';
 export {
   getCaller,

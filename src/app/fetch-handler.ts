@@ -1,5 +1,5 @@
-import { createServer, type CitadelServer, type CreateServerOptions } from '../app/server.ts';
-import type { CallerSource, ResolvedCaller } from './caller.ts';
+import { createServer, type CitadelServer, type CreateServerOptions } from './server.ts';
+import type { CallerSource, ResolvedCaller } from '../embed/caller.ts';
 
 /**
  * Citadel as a Fetch-API handler (Hono, Next.js route handlers, Bun and Deno `serve`):

@@ -1,4 +1,2 @@
-/** A configuration problem: start-up stops with this one-line message and exit code 1. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+// ConfigError lives in core/errors.ts, so core and db (below config) can throw it too.
+export { ConfigError } from '../core/errors.ts';

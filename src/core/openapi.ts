@@ -6,7 +6,7 @@
  * the auth endpoints' document share it.
  */
 
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from './errors.ts';
 
 /** The OpenAPI version a configuration asks for: `3.0` (3.0.3, the default) or `3.1` (3.1.0). */
 export type OpenApiVersion = '3.0' | '3.1';

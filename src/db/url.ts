@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../core/errors.ts';
 
 /** The database families Citadel runs on. */
 export type Dialect = 'sqlite' | 'postgres' | 'mysql';

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../http/html/html.ts';
+import { escapeHtml } from '../core/html.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { SafeHtml } from '../http/html/html.ts';
+import { SafeHtml } from '../core/html.ts';
 import type { Mailer } from './mailer.ts';
 import { composeContent, type MailContent } from './templates.ts';
 import type { EmailKind, EmailKinds, EmailTemplates } from './kinds.ts';

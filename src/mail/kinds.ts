@@ -1,4 +1,4 @@
-import type { SafeHtml } from '../http/html/html.ts';
+import type { SafeHtml } from '../core/html.ts';
 
 /**
  * Every message Citadel sends, by kind, with the data its text is made of. Each kind can be

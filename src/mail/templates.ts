@@ -1,4 +1,4 @@
-import { html } from '../http/html/html.ts';
+import { html } from '../core/html.ts';
 import type { MailMessage } from './mailer.ts';
 import type { EmailContent } from './kinds.ts';
 

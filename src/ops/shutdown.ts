@@ -1,4 +1,10 @@
-import type { CitadelServer } from '../app/server.ts';
+import type { FastifyInstance } from 'fastify';
+
+/** What shutdown needs of a `CitadelServer` (ops sits below the composition root in src/app). */
+export interface DrainableServer {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
 
 /** How long SIGTERM waits for requests in flight before it cuts their connections. */
 export const DRAIN_LIMIT_MS = 10_000;
@@ -9,7 +15,7 @@ export const DRAIN_LIMIT_MS = 10_000;
  * are cut so shutdown always ends.
  */
 export async function drainAndClose(
-  server: CitadelServer,
+  server: DrainableServer,
   limitMs = DRAIN_LIMIT_MS,
 ): Promise<{ forced: boolean }> {
   let forced = false;
@@ -26,7 +32,7 @@ export async function drainAndClose(
 }
 
 /** SIGTERM and SIGINT drain the server and exit 0 (1 if closing itself failed). */
-export function exitGracefullyOnSignals(server: CitadelServer): void {
+export function exitGracefullyOnSignals(server: DrainableServer): void {
   const stop = (signal: string) => {
     server.app.log.info(`${signal}: shutting down (requests in flight finish first)`);
     drainAndClose(server).then(
