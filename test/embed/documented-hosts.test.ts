@@ -65,7 +65,7 @@ async function start(host: string, edit: (code: string) => string = (code) => co
   const dir = join(OUT, host.toLowerCase());
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'server.ts'), edit(program(host)).replaceAll('3000', String(port)));
+  writeFileSync(join(dir, 'server.ts'), edit(program(host)).replace(/\b3000\b/g, String(port)));
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
   const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: dir, env });
   running.push(child);
