@@ -137,6 +137,8 @@ import { createApi as buildApi } from './api/resource/define.ts';
 export type ColumnConfig = api.ColumnConfig;
 /** What a resource hook receives: the caller, the request's version and verb, the database. */
 export type HookContext = api.HookContext;
+/** A request as application code sees it: caller, ip, userAgent, headers, organization; the same under every host. */
+export type { CallContext, CallOrganization } from './http/request/call-context.ts';
 /** Functions a resource runs around reads and writes (scope a query, check or change a record). */
 export type ResourceHooks = api.ResourceHooks;
 /** The Kysely select query a resource's `query` hook may narrow. */

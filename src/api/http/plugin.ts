@@ -6,13 +6,14 @@ import { authorize } from '../request/authorize.ts';
 import { activeTenant, type ActiveTenant } from '../../auth/core/tenancy.ts';
 import { andThen, isThenable } from '../request/maybe-promise.ts';
 import { compileApi, publishedIn, type CompiledResource } from '../resource/compile.ts';
-import type { RequestScope } from '../request/context.ts';
+import { callContext, type RequestScope } from '../request/context.ts';
 import { formatRecord } from '../read/format.ts';
 import { readResponseSchemas, recordCheck, sendRead } from './serializers.ts';
 import { problemErrorHandler, problemNotFound } from './problem.ts';
 import { refuseNulCharacters } from '../request/nul.ts';
 import { limitPayloadShape } from '../request/request-limits.ts';
 import { parseItemQuery, parseListQuery, type QueryInput } from '../request/query.ts';
+import { authorizeDerive, checkListPlan } from '../request/plan.ts';
 import { findRecord, listRecords } from '../read/read.ts';
 import { deploymentCodecs, type IdCodecs } from '../resource/sqids.ts';
 import { keyValue } from '../resource/column-types.ts';
@@ -34,6 +35,21 @@ function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): num
   return id;
 }
 
+/** Whether a request of this resource can run a hook: its own, or one of a resource it relates to. */
+function hooksReachable(resource: CompiledResource): boolean {
+  const seen = new Set<CompiledResource>();
+  const stack = [resource];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    if (Object.values(next.hooks).some(Boolean)) return true;
+    for (const relation of next.relations.values())
+      if (relation.target.resource) stack.push(relation.target.resource);
+  }
+  return false;
+}
+
 function registerResource(
   scope: FastifyInstance,
   resource: CompiledResource,
@@ -48,13 +64,29 @@ function registerResource(
   // 405, whose Allow header lists exactly the routes there are.
   const available = (verb: Verb) => resource.served.has(verb);
 
+  // A hook may run (this resource's or a related one's): its context is built once per request.
+  const hooked = hooksReachable(resource);
   const scopeOf = (verb: Verb, request: FastifyRequest, tenant: ActiveTenant | null): RequestScope => {
-    const { user, token } = authorize(resource, verb, request);
-    return { version, verb, request, user, token, codecs, db: request.server.db, tenant };
+    const { user, token, caller } = authorize(resource, verb, request);
+    const scope: RequestScope = {
+      version,
+      verb,
+      request,
+      user,
+      token,
+      codecs,
+      db: request.server.db,
+      tenant,
+      caller,
+      call: null,
+    };
+    if (hooked) scope.call = callContext(scope);
+    return scope;
   };
-  // A promise only when there is an organization to look up (a tenant-scoped API and a caller).
+  // A promise only when there is an organization to look up: a caller, and a tenant-scoped API or
+  // hooks that see the organization.
   const begin = (verb: Verb, request: FastifyRequest): RequestScope | Promise<RequestScope> =>
-    tenants && request.caller
+    request.caller && (tenants || (hooked && request.server.citadel.tenancy))
       ? activeTenant(request, request.server.citadel).then((tenant) => scopeOf(verb, request, tenant))
       : scopeOf(verb, request, null);
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
@@ -70,6 +102,8 @@ function registerResource(
         // The query is checked first: its problems say nothing about the caller or the rows.
         const plan = parseListQuery(resource, request.query as QueryInput, codecs, request.server.dialect);
         const context = await begin('get', request);
+        // The whole plan for this caller (cursor, derive) is checked before any statement runs.
+        checkListPlan(context, request.server.secrets, resource, plan);
         const { records, pagination } = await listRecords(context, resource, plan);
         const data = records.map((record) =>
           formatRecord(resource, record, plan.derive, codecs, plan.fields),
@@ -90,17 +124,21 @@ function registerResource(
       const onRow = fields
         ? undefined
         : (row: ApiRecord) => (etag = etagOf(request.server.secrets, resource, row));
-      const sent = andThen(begin('get', request), (context) =>
-        andThen(findRecord(context, resource, idOf(request), derive, undefined, fields, onRow), (record) => {
-          if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-          if (etag !== null) {
-            reply.header('etag', etag);
-            if (notModified(request, etag)) return reply.code(304).send();
-          }
-          const data = formatRecord(resource, record, derive, codecs, fields);
-          return sendRead(reply, { status: 'success', data }, [data], check, fields !== null);
-        }),
-      );
+      const sent = andThen(begin('get', request), (context) => {
+        authorizeDerive(context, derive);
+        return andThen(
+          findRecord(context, resource, idOf(request), derive, undefined, fields, onRow),
+          (record) => {
+            if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+            if (etag !== null) {
+              reply.header('etag', etag);
+              if (notModified(request, etag)) return reply.code(304).send();
+            }
+            const data = formatRecord(resource, record, derive, codecs, fields);
+            return sendRead(reply, { status: 'success', data }, [data], check, fields !== null);
+          },
+        );
+      });
       // Answered at once (a SQLite point read, hooks that do not wait): nothing for Fastify to await.
       return isThenable(sent) ? sent : undefined;
     });

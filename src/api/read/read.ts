@@ -1,7 +1,6 @@
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { CompiledResource, Selection } from '../resource/compile.ts';
 import { afterQuery, beforeQuery, type AnyDb, type RequestScope } from '../request/context.ts';
-import { authorize } from '../request/authorize.ts';
 import type { DeriveNode, ListPlan } from '../request/query.ts';
 import { caseInsensitiveLike, likePattern } from './search-sql.ts';
 import type { FilterNode } from '../request/filters.ts';
@@ -31,7 +30,7 @@ import {
   storeStatement,
   withSlots,
 } from './statements.ts';
-import { afterCursor, decodeCursor, encodeCursor } from '../request/cursor.ts';
+import { afterCursor, encodeCursor } from '../request/cursor.ts';
 import type { FieldSet } from '../request/fields.ts';
 
 /**
@@ -100,13 +99,17 @@ function filterExpression(
   }
 }
 
-/** One page of a resource plus the total, with the derived relations embedded. */
+/**
+ * One page of a resource plus the total, with the derived relations embedded: the plan as
+ * checkListPlan left it (cursor decoded, derive authorized), so from here on only statements run.
+ */
 export async function listRecords(scope: RequestScope, resource: CompiledResource, plan: ListPlan) {
   const dialect = scope.request.server.dialect;
   const filter = plan.filter;
   const { secrets } = scope.request.server;
-  const bound = { sort: plan.sort, filter, pattern: plan.pattern, fields: plan.fieldsKey };
-  const position = plan.cursor === null ? null : decodeCursor(secrets, resource, bound, plan.cursor);
+  // A cursor is decoded by checkListPlan; reaching here without that is the engine's error.
+  if (plan.cursor !== null && plan.position === null) throw new Error('list plan not checked');
+  const position = plan.position;
   const page = position?.page ?? plan.page;
   // The request's search and filters, on the scoped query or on each row-rule alternative.
   const narrow = async (query: ResourceQuery) => {
@@ -171,8 +174,10 @@ export async function listRecords(scope: RequestScope, resource: CompiledResourc
   const hasMore = read.length > plan.limit;
   const rows = hasMore ? read.slice(0, plan.limit) : read;
   // Made before the hooks run: afterQuery may change the rows the cursor is made of.
-  const nextCursor = hasMore ? encodeCursor(secrets, resource, bound, rows.at(-1)!, page + 1) : null;
-  const records = await loadRelations(scope, resource, rows, plan.derive);
+  const nextCursor = hasMore
+    ? encodeCursor(secrets, resource, plan.cursorQuery, rows.at(-1)!, page + 1)
+    : null;
+  const records = await loadRelations(scope, resource, rows, plan.derive, scope.db, plan.countEmbedded);
   return {
     records: await afterQuery(scope, resource, records),
     pagination: pagination(page, plan.limit, count, hasMore, nextCursor, plan.count),
@@ -326,7 +331,8 @@ function distinctKeys(rows: readonly ApiRecord[], column: string): unknown[] {
 
 /**
  * Embed the requested relations: one query per relation and level (`WHERE key IN (...)`), whatever
- * the number of rows. Related resources keep their own scope (beforeQuery) and afterQuery.
+ * the number of rows. Related resources keep their own scope (beforeQuery) and afterQuery. The
+ * tree was authorized before (authorizeDerive); `countEmbedded` false: the plan bounds the rows.
  */
 export async function loadRelations(
   scope: RequestScope,
@@ -334,6 +340,7 @@ export async function loadRelations(
   rows: ApiRecord[],
   derive: readonly DeriveNode[],
   db: AnyDb = scope.db,
+  countEmbedded = true,
 ): Promise<ApiRecord[]> {
   if (derive.length === 0 || rows.length === 0) return rows;
   for (const node of derive) {
@@ -345,11 +352,7 @@ export async function loadRelations(
     let related: ApiRecord[] = [];
     if (keys.length > 0) {
       let query = db.selectFrom(target.table) as ResourceQuery;
-      if (target.resource) {
-        // Embedding tenant-scoped rows is reading them: the role's (and token's) read permission applies.
-        if (target.resource.tenant !== null) authorize(target.resource, 'get', scope.request);
-        query = await beforeQuery(scope, target.resource, query, db);
-      }
+      if (target.resource) query = await beforeQuery(scope, target.resource, query, db);
       const primaryKey = target.resource?.primaryKey ?? relation.targetKey;
       query = query
         .select(selectList(query, node.fields ?? target))
@@ -357,7 +360,7 @@ export async function loadRelations(
         .orderBy(`${target.table}.${primaryKey}`, 'asc');
       related = (await query.execute()) as ApiRecord[];
       if (target.resource) {
-        related = await loadRelations(scope, target.resource, related, node.children, db);
+        related = await loadRelations(scope, target.resource, related, node.children, db, countEmbedded);
         related = await afterQuery(scope, target.resource, related, db);
       }
     }
@@ -375,6 +378,6 @@ export async function loadRelations(
       for (const row of rows) row[relation.name] = byKey.get(String(row[ownKey])) ?? null;
     }
   }
-  checkEmbeddedRows(rows, derive);
+  if (countEmbedded) checkEmbeddedRows(rows, derive);
   return rows;
 }

@@ -41,7 +41,7 @@ function authorizeTenant(resource: CompiledResource, verb: Verb, request: Fastif
   if (caller.via === 'token' && !hasAbility(caller.token.abilities, permission))
     throw new InsufficientScopeError(permission);
   if (!hasAbility(tenant.permissions, permission)) throw new MissingPermissionError(permission, tenant.role);
-  return { user: publicUser(caller.user), token: caller.token };
+  return { user: publicUser(caller.user), token: caller.token, caller };
 }
 
 /** The caller as the hooks see it; 401/403 when the verb needs a caller (with the token's ability). */
@@ -60,6 +60,6 @@ export function authorize(resource: CompiledResource, verb: Verb, request: Fasti
     if (!effective) throw new InsufficientScopeError(ability);
   }
   return effective
-    ? { user: publicUser(effective.user), token: effective.token }
-    : { user: null, token: null };
+    ? { user: publicUser(effective.user), token: effective.token, caller: effective }
+    : { user: null, token: null, caller: null };
 }

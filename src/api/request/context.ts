@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { PublicUser } from '../../auth/core/users.ts';
 import type { TokenRecord } from '../../auth/core/personal-access-tokens.ts';
 import type { ActiveTenant } from '../../auth/core/tenancy.ts';
+import type { Caller } from '../../http/security/caller.ts';
+import { callContextOf, type CallContext } from '../../http/request/call-context.ts';
 import { ForbiddenError } from '../../core/errors.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
@@ -23,8 +25,26 @@ export interface RequestScope {
   codecs: IdCodecs;
   /** The database, or the open transaction on writes. */
   db: AnyDb;
-  /** The active organization (tenant-scoped resources), or null. */
+  /** The active organization (tenant-scoped resources, or any when a hook may read it), or null. */
   tenant: ActiveTenant | null;
+  /** The caller as the hooks see it (null for a token without the verb's ability, as `user`). */
+  caller: Caller | null;
+  /**
+   * What every hook of this request receives as `ctx.request`: built once by the HTTP adapter when
+   * a hook can run (the resource's or a related resource's), null otherwise.
+   */
+  call: CallContext | null;
+}
+
+/** The hooks' view of the request, as the HTTP adapter built it (or now, when it did not). */
+export function callContext(scope: RequestScope): CallContext {
+  if (scope.call) return scope.call;
+  const tenant = scope.tenant;
+  return callContextOf(
+    scope.request,
+    scope.caller,
+    tenant && { id: tenant.organizationId, role: tenant.role, permissions: tenant.permissions },
+  );
 }
 
 /** The active organization's id for a tenant-scoped resource; never reached without one (authorize). */
@@ -58,7 +78,7 @@ export function hookContext(
     verb: scope.verb,
     user: scope.user,
     token: scope.token,
-    request: scope.request,
+    request: callContext(scope),
     db: db as HookContext['db'],
   };
 }

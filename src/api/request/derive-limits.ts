@@ -4,7 +4,7 @@ import type { ApiRecord } from '../resource/types.ts';
 
 /** The shape of a parsed `derive` tree these checks walk (query.ts's DeriveNode is one). */
 interface DeriveNode {
-  relation: { name: string };
+  relation: { name: string; type: 'hasMany' | 'belongsTo' };
   children: readonly DeriveNode[];
 }
 
@@ -72,4 +72,17 @@ export function checkEmbeddedRows(rows: readonly ApiRecord[], derive: readonly D
       });
     }
   }
+}
+
+/** Rows one row can embed at most: a belongsTo one, a hasMany any number (Infinity). */
+function embeddedPerRow(derive: readonly DeriveNode[]): number {
+  let total = 0;
+  for (const node of derive)
+    total += node.relation.type === 'hasMany' ? Infinity : 1 + embeddedPerRow(node.children);
+  return total;
+}
+
+/** Whether `rows` rows read with this derive tree may embed more than the budget (then count them once read). */
+export function mustCountEmbedded(derive: readonly DeriveNode[], rows: number): boolean {
+  return derive.length > 0 && rows * embeddedPerRow(derive) > MAX_EMBEDDED_ROWS;
 }

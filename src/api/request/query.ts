@@ -9,7 +9,8 @@ import type { Dialect } from '../../db/url.ts';
 import { isFilterParameter, parseFilters, type FilterNode } from './filters.ts';
 import { likePattern } from '../read/search-sql.ts';
 import type { IdCodecs } from '../resource/sqids.ts';
-import { checkDeriveDepth } from './derive-limits.ts';
+import { checkDeriveDepth, mustCountEmbedded } from './derive-limits.ts';
+import type { CursorPosition, CursorQuery } from './cursor.ts';
 import { isFieldsParameter, parseFields, type FieldSet } from './fields.ts';
 import { parseCountMode, type CountMode } from '../read/count.ts';
 
@@ -31,8 +32,14 @@ export interface ListPlan {
   pattern: string | null;
   derive: DeriveNode[];
   count: CountMode;
-  /** `cursor` as given (checked against the query when the page is read), or null. */
+  /** `cursor` as given, or null. */
   cursor: string | null;
+  /** The query a cursor is bound to (the given one and the next page's). */
+  cursorQuery: CursorQuery;
+  /** Where the given cursor resumes: set by checkListPlan, before any statement runs. */
+  position: CursorPosition | null;
+  /** False when the plan alone keeps the embedded rows within the budget (no count once read). */
+  countEmbedded: boolean;
   /** `fields`: what the top level reads and shows, or null for every visible column. */
   fields: FieldSet | null;
   /** Every `fields` parameter in one spelling, for the cursor's binding. */
@@ -152,6 +159,7 @@ export function parseListQuery(
     sort.map((term) => term.column),
     dialect,
   );
+  const key = fieldsKey(query);
   return {
     filter,
     page,
@@ -161,8 +169,11 @@ export function parseListQuery(
     derive,
     count: parseCountMode(query.count),
     cursor,
+    cursorQuery: { sort, filter, pattern, fields: key },
+    position: null,
+    countEmbedded: mustCountEmbedded(derive, limit),
     fields,
-    fieldsKey: fieldsKey(query),
+    fieldsKey: key,
   };
 }
 

@@ -1,9 +1,9 @@
-import type { FastifyRequest } from 'fastify';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import type { PublicUser } from '../../auth/core/users.ts';
 import type { TokenRecord } from '../../auth/core/personal-access-tokens.ts';
 import type { OpenApiVersion } from '../../core/openapi.ts';
+import type { CallContext } from '../../http/request/call-context.ts';
 
 /** Lower-case HTTP verbs of the resource API. */
 export type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -69,7 +69,8 @@ export interface HookContext {
   verb: Verb;
   user: PublicUser | null;
   token: TokenRecord | null;
-  request: FastifyRequest;
+  /** Who calls, from where, with which headers, in which organization: the same under every host. */
+  request: CallContext;
   /** The open transaction on writes, the database on reads. */
   db: Kysely<Record<string, Record<string, unknown>>>;
 }

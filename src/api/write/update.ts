@@ -7,6 +7,7 @@ import { checkIfMatch, etagOf, hasIfMatch, lockedRow } from './etag.ts';
 import { formatRecord } from '../read/format.ts';
 import type { DeriveNode } from '../request/query.ts';
 import { loadRelations, scopedQuery } from '../read/read.ts';
+import { authorizeDerive } from '../request/plan.ts';
 import type { ApiRecord, Verb } from '../resource/types.ts';
 import type { InvalidParam, PayloadValidator } from '../resource/validation.ts';
 import {
@@ -281,6 +282,7 @@ export async function updateRecord(
     const etag = etagOf(secrets, resource, saved);
     const derive: DeriveNode[] = groups.map((group) => ({ relation: group.relation, children: [] }));
     // The response embeds each relation written, as the caller may now read it.
+    authorizeDerive(scope, derive);
     const [row] = await loadRelations({ ...scope, verb: 'get', db: trx }, resource, [saved], derive, trx);
     return { row: await afterSave(resource, row!, context), etag, derive };
   });
