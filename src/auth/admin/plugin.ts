@@ -18,8 +18,9 @@ import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminO
 export function admin(options: Partial<AdminOptions> = {}) {
   return definePlugin({
     id: ADMIN_ID,
-    // Sudo guards every change (the security events they are recorded as are the core's).
-    dependencies: ['sudo'],
+    // Sudo guards every change. The account center records the sign-ins the users list shows
+    // (last_sign_in_at) and shows users the events of what an admin did to their account.
+    dependencies: ['sudo', 'account-center'],
     options: { ...adminDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAdminOptions(options, config),
     endpoints: adminEndpoints,
