@@ -6,6 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { launchChromium, startListeningTestApp, type ChromiumSession } from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { wordingFindings } from '../support/page-check.ts';
 
 /** Issue 25 "First impression", seen in Chromium. */
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -42,6 +43,7 @@ async function checkPage(page: Page, url: string, name: string, go?: () => Promi
     })) as { id: string; impact: string | null }[];
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     expect(bad, `${name} at ${width}px`).toEqual([]);
+    expect(await wordingFindings(page), `${name} at ${width}px`).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
 }

@@ -74,6 +74,14 @@ describe.skipIf(!chromiumAvailable())('organization pages in Chromium (demo)', (
       await page.click('form.switcher[action="/organizations/active"] button[type=submit]');
       await page.waitForURL(`${base}/organizations/${id}`);
       expect(await page.inputValue('#organization-switch')).toBe(id);
+      // With the switcher shown, the header still links to the organizations page, at both widths.
+      for (const width of [375, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        expect(await page.locator('.site-header a[href="/organizations"]').isVisible(), `${width}px`).toBe(
+          true,
+        );
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
 
       // The demo's projects live in the active organization.
       const created = await page.evaluate(async () => {

@@ -184,7 +184,7 @@ function sessionRow(ctx: PageContext, s: SessionView): SafeHtml {
     ${dangerForm(
       ctx,
       `/sessions/revoke/${s.id}`,
-      s.current ? 'Sign out here' : 'Sign out this session',
+      'Sign out this session',
       s.current ? 'Sign out of this browser?' : `Sign out the session on ${s.device}?`,
     )}
   </li>`;

@@ -105,10 +105,25 @@ export function adminUserPage(ctx: PageContext<AdminPageProps>): SafeHtml {
   const until = disabledUntil(user, now);
   const view = { active: user.active === 1, disabled_until: until };
   const base = `/admin/users/${user.id}`;
+  const canAct = !until && user.active === 1 && user.role !== 'admin';
+  // Back from the sudo page after "Act as": that form first, to confirm with one press.
+  const resuming = canAct && ctx.query.act === '1';
+  const actAs = canAct
+    ? html`<section class="card" aria-labelledby="impersonate-heading">
+        <h2 id="impersonate-heading">Act as this user</h2>
+        ${resuming ? html`<p class="flash info" id="impersonate-confirm">You confirmed it is you. Act as ${user.username} now?</p>` : ''}
+        <p>
+          This browser session acts as ${user.username} for ${ctx.props.minutes} minutes at most, until you
+          stop.
+        </p>
+        ${form(ctx, `${base}/impersonate`, '', `Act as ${user.username}`, '', resuming ? '' : 'secondary')}
+      </section>`
+    : '';
   return layout(
     ctx,
     user.username,
     html`<p><a href="/admin/users">All users</a></p>
+      ${resuming ? actAs : ''}
       <dl class="facts">
         <dt>Email</dt>
         <dd>${user.email}</dd>
@@ -150,17 +165,6 @@ export function adminUserPage(ctx: PageContext<AdminPageProps>): SafeHtml {
               )}
             </section>`
       }
-      ${
-        !until && user.active === 1 && user.role !== 'admin'
-          ? html`<section class="card" aria-labelledby="impersonate-heading">
-              <h2 id="impersonate-heading">Act as this user</h2>
-              <p>
-                This browser session acts as ${user.username} for ${ctx.props.minutes} minutes at most, until
-                you stop.
-              </p>
-              ${form(ctx, `${base}/impersonate`, '', `Act as ${user.username}`, '', 'secondary')}
-            </section>`
-          : ''
-      }`,
+      ${resuming ? '' : actAs}`,
   );
 }

@@ -118,6 +118,13 @@ const show = defineEndpoint({
   ability: 'admin:read',
   summary: 'One user (administrators)',
   params: UserId,
+  query: Type.Object({
+    act: Type.Optional(
+      Type.Literal('1', {
+        description: 'HTML only: back from the sudo page, "Act as" is offered first, to confirm.',
+      }),
+    ),
+  }),
   failures: [403, 404],
   responses: { 200: Envelope({ data: Type.Object({ user: AdminUserSchema }) }) },
   page: adminUserPage,
@@ -235,7 +242,8 @@ const impersonate = defineEndpoint({
     const admin = requireAdmin(input.caller);
     if (input.caller!.via !== 'session')
       throw new ForbiddenError('Impersonation needs a browser session.', { action: 'admin.forbidden' });
-    await requireSudo(input);
+    // Back from the sudo page, the admin lands on the user's page with "Act as" ready to confirm.
+    await requireSudo(input, `/admin/users/${encodeURIComponent(input.params.id)}?act=1`);
     const target = await targetUser(input, admin);
     const now = input.services.clock.now().toISOString();
     if (target.active !== 1 || isDisabled(target, now))

@@ -37,7 +37,7 @@ function content(kind: (typeof KINDS)[NotificationId], props: EmailKinds[typeof 
     case 'newDeviceNotice':
       return {
         subject: 'New sign-in to your account',
-        intro: `Your account ${username} was signed in to${where(props)}, a device not seen for this account recently.`,
+        intro: `A new sign-in to your account ${username}${where(props)}. This device has not been seen for this account recently.`,
       };
     case 'passwordChangedNotice':
       return {

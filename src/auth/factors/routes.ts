@@ -117,7 +117,9 @@ const index = defineEndpoint({
         render: true,
       };
     }
-    return { status: 'success', data: await settingsData(request, user), render: true };
+    const codes = request.client === 'form' ? takeCodesForPage(request) : undefined;
+    const data = await settingsData(request, user);
+    return { status: 'success', data: codes ? { ...data, recovery_codes: codes } : data, render: true };
   },
 });
 
@@ -162,6 +164,32 @@ const enrollStart = defineEndpoint({
   },
 });
 
+/**
+ * New recovery codes for a form client, sealed in the session between the POST that made them and
+ * the GET of /two-factor it is redirected to (Post/Redirect/Get), which shows them once.
+ */
+const SHOWN_CODES_KEY = 'two_factor_new_codes';
+const SHOWN_CODES_SEAL = 'two-factor-new-codes';
+
+function keepCodesForPage(request: RequestContext, codes: string[]): void {
+  request.session.set(
+    SHOWN_CODES_KEY,
+    request.services.secrets.encrypt(SHOWN_CODES_SEAL, JSON.stringify(codes)),
+  );
+}
+
+/** The codes kept by `keepCodesForPage`, removed from the session as they are read. */
+function takeCodesForPage(request: RequestContext): string[] | undefined {
+  const sealed = request.session.get<string>(SHOWN_CODES_KEY);
+  if (sealed === undefined) return undefined;
+  request.session.delete(SHOWN_CODES_KEY);
+  try {
+    return JSON.parse(request.services.secrets.decrypt(SHOWN_CODES_SEAL, sealed)) as string[];
+  } catch {
+    return undefined;
+  }
+}
+
 /** Wrong proofs at enrollment count like sudo failures: a guessing limit per user. */
 const ENROLL_CONFIRM_LIMIT = 'enroll-confirm';
 
@@ -170,8 +198,8 @@ const enrollConfirm = defineEndpoint({
   path: '/two-factor/enroll/confirm',
   action: 'two_factor.enroll.confirm',
   auth: 'sudo',
-  bearer: false,
   impersonation: 'forbidden',
+  bearer: false,
   summary: 'Finish adding a factor with its proof; the first factor also gives recovery codes',
   body: Type.Object({
     factor: FACTOR,
@@ -242,13 +270,13 @@ const enrollConfirm = defineEndpoint({
     notifyFactorChange(request, user, 'factor_enrolled', factor.label);
     const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
     if (codes) data.recovery_codes = codes;
+    // A form client is redirected (303) to /two-factor, which shows the codes once.
+    if (codes && request.client === 'form') keepCodesForPage(request, codes);
     return {
       status: 'success',
       message: factor.id === 'totp' ? 'Authenticator app enabled.' : 'Passkey added.',
       data,
       redirect_to: '/two-factor',
-      // Recovery codes are shown once: a form client sees them on this response's page.
-      render: codes !== undefined,
     };
   },
 });
@@ -258,9 +286,9 @@ const unenroll = defineEndpoint({
   path: '/two-factor/unenroll',
   action: 'two_factor.unenroll',
   auth: 'sudo',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Remove a factor (one passkey by credential_id, or every passkey)',
-  impersonation: 'forbidden',
   description:
     'Nothing to remove: 404. With REQUIRE_TWO_FACTOR=1, removing the last factor is refused: ' +
     '409 with `action: "two_factor.required"` and `data.factor`.',
@@ -337,10 +365,10 @@ const recoveryCodes = defineEndpoint({
   path: '/two-factor/recovery-codes',
   action: 'two_factor.recovery_codes',
   auth: 'sudo',
+  impersonation: 'forbidden',
   bearer: false,
   summary: 'Replace the recovery codes with a new set (shown once)',
   description: 'No factor enrolled: 404.',
-  impersonation: 'forbidden',
   failures: [404],
   responses: {
     200: Envelope({ data: Type.Object({ ...SETTINGS, recovery_codes: RECOVERY_CODES }) }),
@@ -362,12 +390,12 @@ const recoveryCodes = defineEndpoint({
       },
       (db) => issueRecoveryCodes(services, user.id, db),
     );
+    if (request.client === 'form') keepCodesForPage(request, codes);
     return {
       status: 'success',
       message: 'New recovery codes were created; the old ones no longer work.',
       data: { ...(await settingsData(request, user)), recovery_codes: codes },
       redirect_to: '/two-factor',
-      render: true,
     };
   },
 });

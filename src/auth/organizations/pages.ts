@@ -331,6 +331,7 @@ export function switcher(
         ${organizations.map((o) => html`<option value="${String(o.id)}" ${o.id === active ? 'selected' : ''}>${o.name}</option>`)}
       </select>
       <button class="secondary" type="submit">Switch</button>
+      <a href="/organizations">Organizations</a>
     </form>`;
   };
 }

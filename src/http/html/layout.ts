@@ -64,7 +64,7 @@ table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .
 .impersonation p{margin:0}.impersonation form{margin:0}.impersonation button{margin:0;padding:.3rem .9rem;background:#3d2b00;border-color:#3d2b00}
 .divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
 @media (max-width:30rem){.site-header .bar{padding:.5rem 1rem;column-gap:.85rem}
-  .site-header .bar.with-parts .switcher{order:2;flex-basis:100%}.site-header .bar.with-parts .switcher select{flex:1;max-width:none;min-width:0}
+  .site-header .bar.with-parts .switcher{order:2;flex-basis:100%;min-width:0}.site-header .bar.with-parts .switcher select{flex:1;max-width:none;min-width:0}
   .site-header .bar.signed-in .links{order:3;flex-basis:100%;gap:.25rem .85rem}
   .facts{grid-template-columns:1fr}.facts dt{margin-top:.4rem}.codes{columns:1}
   table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.4rem 0}table.stack td{display:block;border:0;padding:.15rem 0}

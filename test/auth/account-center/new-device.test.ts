@@ -52,8 +52,10 @@ describe('new-device notice: the device cookie, not the User-Agent', () => {
     // An attacker with the password and the victim's exact User-Agent, but not the cookie.
     await signIn(t.client(), user.email);
     const mail = await t.mail.waitFor(user.email, { match: isNotice, count: 1, timeoutMs: 15_000 });
-    expect(mail.text).toContain('a device not seen for this account recently');
-    expect(mail.text).toContain('Firefox on Linux');
+    // One sentence a person reads aloud: what happened, to which account, from what.
+    expect(mail.text).toContain(`A new sign-in to your account ${user.username} from Firefox on Linux (`);
+    expect(mail.text).toContain('This device has not been seen for this account recently.');
+    expect(mail.text).not.toMatch(/signed in to from|\bto from\b/);
     expect(mail.text).not.toMatch(/https?:\/\//);
 
     // The laptop again: known. The laptop after a browser update (another User-Agent): still known.

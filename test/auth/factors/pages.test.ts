@@ -48,9 +48,14 @@ describe('two-factor and sudo pages (form clients)', () => {
     expect(bad.text).toContain('action="/two-factor/enroll/confirm"');
     expect(bad.text).not.toContain(`value="${wrong}"`);
 
+    // Post/Redirect/Get: the confirmation answers 303 to the settings page, which shows the codes once.
     const done = await client.post('/two-factor/enroll/confirm', { factor: 'totp', proof: code }, 'form');
-    expect(done.status).toBe(200);
-    const codes = [...done.text.matchAll(/<code class="recovery-code">([a-z0-9-]+)<\/code>/g)].map(
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/two-factor');
+    const shown = await client.get('/two-factor', 'form');
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('Authenticator app enabled.');
+    const codes = [...shown.text.matchAll(/<code class="recovery-code">([a-z0-9-]+)<\/code>/g)].map(
       (m) => m[1],
     );
     expect(codes).toHaveLength(10);

@@ -18,9 +18,10 @@ export async function isSudoActive(request: RequestContext): Promise<boolean> {
 /**
  * The check of sensitive operations (the `sudo` endpoints' access rule). No caller: 401. Bearer-token callers pass (their
  * abilities are their permissions). Session callers need active sudo, else 403 `sudo.required`;
- * form clients are sent to /sudo?next=<this path> and come back after proving a factor.
+ * form clients are sent to /sudo?next=<this path> and come back after proving a factor (to
+ * `returnTo` when given: a page that offers the refused POST again, ready to confirm).
  */
-export async function requireSudo(request: RequestContext): Promise<void> {
+export async function requireSudo(request: RequestContext, returnTo?: string): Promise<void> {
   const caller = request.caller;
   if (!caller) throw new AuthenticationRequiredError();
   if (caller.via === 'token') return;
@@ -37,7 +38,7 @@ export async function requireSudo(request: RequestContext): Promise<void> {
   // Forms come back to the page they were on: a GET target is itself, a POST goes back to where it came from.
   let redirectTo = '/sudo';
   if (request.client === 'form') {
-    const next = safeNext(request.returnPath);
+    const next = safeNext(returnTo ?? request.returnPath);
     if (next) {
       redirectTo = `/sudo?next=${encodeURIComponent(next)}`;
       // What was typed survives the detour: the page refills it once (never passwords or codes).
