@@ -183,7 +183,9 @@ function suite(name: string, options: { redis?: boolean }) {
       }
     });
 
-    it("the user's own session makes the same changes", async () => {
+    // With database sessions only: with Redis the rate limits (sudo failures, email changes) are
+    // shared by every test run, whose user ids repeat, and the session store plays no part here.
+    it.skipIf(options.redis)("the user's own session makes the same changes", async () => {
       const user = await t.createUser();
       const own = await t.signIn(user);
       await elevate(own);
@@ -196,9 +198,8 @@ function suite(name: string, options: { redis?: boolean }) {
         password_confirm: NEW_PASSWORD,
       });
       expect(changed.status, changed.text).toBe(200);
-      // (Redis keeps the per-account email-change limit across test runs whose user ids repeat.)
       const email = `moved${user.id}.${process.pid}${Date.now()}@example.com`;
-      if (!options.redis) expect((await own.post('/account/email', { email })).status).toBe(200);
+      expect((await own.post('/account/email', { email })).status).toBe(200);
       for (const change of CHANGES) {
         // The password is the new one now (a wrong proof would count against sudo's limit).
         const body =
