@@ -39,7 +39,7 @@ describe('operation summaries in plain English', () => {
     });
     const mine = summaries({ name: 'my_posts', columns });
     expect(mine['GET /my_posts']).toBe('List my posts');
-    expect(mine['POST /my_posts']).toBe('Create a my post');
+    expect(mine['POST /my_posts']).toBe('Create a post');
     expect(summaries({ name: 'entries', columns })['GET /entries/{id}']).toBe('Get an entry');
     expect(summaries({ name: 'users', columns })['GET /users/{id}']).toBe('Get a user');
   });

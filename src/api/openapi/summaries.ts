@@ -22,7 +22,9 @@ export function labelsOf(resource: Pick<ResourceConfig, 'name' | 'labels'>): {
   plural: string;
 } {
   const plural = resource.labels?.plural ?? resource.name.replace(/[_-]+/g, ' ');
-  return { plural, singular: resource.labels?.singular ?? singularOf(plural) };
+  // "my posts" lists mine; one of them is "a post".
+  const one = plural.replace(/^(?:my|our|your|their) (?=\S)/i, '');
+  return { plural, singular: resource.labels?.singular ?? singularOf(one) };
 }
 
 /** Plain-English operation summaries: "List posts", "Get a post", "Create a post", … */
