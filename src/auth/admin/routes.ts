@@ -2,11 +2,9 @@ import { Type } from '@sinclair/typebox';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
-import { requireSudo } from '../core/sudo/guard.ts';
 import { originOf } from '../core/security-events.ts';
 import { isAdmin } from '../core/roles.ts';
 import { isDisabled, type UserRecord } from '../core/users.ts';
-import type { Caller } from '../core/caller.ts';
 import { disableUser, enableUser, listUsers, signOutUser } from './users.ts';
 import { endImpersonation, impersonationOf, startImpersonation } from './impersonation.ts';
 import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
@@ -28,25 +26,6 @@ const AdminUserSchema = Type.Object({
 });
 
 const UserId = Type.Object({ id: Type.String({ maxLength: 20, pattern: '^[0-9]+$' }) });
-
-/**
- * An administrator, not acting as anyone else: else 403 (a non-admin gets 403
- * on every admin endpoint, and none is served while impersonating).
- */
-function requireAdmin(caller: Caller | null): UserRecord {
-  if (!caller || !isAdmin(caller.user))
-    throw new ForbiddenError('Administrators only.', { action: 'admin.forbidden' });
-  if (caller.via === 'session' && caller.impersonator)
-    throw new ForbiddenError('Not available while acting as another user.', { action: 'admin.forbidden' });
-  return caller.user;
-}
-
-/** An administrator in sudo mode, for every change. */
-async function requireAdminChange(input: EndpointInput): Promise<UserRecord> {
-  const admin = requireAdmin(input.caller);
-  await requireSudo(input);
-  return admin;
-}
 
 async function targetUser(input: EndpointInput<{ id: string }>, admin: UserRecord): Promise<UserRecord> {
   const id = Number(input.params.id);
@@ -85,7 +64,7 @@ const list = defineEndpoint({
   method: 'GET',
   path: '/admin/users',
   action: 'admin.users',
-  auth: 'session',
+  auth: 'admin',
   ability: 'admin:read',
   summary: 'Users, with search and pagination (administrators)',
   query: Type.Object({
@@ -100,8 +79,7 @@ const list = defineEndpoint({
   },
   page: adminUsersPage,
   pageProps,
-  async handler({ query, caller, services }) {
-    requireAdmin(caller);
+  async handler({ query, services }) {
     const result = await listUsers(services.db, services.clock.now().toISOString(), {
       search: query.search,
       ...pageAsked(query, DEFAULT_LIMIT, MAX_LIMIT),
@@ -114,7 +92,7 @@ const show = defineEndpoint({
   method: 'GET',
   path: '/admin/users/:id',
   action: 'admin.user',
-  auth: 'session',
+  auth: 'admin',
   ability: 'admin:read',
   summary: 'One user (administrators)',
   params: UserId,
@@ -129,8 +107,7 @@ const show = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ user: AdminUserSchema }) }) },
   page: adminUserPage,
   pageProps,
-  async handler({ params, caller, services }) {
-    requireAdmin(caller);
+  async handler({ params, services }) {
     const id = Number(params.id);
     const user = Number.isSafeInteger(id) ? await services.users.findById(id) : undefined;
     if (!user) throw new NotFoundError('User not found.');
@@ -142,7 +119,7 @@ const show = defineEndpoint({
 
 /** Every change to one user's account: a per-administrator limit, the user's page for browsers. */
 const userChange = {
-  auth: 'session',
+  auth: 'admin',
   ability: 'admin:update',
   params: UserId,
   failures: [403, 404, 409],
@@ -157,14 +134,14 @@ const userChange = {
  * account), and answer with the user's page: "<username> <done>."
  */
 async function changeUser(
-  input: EndpointInput<{ id: string }>,
+  input: EndpointInput<{ id: string }, unknown, unknown, 'admin'>,
   done: string,
   change: (
     target: UserRecord,
     by: { admin: UserRecord; origin: ReturnType<typeof originOf> },
   ) => Promise<void>,
 ) {
-  const admin = await requireAdminChange(input);
+  const admin = input.caller.user;
   const target = await targetUser(input, admin);
   await change(target, { admin, origin: originOf(input) });
   return {
@@ -227,7 +204,9 @@ const impersonate = defineEndpoint({
   method: 'POST',
   path: '/admin/users/:id/impersonate',
   action: 'admin.impersonate',
-  auth: 'session',
+  auth: 'admin',
+  // Back from the sudo page, the admin lands on the user's page with "Act as" ready to confirm.
+  sudoReturn: (params) => `/admin/users/${encodeURIComponent(params.id ?? '')}?act=1`,
   summary: 'Act as a user in this browser session, for a limited time (administrators, sudo)',
   description: 'The limit is `admin({ impersonationMinutes })`, 30 minutes by default.',
   params: UserId,
@@ -239,11 +218,9 @@ const impersonate = defineEndpoint({
   page: adminUserPage,
   pageProps,
   async handler(input) {
-    const admin = requireAdmin(input.caller);
-    if (input.caller!.via !== 'session')
+    const admin = input.caller.user;
+    if (input.caller.via !== 'session')
       throw new ForbiddenError('Impersonation needs a browser session.', { action: 'admin.forbidden' });
-    // Back from the sudo page, the admin lands on the user's page with "Act as" ready to confirm.
-    await requireSudo(input, `/admin/users/${encodeURIComponent(input.params.id)}?act=1`);
     const target = await targetUser(input, admin);
     const now = input.services.clock.now().toISOString();
     if (target.active !== 1 || isDisabled(target, now))

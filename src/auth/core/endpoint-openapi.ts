@@ -80,6 +80,19 @@ function parametersOf(endpoint: AnyEndpoint): Json[] {
   return parameters;
 }
 
+/** What an `orgRole` declaration requires, in words. */
+function orgRoleNote(orgRole: string): string {
+  const who =
+    orgRole === 'owner'
+      ? 'an owner'
+      : orgRole === 'admin'
+        ? 'an owner or an admin'
+        : orgRole === 'member'
+          ? 'a member'
+          : `a member whose role holds \`${orgRole}\``;
+  return `The caller must be ${who} of the organization \`id\` (404 for a non-member, 403 for another role).`;
+}
+
 function securityOf(endpoint: AnyEndpoint): Json[] {
   const both = [{ session: [] }, { bearer: [] }];
   if (endpoint.auth === 'anonymous') return [{}];
@@ -104,7 +117,10 @@ export function errorStatusesOf(
   if (endpoint.method !== 'GET') failures.add('400').add('403').add('413').add('415');
   // A JSON-only endpoint refuses a bodyless request from a form client too.
   if (endpoint.jsonOnly) failures.add('415');
-  if (endpoint.auth === 'sudo' || endpoint.ability || endpoint.impersonation) failures.add('403');
+  if (endpoint.auth === 'sudo' || endpoint.auth === 'admin' || endpoint.ability || endpoint.impersonation)
+    failures.add('403');
+  // A non-member is told the organization does not exist; a member short of the role, 403.
+  if (endpoint.orgRole !== undefined) failures.add('403').add('404');
   if (endpoint.rateLimit || matchingPluginLimits(endpoint, pluginLimits).length > 0) failures.add('429');
   for (const status of endpoint.failures ?? []) failures.add(String(status));
   return failures;
@@ -142,6 +158,12 @@ function operationOf(
     endpoint.description,
     endpoint.jsonOnly ? 'Reads JSON only (`Content-Type: application/json`).' : undefined,
     endpoint.auth === 'sudo' ? 'Needs sudo (a recent step-up) for a browser session.' : undefined,
+    endpoint.auth === 'admin'
+      ? `Administrators only (403 \`admin.forbidden\` otherwise, and while acting as another user)${
+          endpoint.method === 'GET' ? '' : '; needs sudo (a recent step-up) for a browser session'
+        }.`
+      : undefined,
+    endpoint.orgRole !== undefined ? orgRoleNote(endpoint.orgRole) : undefined,
     endpoint.ability ? `A bearer token needs the ability \`${endpoint.ability}\`.` : undefined,
     endpoint.impersonation === 'forbidden'
       ? 'Refused (403 `impersonation.forbidden`) while an administrator acts as the user.'
@@ -154,6 +176,8 @@ function operationOf(
     summary: endpoint.summary ?? endpoint.action,
     ...(notes.length > 0 ? { description: notes.join(' ') } : {}),
     'x-action': endpoint.action,
+    ...(endpoint.auth === 'admin' ? { 'x-role': 'admin' } : {}),
+    ...(endpoint.orgRole !== undefined ? { 'x-org-role': endpoint.orgRole } : {}),
     security: securityOf(endpoint),
     parameters: parametersOf(endpoint),
     responses,

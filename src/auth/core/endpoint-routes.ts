@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { AuthenticationRequiredError, ImpersonationForbiddenError } from '../../core/errors.ts';
+import {
+  AuthenticationRequiredError,
+  ConfigError,
+  ForbiddenError,
+  ImpersonationForbiddenError,
+} from '../../core/errors.ts';
 import { refillableInput, respond } from '../../http/response/respond.ts';
 import { clientKind } from '../../http/request/negotiation.ts';
 import { mountedPath } from '../../http/request/base-path.ts';
 import { commitSession, cookieOptions } from '../../http/sessions/plugin.ts';
 import { requireAbility, requireCaller } from './caller.ts';
 import { requireSudo } from './sudo/guard.ts';
+import { isAdmin } from './roles.ts';
 import type { AnyEndpoint, EndpointInput, EndpointRateLimit, RateLimitInput } from './endpoint.ts';
 import { inputReader, validOrThrow, type DecodedInput } from './endpoint-input.ts';
 import type { CitadelServices } from './services.ts';
@@ -145,7 +151,10 @@ function writeCookies(reply: FastifyReply, context: RequestContext): void {
   }
 }
 
-/** Who may call, checked before the input is read: 401 without a caller, 403 without the ability or sudo. */
+/**
+ * Who may call, checked before the input is read: 401 without a caller, 403 without the ability,
+ * the admin role or sudo.
+ */
 async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Promise<void> {
   if (endpoint.auth === 'anonymous' || endpoint.auth === 'optional') {
     // An endpoint open to anyone (an emailed link's confirmation) still refuses a session acting as
@@ -159,7 +168,27 @@ async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Prom
   if (endpoint.bearer === false && caller.via !== 'session') throw new AuthenticationRequiredError();
   if (endpoint.impersonation === 'forbidden' && caller.via === 'session' && caller.impersonator)
     throw new ImpersonationForbiddenError();
+  if (endpoint.auth === 'admin') {
+    if (!isAdmin(caller.user))
+      throw new ForbiddenError('Administrators only.', { action: 'admin.forbidden' });
+    if (caller.via === 'session' && caller.impersonator)
+      throw new ForbiddenError('Not available while acting as another user.', { action: 'admin.forbidden' });
+    // Reading is the role alone; every change also needs sudo.
+    if (endpoint.method !== 'GET')
+      await requireSudo(context, endpoint.sudoReturn?.(request.params as Record<string, string>));
+  }
   if (endpoint.auth === 'sudo') await requireSudo(context);
+}
+
+/**
+ * An `orgRole` declaration: the caller's membership of the organization `:id` names, checked by
+ * the plugin that brings organizations (404 for a non-member, 403 short of the role).
+ */
+async function membershipFor(endpoint: AnyEndpoint, request: FastifyRequest, params: unknown) {
+  const { tenancy, db } = request.server.citadel;
+  if (!tenancy) throw new ConfigError(`${endpoint.path}: orgRole needs the organizations plugin`);
+  const id = (params as { id?: unknown } | undefined)?.id;
+  return tenancy.authorize(db, request.caller!.user.id, typeof id === 'string' ? id : '', endpoint.orgRole!);
 }
 
 /** Hit each rule's counter (429 past its limit), keyed as the rule says. */
@@ -222,6 +251,11 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
   const query = inputReader<unknown>(endpoint.query);
   const body = inputReader<unknown>(endpoint.body);
   const { pageProps } = endpoint;
+  if (
+    endpoint.orgRole !== undefined &&
+    (endpoint.auth === 'anonymous' || endpoint.auth === 'optional' || !endpoint.path.includes('/:id'))
+  )
+    throw new ConfigError(`${endpoint.path}: orgRole needs a caller (auth) and an :id path parameter`);
 
   const limits = endpoint.rateLimit === undefined ? [] : [endpoint.rateLimit].flat();
 
@@ -243,6 +277,8 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     const context = contextOf(request);
     let result;
     try {
+      if (endpoint.orgRole !== undefined)
+        (input as { membership?: unknown }).membership = await membershipFor(endpoint, request, input.params);
       result = await endpoint.handler(input as never);
     } catch (error) {
       // The error answer carries the cookies asked for so far; the session changes it keeps are
@@ -295,13 +331,13 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
       csrfExempt: endpoint.csrfExempt,
       secrets: endpoint.secrets,
       jsonOnly: endpoint.jsonOnly,
+      alwaysJson: endpoint.alwaysJson,
       endpoint,
     },
     // JSON answers are serialized from the declared schemas (form clients get pages or redirects).
     schema: { response: endpoint.responses },
     preHandler: (request) => checkAccess(endpoint, request),
   };
-      alwaysJson: endpoint.alwaysJson,
   for (const { method, path } of [
     { method: endpoint.method, path: endpoint.path },
     ...(endpoint.aliases ?? []),

@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { Caller, PublicUser } from '../../http/security/caller.ts';
 import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
+import type { OrganizationMembership } from './tenancy.ts';
 import type { PageRenderer } from '../../http/response/respond.ts';
 
 /**
@@ -20,9 +21,14 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 
  * Who may call: anyone (`anonymous`, the caller is still resolved and given), anyone with the
  * caller given when there is one (`optional`), a signed-in caller (`session`: a browser session,
  * or a bearer token holding `ability`), or a caller in sudo mode (`sudo`: a session with recent
- * step-up, or a bearer token holding `ability`).
+ * step-up, or a bearer token holding `ability`), or an administrator (`admin`: the admin role, not
+ * while acting as another user, 403 `admin.forbidden` otherwise; and for a change, any method but
+ * GET, sudo as `sudo` requires it).
  */
-export type EndpointAuth = 'anonymous' | 'optional' | 'session' | 'sudo';
+export type EndpointAuth = 'anonymous' | 'optional' | 'session' | 'sudo' | 'admin';
+
+/** The handler's `caller` under an access rule: never null where the rule requires a caller. */
+export type CallerOf<A extends EndpointAuth> = A extends 'anonymous' | 'optional' ? Caller | null : Caller;
 
 /**
  * A counter the endpoint hits before its handler runs, once its input is decoded but before it is
@@ -82,10 +88,29 @@ export interface RateLimitInput {
  * against the declaration's schemas. No HTTP framework object: what the handler changes (the
  * session and its events, cookies) the adapter commits before the answer.
  */
-export interface EndpointInput<P = unknown, Q = unknown, B = unknown> extends RequestContext {
+export interface EndpointInput<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  A extends EndpointAuth = EndpointAuth,
+> extends RequestContext {
   params: P;
   query: Q;
   body: B;
+  caller: CallerOf<A>;
+}
+
+/**
+ * An `orgRole` declaration's input: the caller's membership of the organization the path's `:id`
+ * names, loaded and checked before the handler runs.
+ */
+export interface OrgEndpointInput<
+  P = unknown,
+  Q = unknown,
+  B = unknown,
+  A extends EndpointAuth = EndpointAuth,
+> extends EndpointInput<P, Q, B, A> {
+  membership: OrganizationMembership;
 }
 
 /** The envelope's parts a handler answers with; Citadel adds `action` and the HTTP status. */
@@ -120,15 +145,27 @@ export interface Endpoint<
   M extends EndpointMethod = EndpointMethod,
   Path extends string = string,
   Action extends string = string,
+  A extends EndpointAuth = EndpointAuth,
+  O extends string = never,
 > {
   method: M;
   /** Express-style: static segments and `:name` parameters (`/tokens/:id`). */
   path: Path;
   /** The envelope's `action` of every answer, errors included. */
   action: Action;
-  auth: EndpointAuth;
+  auth: A;
   /** The ability a bearer token needs (sessions hold every ability of their user). */
   ability?: string;
+  /**
+   * An organization endpoint (its path has `:id`, the organization's id): the role the caller needs
+   * there, `'owner'`, `'admin'` (an owner or an admin), `'member'` (any member) or a permission
+   * (`projects:update`, held by the caller's role). A non-member gets 404, a member short of it 403,
+   * and the handler receives the membership (`input.membership`). Checked by the organizations
+   * plugin's tenancy, once the input is valid.
+   */
+  orgRole?: O;
+  /** `auth: 'admin'`: where a form client returns after the sudo page (default: the page it came from). */
+  sudoReturn?: (params: Record<string, string>) => string;
   /** `false`: a browser session only, bearer tokens are refused (401). */
   bearer?: false;
   /**
@@ -181,10 +218,15 @@ export interface Endpoint<
    * typed client (`citadel/client`) has no method for it. Set by `pageEndpoint()`.
    */
   pageOnly?: boolean;
-  handler: (
-    input: EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>>,
-  ) => Promise<EndpointResult>;
+  // A method, not a property: a list of endpoints (`AnyEndpoint`) holds handlers of every access rule.
+  handler(input: HandlerInput<P, Q, B, A, O>): Promise<EndpointResult>;
 }
+
+type HandlerInput<P extends TSchema, Q extends TSchema, B extends TSchema, A extends EndpointAuth, O> = [
+  O,
+] extends [never]
+  ? EndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>, A>
+  : OrgEndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>, A>;
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
 
@@ -200,10 +242,12 @@ export function defineEndpoint<
   const M extends EndpointMethod = EndpointMethod,
   const Path extends string = string,
   const Action extends string = string,
->(endpoint: Endpoint<P, Q, B, R, M, Path, Action>): Endpoint<P, Q, B, R, M, Path, Action> {
+  const A extends EndpointAuth = EndpointAuth,
+  const O extends string = never,
+>(endpoint: Endpoint<P, Q, B, R, M, Path, Action, A, O>): Endpoint<P, Q, B, R, M, Path, Action, A, O> {
   return endpoint;
 }
 
 /** Any endpoint, for lists of them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list holds endpoints of every schema
-export type AnyEndpoint = Endpoint<any, any, any, any, EndpointMethod, string>;
+export type AnyEndpoint = Endpoint<any, any, any, any, EndpointMethod, string, string, EndpointAuth, any>;

@@ -14,6 +14,15 @@ export interface ActiveTenant {
   permissions: readonly string[];
 }
 
+/** A user's membership of an organization, as an `orgRole` endpoint's handler receives it. */
+export interface OrganizationMembership {
+  /** The organization's id. */
+  id: number;
+  name: string;
+  slug: string;
+  role: string;
+}
+
 /** What resolving the active organization reads of a request (a `RequestContext` is one). */
 export interface TenantRequest {
   readonly caller: Caller | null;
@@ -28,6 +37,16 @@ export interface TenantRequest {
 export interface Tenancy {
   resolve(request: TenantRequest, db: Kysely<Database>): Promise<ActiveTenant | null>;
   isMember(db: Kysely<Database>, userId: number, organizationId: number): Promise<boolean>;
+  /**
+   * The caller's membership of the organization a path's `:id` names (raw), holding `orgRole`
+   * (an endpoint's declaration): 404 for a non-member or an id naming nothing, 403 short of the role.
+   */
+  authorize(
+    db: Kysely<Database>,
+    userId: number,
+    organizationId: string,
+    orgRole: string,
+  ): Promise<OrganizationMembership>;
 }
 
 /** The session key holding the active organization's id. */

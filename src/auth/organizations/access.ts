@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Caller } from '../../http/security/caller.ts';
 import type { CitadelServices } from '../core/services.ts';
 import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
-import { membershipOf, type Membership } from './service.ts';
+import { idOrNull, membershipOf, type Membership } from './service.ts';
 
 /** An organization as its member sees it: with the member's role. */
 export const OrganizationWithRole = Type.Object({
@@ -15,15 +15,7 @@ export const OrganizationWithRole = Type.Object({
   role: Type.String(),
 });
 
-/** The largest id every dialect's `integer` column holds (PostgreSQL and MariaDB: 32-bit signed). */
-export const MAX_ID = 2_147_483_647;
-
-/** A path id, or null: a positive integer that fits the id column. */
-export function idOrNull(raw: unknown): number | null {
-  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= MAX_ID ? id : null;
-}
+export { idOrNull, MAX_ID } from './service.ts';
 
 /** A path id, or 404: anything else (letters, out of the column's range) names nothing. */
 export function parseId(raw: string, what = 'Organization'): number {

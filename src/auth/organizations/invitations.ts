@@ -12,14 +12,7 @@ import { defineEndpoint, type EndpointInput, type EndpointRateLimit } from '../c
 import { Envelope } from '../core/envelope-schema.ts';
 import { normalizeEmail } from '../core/users.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
-import {
-  event,
-  mayInviteAs,
-  OrganizationWithRole,
-  parseId,
-  requireManager,
-  requireMember,
-} from './access.ts';
+import { event, mayInviteAs, OrganizationWithRole, parseId } from './access.ts';
 import {
   invitationPage,
   organizationPage,
@@ -232,15 +225,14 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
     action: 'organizations.invitations',
     auth: 'session',
     ability: 'organizations:read',
+    orgRole: 'admin',
     summary: "An organization's pending invitations (owner, admin)",
     params: Type.Object({ id: Type.String({ maxLength: 20 }) }),
     failures: [403, 404],
     responses: { 200: Envelope({ data: Type.Object({ invitations: Type.Array(InvitationSchema) }) }) },
     page: organizationPage,
     pageProps: detailProps,
-    async handler({ params, caller, services }) {
-      const member = await requireMember(services, caller!, parseId(params.id));
-      requireManager(member);
+    async handler({ membership: member, services }) {
       const rows = await invitationsOf(services.db, services.clock.now(), member.id);
       const invitations = rows.map(({ id, email, role, invited_by, expires_at }) => ({
         id,
@@ -260,6 +252,7 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
     action: 'organizations.invitation_revoked',
     auth: 'session',
     ability: 'organizations:update',
+    orgRole: 'admin',
     impersonation: 'forbidden',
     summary: 'Withdraw a pending invitation (owner, admin; an owner invitation only by an owner)',
     params: InvitationParams,
@@ -267,11 +260,9 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
     responses: { 200: Envelope() },
     page: organizationPage,
     pageProps: detailProps,
-    async handler({ params, caller, services }) {
-      const organizationId = parseId(params.id);
+    async handler({ params, membership: member, services }) {
+      const organizationId = member.id;
       const invitationId = parseId(params.invitationId, 'Invitation');
-      const member = await requireMember(services, caller!, organizationId);
-      requireManager(member);
       const invitation = await pendingInvitations(services.db, services.clock.now())
         .select(['i.id', 'i.role', 'i.email'])
         .where('i.id', '=', invitationId)
@@ -318,7 +309,7 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
     async handler(input) {
       const { body, caller, services, session } = input;
       const { db, clock } = services;
-      const user = caller!.user;
+      const user = caller.user;
       const now = clock.now();
       const gone = () => new NotFoundError(GONE);
       const invitation = await unusedInvitationByToken(db, now, body.token);
@@ -376,7 +367,7 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
         role,
       };
       // A session acting in no organization acts in the one it just joined.
-      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
+      if (caller.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === undefined) {
         session.set(ACTIVE_ORGANIZATION_KEY, organization.id);
         forgetTenant(input);
       }
@@ -408,7 +399,7 @@ export function invitationEndpoints(detailProps: (input: EndpointInput) => Promi
     pageProps: linkProps,
     async handler({ body, caller, services }) {
       const { db, clock, config } = services;
-      const user = caller!.user;
+      const user = caller.user;
       const now = clock.now();
       const invitation = await invitationByToken(db, now, body.token);
       if (!invitation) throw new NotFoundError(GONE);

@@ -7,7 +7,6 @@ import { insertReturningId } from '../../db/insert.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import { composeMail } from '../../mail/templates.ts';
 import type { CitadelServices } from '../core/services.ts';
-import type { Caller } from '../../http/security/caller.ts';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
@@ -200,12 +199,12 @@ export function organizationEndpoints(roles: RolePermissions) {
               .insertInto('organization_members')
               .values({
                 organization_id: organizationId,
-                user_id: caller!.user.id,
+                user_id: caller.user.id,
                 role: 'owner',
                 created_at: now,
               })
               .execute();
-            await event(services, trx, input, caller!.user.id, 'organization_member_added', {
+            await event(services, trx, input, caller.user.id, 'organization_member_added', {
               organization_id: organizationId,
               role: 'owner',
             });
@@ -217,7 +216,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
         throw error;
       }
-      if (caller!.via === 'session') {
+      if (caller.via === 'session') {
         session.set(ACTIVE_ORGANIZATION_KEY, id);
         forgetTenant(input);
       }
@@ -242,7 +241,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     page: organizationsPage,
     pageProps: listProps,
     async handler({ caller, services }) {
-      const organizations = await organizationsOf(services.db, caller!.user.id);
+      const organizations = await organizationsOf(services.db, caller.user.id);
       return { status: 'success', data: { organizations }, render: true };
     },
   });
@@ -253,6 +252,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.show',
     auth: 'session',
     ability: 'organizations:read',
+    orgRole: 'member',
     summary: 'One of the caller’s organizations and its members',
     params: IdParams,
     failures: [404],
@@ -263,8 +263,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     },
     page: organizationPage,
     pageProps: detailProps,
-    async handler({ params, caller, services }) {
-      const member = await requireMember(services, caller!, parseId(params.id));
+    async handler({ membership: member, services }) {
       const members = await membersOf(services.db, member.id);
       return { status: 'success', data: { organization: member, members }, render: true };
     },
@@ -276,14 +275,13 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.update',
     auth: 'session',
     ability: 'organizations:update',
+    orgRole: 'admin',
     summary: 'Rename an organization or change its slug (owner, admin)',
     params: IdParams,
     body: Type.Object({ name: Type.Optional(Name), slug: Type.Optional(Slug) }),
     failures: [403, 404],
     responses: { 200: Envelope({ data: Type.Object({ organization: OrganizationSchema }) }) },
-    async handler({ params, body, caller, services }) {
-      const member = await requireMember(services, caller!, parseId(params.id));
-      requireManager(member);
+    async handler({ membership: member, body, services }) {
       const changes: { name?: string; slug?: string } = {};
       if (body.name !== undefined) {
         changes.name = body.name.trim();
@@ -318,15 +316,14 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.delete',
     auth: 'sudo',
     ability: 'organizations:delete',
+    orgRole: 'owner',
     impersonation: 'forbidden',
     summary: 'Delete an organization and its tenant rows (owner, sudo)',
     params: IdParams,
     failures: [403, 404],
     responses: { 200: Envelope() },
     async handler(input) {
-      const { params, caller, services, session } = input;
-      const member = await requireMember(services, caller!, parseId(params.id));
-      if (member.role !== 'owner') throw new ForbiddenError('Only an owner may delete the organization.');
+      const { membership: member, caller, services, session } = input;
       // Every tenant-scoped resource's rows go with their organization.
       const tenantTables = (services.config.api?.resources ?? []).flatMap((resource) =>
         resource.tenant ? [{ table: resource.table ?? resource.name, column: resource.tenant }] : [],
@@ -357,7 +354,7 @@ export function organizationEndpoints(roles: RolePermissions) {
           await trx.deleteFrom('organizations').where('id', '=', member.id).execute();
         }),
       );
-      if (caller!.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
+      if (caller.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         forgetTenant(input);
       }
@@ -375,6 +372,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.invite',
     auth: 'session',
     ability: 'organizations:update',
+    orgRole: 'admin',
     impersonation: 'forbidden',
     summary: 'Invite someone by email (owner, admin; an owner only by an owner)',
     params: IdParams,
@@ -396,9 +394,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         }),
       }),
     },
-    async handler({ params, body, caller, services }) {
-      const member = await requireMember(services, caller!, parseId(params.id));
-      requireManager(member);
+    async handler({ membership: member, body, caller, services }) {
       checkRole(body.role);
       if (body.role === 'owner' && member.role !== 'owner')
         throw new ForbiddenError('Only an owner may invite an owner.');
@@ -414,7 +410,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         email,
         role: body.role,
         token_hash: sha256Hex(token),
-        invited_by: caller!.user.id,
+        invited_by: caller.user.id,
         expires_at: expiresAt,
         used_at: null,
         created_at: now.toISOString(),
@@ -423,7 +419,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       await services.mailer.send(
         composeMail(email, {
           subject: `Join ${member.name}`,
-          intro: `${caller!.user.username} invites you to join the organization ${member.name} as ${body.role}. Sign in with this address (${email}) and follow the link within 7 days. It works once.`,
+          intro: `${caller.user.username} invites you to join the organization ${member.name} as ${body.role}. Sign in with this address (${email}) and follow the link within 7 days. It works once.`,
           link: { url, label: `Join ${member.name}` },
           outro: 'If you do not want to join, ignore this email.',
         }),
@@ -448,12 +444,11 @@ export function organizationEndpoints(roles: RolePermissions) {
   /** The target's membership, the actor's rights over it, and the owner rule; in a transaction. */
   const changeMember = async (
     services: CitadelServices,
-    caller: Caller,
-    organizationId: number,
+    actor: Membership,
     targetId: number,
     change: (trx: Kysely<Database>, actor: Membership, target: Membership) => Promise<void>,
   ) => {
-    const actor = await requireMember(services, caller, organizationId);
+    const organizationId = actor.id;
     return retryOnDeadlock(() =>
       services.db.transaction().execute(async (trx) => {
         if (!(await lockOrganization(trx, services.dialect, organizationId)))
@@ -472,6 +467,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.member_update',
     auth: 'session',
     ability: 'organizations:update',
+    orgRole: 'admin',
     impersonation: 'forbidden',
     summary: "Change a member's role (owner, admin; only an owner touches an owner)",
     params: MemberParams,
@@ -479,12 +475,11 @@ export function organizationEndpoints(roles: RolePermissions) {
     body: Type.Object({ role: Role }),
     responses: { 200: Envelope() },
     async handler(input) {
-      const { params, body, caller, services } = input;
-      const organizationId = parseId(params.id);
+      const { params, body, membership, services } = input;
+      const organizationId = membership.id;
       const userId = parseId(params.userId, 'Member');
       checkRole(body.role);
-      await changeMember(services, caller!, organizationId, userId, async (trx, actor, target) => {
-        requireManager(actor);
+      await changeMember(services, membership, userId, async (trx, actor, target) => {
         if ((target.role === 'owner' || body.role === 'owner') && actor.role !== 'owner')
           throw new ForbiddenError('Only an owner may make or change an owner.');
         if (target.role === body.role) return;
@@ -515,17 +510,18 @@ export function organizationEndpoints(roles: RolePermissions) {
     action: 'organizations.member_remove',
     auth: 'session',
     ability: 'organizations:update',
+    orgRole: 'member',
     impersonation: 'forbidden',
     summary: 'Remove a member (owner, admin; only an owner removes an owner; anyone may leave)',
     params: MemberParams,
     failures: [403, 404, 409],
     responses: { 200: Envelope() },
     async handler(input) {
-      const { params, caller, services, session } = input;
-      const organizationId = parseId(params.id);
+      const { params, caller, membership, services, session } = input;
+      const organizationId = membership.id;
       const userId = parseId(params.userId, 'Member');
-      const self = userId === caller!.user.id;
-      await changeMember(services, caller!, organizationId, userId, async (trx, actor, target) => {
+      const self = userId === caller.user.id;
+      await changeMember(services, membership, userId, async (trx, actor, target) => {
         if (!self) {
           requireManager(actor);
           if (target.role === 'owner' && actor.role !== 'owner')
@@ -593,7 +589,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       const id = typeof raw === 'number' ? raw : idOrNull(raw);
       // Out of the id column's range: no organization has it (and no database is asked).
       if (id === null) throw new ValidationError({ organization_id: 'No such organization of yours.' });
-      const member = await requireMember(services, caller!, id);
+      const member = await requireMember(services, caller, id);
       session.set(ACTIVE_ORGANIZATION_KEY, member.id);
       return {
         status: 'success',

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { Caller } from '../../http/security/caller.ts';
-import { ConflictError } from '../../core/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { hasAbility } from '../core/abilities.ts';
 import {
   ACTIVE_ORGANIZATION_KEY,
   type ActiveTenant,
@@ -81,7 +82,40 @@ export function createTenancy(roles: RolePermissions): Tenancy {
     async isMember(db, userId, organizationId) {
       return (await membershipOf(db, userId, organizationId)) !== undefined;
     },
+    async authorize(db, userId, rawId, orgRole) {
+      const id = idOrNull(rawId);
+      const member = id === null ? undefined : await membershipOf(db, userId, id);
+      // A non-member learns nothing, not even that the organization exists.
+      if (!member) throw new NotFoundError('Organization not found.');
+      if (!holdsOrgRole(roles, member.role, orgRole))
+        throw new ForbiddenError(
+          orgRole === 'owner'
+            ? 'Only an owner of the organization may do this.'
+            : orgRole === 'admin'
+              ? 'Only an owner or an admin of the organization may do this.'
+              : `Your role in the organization does not hold ${orgRole}.`,
+        );
+      return member;
+    },
   };
+}
+
+/** Whether a member with `role` holds an endpoint's `orgRole`. */
+export function holdsOrgRole(roles: RolePermissions, role: string, orgRole: string): boolean {
+  if (orgRole === 'member') return true;
+  if (orgRole === 'owner') return role === 'owner';
+  if (orgRole === 'admin') return role === 'owner' || role === 'admin';
+  return hasAbility(roles.get(role) ?? [], orgRole);
+}
+
+/** The largest id every dialect's `integer` column holds (PostgreSQL and MariaDB: 32-bit signed). */
+export const MAX_ID = 2_147_483_647;
+
+/** A path id, or null: a positive integer that fits the id column. */
+export function idOrNull(raw: unknown): number | null {
+  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= MAX_ID ? id : null;
 }
 
 /**
