@@ -8,7 +8,13 @@ import type { RequestContext } from './auth/core/request-context.ts';
 import type { PipelineAction } from './auth/core/sign-in/types.ts';
 import type { Factor } from './auth/core/factors/types.ts';
 import type { SignInFact } from './auth/core/sign-in-facts.ts';
-import type { AnyEndpoint, PluginRateLimit } from './auth/core/endpoint.ts';
+import type {
+  AnyEndpoint,
+  EndpointInput,
+  EndpointMethod,
+  EndpointResult,
+  PluginRateLimit,
+} from './auth/core/endpoint.ts';
 import type { BearerVerifier } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
 import type { Tenancy } from './auth/core/tenancy.ts';
@@ -96,6 +102,59 @@ export interface PluginInitContext {
 export type PluginErrorCodes = readonly string[];
 
 /**
+ * Which endpoints a hook runs around: every criterion given must hold. `path` is the declared
+ * path (`/me`, `/organizations/:id`) or one of its aliases; `action` the endpoint's `action`.
+ * Resolved once at start-up: an endpoint no matcher selects runs exactly as if there were none.
+ */
+export interface HookMatch {
+  path?: string | RegExp | ((path: string) => boolean);
+  action?: string | readonly string[] | RegExp;
+  method?: EndpointMethod | readonly EndpointMethod[];
+}
+
+/**
+ * Runs before the endpoint's handler, with the same input (params, query and body validated, the
+ * caller, ip, session, services). Refuses by throwing an `HttpError` (`ForbiddenError`, with its
+ * `action`) or by returning a result, which is then the answer; returns nothing to let it through.
+ */
+export type BeforeHookHandler = (
+  input: EndpointInput,
+) => void | EndpointResult | Promise<void | EndpointResult>;
+
+/** What an after hook adds to the answer: `data` fields, and top-level `fields` beside `user`. */
+export interface HookAddition {
+  data?: Record<string, unknown>;
+  fields?: Record<string, unknown>;
+}
+
+/** Runs after the handler returned (not after it threw), with the input and the result. */
+export type AfterHookHandler = (
+  input: EndpointInput,
+  result: EndpointResult,
+) => void | HookAddition | Promise<void | HookAddition>;
+
+export interface BeforeHook {
+  match: HookMatch;
+  handler: BeforeHookHandler;
+}
+
+export interface AfterHook {
+  match: HookMatch;
+  handler: AfterHookHandler;
+  /**
+   * The schemas of what the hook adds, optional in each selected endpoint's 200 answer (JSON answers
+   * are serialized from the schema: an undeclared field is dropped) and its OpenAPI document.
+   */
+  schema?: { data?: Readonly<Record<string, TSchema>>; fields?: Readonly<Record<string, TSchema>> };
+}
+
+/** Code around other endpoints (any plugin's, the core's), in plugin order. */
+export interface PluginHooks {
+  before?: readonly BeforeHook[];
+  after?: readonly AfterHook[];
+}
+
+/**
  * A capability: its options, its tables (migrations), its endpoints, the sign-in actions and
  * factors it brings, the built-in pages it replaces and the events it listens to. Every built-in
  * capability is one, made by a factory with typed options (`magicLink({ ttlSeconds: 600 })`); an
@@ -152,6 +211,11 @@ export interface CitadelPlugin<
    * not already say (errors such as `organizations.last_owner`): the client exports the union.
    */
   errorCodes?: PluginErrorCodes;
+  /**
+   * Code run around the endpoints a matcher selects (by path, action or method): a `before` hook
+   * may refuse, an `after` hook may add fields to the answer. Every plugin's, in plugin order.
+   */
+  hooks?: PluginHooks;
   /** Routes registered by hand, for what a declaration cannot express yet. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */

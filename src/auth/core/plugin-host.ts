@@ -18,6 +18,7 @@ import type { ServedPaths } from '../../http/html/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import type { EndpointGroup } from './endpoint-openapi.ts';
 import { clientRoutesEndpoint } from './client-routes.ts';
+import { pluginHooks, withHooks } from './plugin-hooks.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
@@ -94,15 +95,18 @@ export function authEndpointGroups(
   const meFields: TProperties = Object.fromEntries(
     plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
   );
+  // Each endpoint's hooks are chosen here, once: one no matcher selects is served as declared.
+  const { before, after } = pluginHooks(plugins);
+  const served = (endpoint: AnyEndpoint) => withHooks(endpoint, before, after);
   const groups = plugins.map((plugin) => ({
     name: plugin.id,
     plugin,
-    endpoints: (plugin.endpoints ?? []).map((endpoint) => withMeFields(endpoint, meFields)),
+    endpoints: (plugin.endpoints ?? []).map((endpoint) => served(withMeFields(endpoint, meFields))),
   }));
   const endpoints = groups.flatMap((group) => group.endpoints);
   return [
     ...groups,
-    { name: 'client', plugin: null, endpoints: [clientRoutesEndpoint(endpoints, apiBaseUrl)] },
+    { name: 'client', plugin: null, endpoints: [served(clientRoutesEndpoint(endpoints, apiBaseUrl))] },
   ];
 }
 
