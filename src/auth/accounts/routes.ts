@@ -72,8 +72,8 @@ const me = defineEndpoint({
   async handler({ caller, services }) {
     // Plugins add fields beside `user` (the organizations plugin: `organization`).
     const fields: Record<string, unknown> = {};
-    for (const extend of services.meExtensions) Object.assign(fields, await extend(caller!, services.db));
-    return { status: 'success', user: publicUser(caller!.user), fields, render: true };
+    for (const extend of services.meExtensions) Object.assign(fields, await extend(caller, services.db));
+    return { status: 'success', user: publicUser(caller.user), fields, render: true };
   },
 });
 

@@ -102,7 +102,7 @@ const index = defineEndpoint({
   pageProps,
   async handler(request) {
     const { query, caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     // Back from the sudo detour of "Set up authenticator app": show the QR code at once, no second click.
     if (
       query.setup === 'totp' &&
@@ -151,7 +151,7 @@ const enrollStart = defineEndpoint({
   async handler(request) {
     const { body, caller } = request;
     const factor = factorNamed(body.factor);
-    const data = await factor.enrollStart(request, caller!.user, body);
+    const data = await factor.enrollStart(request, caller.user, body);
     return {
       status: 'success',
       message:
@@ -246,7 +246,7 @@ const enrollConfirm = defineEndpoint({
   pageProps,
   async handler(request) {
     const { body, caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const factor = factorNamed(body.factor);
     const proof = body.proof ?? body.code;
     const first = (await enrolledFactorIds(services, user.id)).length === 0;
@@ -309,7 +309,7 @@ const unenroll = defineEndpoint({
   pageProps,
   async handler(request) {
     const { body, caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const factor = factorNamed(body.factor);
     const event = factorEvent(request, user, 'factor_removed', factor.id);
     const required = factorsOptions(services).requireTwoFactor;
@@ -377,7 +377,7 @@ const recoveryCodes = defineEndpoint({
   pageProps,
   async handler(request) {
     const { caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     if ((await enrolledFactorIds(services, user.id)).length === 0)
       throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
     const codes = await changeWithEvent(

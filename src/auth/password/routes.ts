@@ -29,7 +29,7 @@ const showSetPassword = defineEndpoint({
   page: setPasswordPage,
   pageProps: setPasswordPageProps,
   async handler({ caller }) {
-    return { status: 'info', data: { has_password: caller!.user.password_hash !== null }, render: true };
+    return { status: 'info', data: { has_password: caller.user.password_hash !== null }, render: true };
   },
 });
 
@@ -58,7 +58,7 @@ const setPassword = defineEndpoint({
   pageProps: setPasswordPageProps,
   async handler(request) {
     const { body, caller, services, ip } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const replacing = user.password_hash !== null;
     if (replacing || (await sudoFactorsFor(request, user)).length > 0) await requireSudo(request);
     const hash = await services.passwords.hash(body.password);

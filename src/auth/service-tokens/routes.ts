@@ -50,7 +50,7 @@ const mint = defineEndpoint({
   rateLimit: { name: 'service-token:user', max: 60, windowSeconds: 60, per: 'user' },
   async handler({ body, caller, services, session }) {
     const state = serviceTokenState(services);
-    const who = caller!;
+    const who = caller;
     if (who.via === 'bearer') throw new ForbiddenError('A service token cannot mint another one.');
     const wanted = body.abilities;
     if (wanted) {

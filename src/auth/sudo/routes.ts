@@ -67,7 +67,7 @@ const showSudo = defineEndpoint({
   pageProps: sudoPageProps,
   async handler(request) {
     const { query, caller } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const next = safeNext(query.next);
     saveNext(request, user.id, next);
     const state = activeSudo(request);
@@ -106,7 +106,7 @@ const challengeSudo = defineEndpoint({
   pageProps: sudoPageProps,
   async handler(request) {
     const { body, caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const factor = findFactor(
       await availableFactors(request, user, services.factorRegistry.sudoFactors),
       body.factor,
@@ -141,7 +141,7 @@ const verifySudo = defineEndpoint({
   pageProps: sudoPageProps,
   async handler(request) {
     const { body, caller, services } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(await availableFactors(request, user, services.factorRegistry.sudoFactors), id);
     if (!factor) throw new ValidationError({ factor: NOT_AVAILABLE });
