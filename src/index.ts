@@ -135,7 +135,7 @@ import { createApi as buildApi } from './api/resource/define.ts';
 
 /** A column of a resource: its type, whether clients may write it, validation. */
 export type ColumnConfig = api.ColumnConfig;
-/** What a resource hook receives: the caller, the request's version and verb, the database. */
+/** What a resource hook receives: the caller, the version and verb, the request context, the database. */
 export type HookContext = api.HookContext;
 /** A request as application code sees it: caller, ip, userAgent, headers, organization; the same under every host. */
 export type { CallContext, CallOrganization } from './http/request/call-context.ts';

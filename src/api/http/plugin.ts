@@ -125,19 +125,17 @@ function registerResource(
         ? undefined
         : (row: ApiRecord) => (etag = etagOf(request.server.secrets, resource, row));
       const sent = andThen(begin('get', request), (context) => {
+        const id = idOf(request);
         authorizeDerive(context, derive);
-        return andThen(
-          findRecord(context, resource, idOf(request), derive, undefined, fields, onRow),
-          (record) => {
-            if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
-            if (etag !== null) {
-              reply.header('etag', etag);
-              if (notModified(request, etag)) return reply.code(304).send();
-            }
-            const data = formatRecord(resource, record, derive, codecs, fields);
-            return sendRead(reply, { status: 'success', data }, [data], check, fields !== null);
-          },
-        );
+        return andThen(findRecord(context, resource, id, derive, undefined, fields, onRow), (record) => {
+          if (!record) throw new NotFoundError(`No ${resource.name} record has this id.`);
+          if (etag !== null) {
+            reply.header('etag', etag);
+            if (notModified(request, etag)) return reply.code(304).send();
+          }
+          const data = formatRecord(resource, record, derive, codecs, fields);
+          return sendRead(reply, { status: 'success', data }, [data], check, fields !== null);
+        });
       });
       // Answered at once (a SQLite point read, hooks that do not wait): nothing for Fastify to await.
       return isThenable(sent) ? sent : undefined;
