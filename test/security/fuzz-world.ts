@@ -6,7 +6,9 @@
  * demote or delete things; `ensure` checks each caller and repairs or re-creates it, so that the
  * whole run keeps reaching handlers as a real caller.
  */
-import type { LightMyRequestResponse } from 'fastify';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
 import type { UserRecord } from '../../src/auth/core/users.ts';
 import { TEST_PASSWORD } from '../support/app.ts';
@@ -109,7 +111,7 @@ export class FuzzWorld {
     session: Session | undefined,
     body?: unknown,
     bearer?: string,
-  ): Promise<LightMyRequestResponse> {
+  ): Promise<Answer> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (session) {
       headers.cookie = cookieHeader(session);
@@ -462,13 +464,63 @@ export class FuzzWorld {
   }
 }
 
+/** What the run reads of an answer, from inject or over TCP. */
+export interface Answer {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string | string[] | number | undefined>;
+  cookies: { name: string; value: string; maxAge?: number; expires?: Date }[];
+}
+
+/** The request as written, over a real connection to the listening app (no URL normalization). */
+export function overTcp(
+  app: FastifyInstance,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  payload?: string,
+): Promise<Answer> {
+  const { port } = app.server.address() as AddressInfo;
+  // Node sends a DELETE's body without a length unless told: the server would read no body.
+  const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+  return new Promise((resolve, reject) => {
+    const options = { host: '127.0.0.1', port, method, path, headers: { ...headers, ...length } };
+    const req = httpRequest(options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const setCookie = res.headers['set-cookie'] ?? [];
+        resolve({
+          statusCode: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: res.headers,
+          cookies: setCookie.map((line) => {
+            const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+            const at = pair.indexOf('=');
+            const cookie: Answer['cookies'][number] = { name: pair.slice(0, at), value: pair.slice(at + 1) };
+            for (const attribute of attributes) {
+              const [key = '', value = ''] = attribute.split('=');
+              if (key.toLowerCase() === 'max-age') cookie.maxAge = Number(value);
+              if (key.toLowerCase() === 'expires') cookie.expires = new Date(value);
+            }
+            return cookie;
+          }),
+        });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
 export function cookieHeader(session: Session): string {
   return [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 }
 
 /** Keep what the server set (a sudo change or rotation replaces the session cookie). */
-export function absorbCookies(session: Session, response: LightMyRequestResponse): void {
-  for (const c of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+export function absorbCookies(session: Session, response: Pick<Answer, 'cookies'>): void {
+  for (const c of response.cookies) {
     const expired =
       (c.maxAge !== undefined && c.maxAge <= 0) ||
       (c.expires !== undefined && c.expires.getTime() <= Date.now());
