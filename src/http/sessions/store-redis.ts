@@ -12,6 +12,9 @@ import {
   type SessionStore,
 } from './store.ts';
 
+/** How long a watched session's key outlives its expiry, for its end to be told. */
+const WATCHED_GRACE_MS = 24 * 60 * 60 * 1000;
+
 /** Sessions in Redis: one key per session with a TTL, and a set per user to end all of a user's sessions. */
 export class RedisSessionStore implements SessionStore {
   constructor(
@@ -52,6 +55,11 @@ export class RedisSessionStore implements SessionStore {
     return `${this.prefix}user-sessions:${userId}`;
   }
 
+  /** Watched sessions by their expiry (ms): Redis drops a key silently, so these are swept instead. */
+  private watchedKey(): string {
+    return `${this.prefix}watched-sessions`;
+  }
+
   async load(idHash: string): Promise<StoredSession | null> {
     const raw = await this.redis.get(this.key(idHash));
     if (!raw) return null;
@@ -65,7 +73,10 @@ export class RedisSessionStore implements SessionStore {
 
   /** SET with NX (insert) or XX (update): Redis decides atomically whether the key exists. */
   private async write(idHash: string, session: StoredSession, mode: 'NX' | 'XX'): Promise<boolean> {
-    const ttlMs = Math.max(1000, new Date(session.expiresAt).getTime() - this.clock.now().getTime());
+    const expiresAtMs = new Date(session.expiresAt).getTime();
+    const watched = this.watches(session.data);
+    // A watched session outlives its expiry by a day, for `destroyExpired` to tell of its end.
+    const ttlMs = Math.max(1000, expiresAtMs - this.clock.now().getTime()) + (watched ? WATCHED_GRACE_MS : 0);
     const value = JSON.stringify(session);
     const key = this.key(idHash);
     const written =
@@ -73,6 +84,7 @@ export class RedisSessionStore implements SessionStore {
         ? await this.redis.set(key, value, 'PX', ttlMs, 'NX')
         : await this.redis.set(key, value, 'PX', ttlMs, 'XX');
     if (written !== 'OK') return false;
+    if (watched) await this.redis.zadd(this.watchedKey(), expiresAtMs, idHash);
     if (session.userId !== null) {
       await this.redis
         .multi()
@@ -90,6 +102,24 @@ export class RedisSessionStore implements SessionStore {
 
   async insert(idHash: string, session: StoredSession): Promise<void> {
     if (!(await this.write(idHash, session, 'NX'))) throw new Error('session id collision');
+    // Now and then, as the database store does.
+    if (this.ends && Math.random() < 0.01) await this.destroyExpired();
+  }
+
+  /** Remove the watched sessions whose idle time ran out, each told once (the rest Redis drops). */
+  async destroyExpired(): Promise<void> {
+    if (!this.ends) return;
+    const now = this.clock.now();
+    const due = await this.redis.zrangebyscore(this.watchedKey(), '-inf', now.getTime());
+    for (const idHash of due) {
+      const raw = await this.redis.get(this.key(idHash));
+      const stored = raw ? (JSON.parse(raw) as StoredSession) : null;
+      if (stored && stored.expiresAt > now.toISOString() && this.watches(stored.data))
+        await this.redis.zadd(this.watchedKey(), new Date(stored.expiresAt).getTime(), idHash);
+      else if (stored && stored.expiresAt <= now.toISOString())
+        await this.destroy(idHash, { userId: stored.userId, data: stored.data, cause: 'expired' });
+      else await this.redis.zrem(this.watchedKey(), idHash);
+    }
   }
 
   async update(idHash: string, session: StoredSession): Promise<boolean> {
@@ -99,6 +129,7 @@ export class RedisSessionStore implements SessionStore {
   async destroy(idHash: string, known?: EndedSession): Promise<boolean> {
     const raw = await this.redis.get(this.key(idHash));
     const multi = this.redis.multi().del(this.key(idHash));
+    if (this.ends) multi.zrem(this.watchedKey(), idHash);
     const stored = raw ? (JSON.parse(raw) as StoredSession) : null;
     if (stored && stored.userId !== null) multi.srem(this.userKey(stored.userId), idHash);
     const results = (await multi.exec()) ?? [];

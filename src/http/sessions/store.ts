@@ -91,6 +91,8 @@ export interface SessionStore {
   watchEnds?(watchers: readonly SessionEndWatcher[], db: Kysely<Database>): void;
   /** Whether removing a session with this data involves a watcher (then it is not done in bulk). */
   watches?(data: SessionData): boolean;
+  /** Remove the expired sessions now (stores also do it now and then), telling the watchers. */
+  destroyExpired?(): Promise<void>;
   /** Ends every session of a user (password reset, password change), optionally sparing one. */
   destroyForUser(userId: number, exceptIdHash?: string): Promise<void>;
   /** The live sessions of a user, for the account center's list of devices. */

@@ -312,6 +312,17 @@ function suite(name: string, options: { redis?: boolean }) {
       expect((await admin.get('/me')).body.impersonator).toBeUndefined();
     });
 
+    it('the session expired (idle) and never used again: "expired", when the store sweeps it', async () => {
+      const user = await t.createUser();
+      const admin = await impersonate(user);
+      t.clock.advance(t.services.config.limits.sessionIdleTtl + 1);
+      expect(await endedEvents(t, user.id)).toEqual([]);
+      await Promise.all([t.services.sessions.destroyExpired!(), t.services.sessions.destroyExpired!()]);
+      expect(await endedEvents(t, user.id)).toEqual([{ admin_id: root.id, reason: 'expired' }]);
+      expect((await admin.get('/me')).status).toBe(401);
+      expect(await endedEvents(t, user.id)).toHaveLength(1);
+    });
+
     it('the session expired (idle) before any request: "expired", recorded when it is removed', async () => {
       const user = await t.createUser();
       const admin = await impersonate(user);
