@@ -61,7 +61,16 @@ const LAYERS = [
   { name: 'app', paths: ['app'], why: 'the composition root: every layer below assembled into a server' },
   {
     name: 'entry',
-    paths: ['index.ts', 'fastify.ts', 'html.ts', 'migrations.ts', 'testing.ts', 'cli.ts', 'client'],
+    paths: [
+      'index.ts',
+      'fastify.ts',
+      'html.ts',
+      'migrations.ts',
+      'plugin-api.ts',
+      'testing.ts',
+      'cli.ts',
+      'client',
+    ],
     why: 'the package entry modules and the typed client (which imports the server as types only)',
   },
 ];

@@ -30,6 +30,7 @@ const ENTRY_POINTS = [
   'citadel/fastify',
   'citadel/html',
   'citadel/migrations',
+  'citadel/plugin',
   'citadel/testing',
   'citadel/client',
 ];

@@ -119,7 +119,15 @@ export interface HookMatch {
  */
 export type BeforeHookHandler = (
   input: EndpointInput,
+  endpoint: HookTarget,
 ) => void | EndpointResult | Promise<void | EndpointResult>;
+
+/** The endpoint a hook runs around, as declared. */
+export interface HookTarget {
+  method: EndpointMethod;
+  path: string;
+  action: string;
+}
 
 /** What an after hook adds to the answer: `data` fields, and top-level `fields` beside `user`. */
 export interface HookAddition {
@@ -131,13 +139,16 @@ export interface HookAddition {
 export type AfterHookHandler = (
   input: EndpointInput,
   result: EndpointResult,
+  endpoint: HookTarget,
 ) => void | HookAddition | Promise<void | HookAddition>;
 
+/** A before hook: the endpoints it runs for and what it runs. */
 export interface BeforeHook {
   match: HookMatch;
   handler: BeforeHookHandler;
 }
 
+/** An after hook: the endpoints it runs for, what it runs and the schemas of what it adds. */
 export interface AfterHook {
   match: HookMatch;
   handler: AfterHookHandler;

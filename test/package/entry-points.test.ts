@@ -10,6 +10,7 @@ const ENTRIES = [
   'src/fastify.ts',
   'src/html.ts',
   'src/migrations.ts',
+  'src/plugin-api.ts',
   'src/testing.ts',
   'src/client/index.ts',
 ];

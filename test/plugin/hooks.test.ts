@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { defaultPlugins, defineEndpoint, definePlugin, Envelope, ForbiddenError } from '../../src/index.ts';
+import {
+  defaultPlugins,
+  defineEndpoint,
+  definePlugin,
+  Envelope,
+  ForbiddenError,
+  type AnyEndpoint,
+} from '../../src/index.ts';
 import { hookSelects } from '../../src/auth/core/plugin-hooks.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 
@@ -18,7 +25,7 @@ const echo = defineEndpoint({
   summary: 'Echo a text',
   body: Type.Object({ text: Type.String({ maxLength: 50 }) }),
   responses: { 200: Envelope({ data: Type.Object({ text: Type.String() }) }) },
-  errors: [403],
+  failures: [403],
   async handler({ body }) {
     calls.push('handler');
     return { status: 'success', data: { text: body.text } };
@@ -158,7 +165,7 @@ describe('plugin hooks', () => {
     expect(served).toBe(plain);
     const login = t.services.authEndpoints.find((endpoint) => endpoint.action === 'login.attempt')!;
     const declared = defaultPlugins()
-      .flatMap((plugin) => plugin.endpoints ?? [])
+      .flatMap((plugin): readonly AnyEndpoint[] => plugin.endpoints ?? [])
       .find((endpoint) => endpoint.action === 'login.attempt')!;
     expect(login.handler).toBe(declared.handler);
     calls.length = 0;

@@ -34,7 +34,7 @@ export function hookSelects(match: HookMatch, endpoint: AnyEndpoint): boolean {
   return true;
 }
 
-/** An object schema with optional properties added (an object schema is left as is otherwise). */
+/** An object schema with optional properties added (its other keywords kept); others as they are. */
 function withOptional(schema: TSchema | undefined, added: TProperties): TSchema | undefined {
   const object = schema as TObject | undefined;
   if (!object || object.type !== 'object' || !object.properties || Object.keys(added).length === 0)
@@ -42,29 +42,32 @@ function withOptional(schema: TSchema | undefined, added: TProperties): TSchema 
   const optional = Object.fromEntries(
     Object.entries(added).map(([key, value]) => [key, Type.Optional(value)]),
   );
-  return Type.Object(
-    { ...object.properties, ...optional },
-    { additionalProperties: object.additionalProperties },
-  );
+  // Optional, so `required` stays as it is.
+  return { ...object, properties: { ...object.properties, ...optional } } as TObject;
 }
 
-/** The 200 answer's schema with what the after hooks declare they add. */
+/** Each success answer's schema (2xx) with what the after hooks declare they add. */
 function withAdditions(endpoint: AnyEndpoint, after: readonly AfterHook[]): AnyEndpoint['responses'] {
-  const ok = endpoint.responses[200] as TObject | undefined;
   const fields: TProperties = Object.fromEntries(
     after.flatMap((hook) => Object.entries(hook.schema?.fields ?? {})),
   );
   const data: TProperties = Object.fromEntries(
     after.flatMap((hook) => Object.entries(hook.schema?.data ?? {})),
   );
-  if (!ok || (Object.keys(fields).length === 0 && Object.keys(data).length === 0)) return endpoint.responses;
-  let answer = withOptional(ok, fields) as TObject;
-  if (Object.keys(data).length > 0 && answer.properties?.data)
-    answer = Type.Object(
-      { ...answer.properties, data: withOptional(answer.properties.data, data)! },
-      { additionalProperties: answer.additionalProperties },
-    );
-  return { ...endpoint.responses, 200: answer };
+  if (Object.keys(fields).length === 0 && Object.keys(data).length === 0) return endpoint.responses;
+  const responses: Record<number, TSchema> = { ...endpoint.responses };
+  for (const [status, schema] of Object.entries(responses)) {
+    if (Number(status) < 200 || Number(status) > 299) continue;
+    const answer = withOptional(schema, fields) as TObject;
+    responses[Number(status)] =
+      Object.keys(data).length > 0 && answer.properties?.data
+        ? ({
+            ...answer,
+            properties: { ...answer.properties, data: withOptional(answer.properties.data, data)! },
+          } as TObject)
+        : answer;
+  }
+  return responses;
 }
 
 /** The endpoint as served with the hooks that select it, or the same object when none does. */
@@ -77,15 +80,16 @@ export function withHooks(
   const selectedAfter = after.filter((hook) => hookSelects(hook.match, endpoint));
   const afters = selectedAfter.map((hook) => hook.handler);
   if (befores.length === 0 && afters.length === 0) return endpoint;
+  const target = { method: endpoint.method, path: endpoint.path, action: endpoint.action };
   const declared = endpoint.handler as (input: never) => Promise<EndpointResult>;
   const handler = async (input: never): Promise<EndpointResult> => {
     for (const hook of befores) {
-      const refusal = await hook(input);
+      const refusal = await hook(input, target);
       if (refusal) return refusal;
     }
     let result = await declared(input);
     for (const hook of afters) {
-      const added = await hook(input, result);
+      const added = await hook(input, result, target);
       if (!added) continue;
       result = {
         ...result,

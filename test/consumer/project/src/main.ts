@@ -13,14 +13,18 @@ import {
   createServer,
   defaultPlugins,
   defineConfig,
-  definePlugin,
   defineResource,
-  ValidationError,
   type CitadelMigration,
-  type Factor,
   type PageReplacements,
-  type PipelineAction,
 } from 'citadel';
+import {
+  defineEndpoint,
+  definePlugin,
+  Envelope,
+  ValidationError,
+  type Factor,
+  type PipelineAction,
+} from 'citadel/plugin';
 import { Type } from '@sinclair/typebox';
 import { html, layout } from 'citadel/html';
 import { idColumn, TIMESTAMP, userIdColumn } from 'citadel/migrations';
@@ -99,9 +103,17 @@ const hello = (options: Partial<HelloOptions> = {}) => {
   return definePlugin({
     id: 'hello',
     options: { greeting },
-    routes(app) {
-      app.get('/hello', async () => ({ hello: greeting }));
-    },
+    endpoints: [
+      defineEndpoint({
+        method: 'GET',
+        path: '/hello',
+        action: 'hello',
+        auth: 'anonymous',
+        summary: 'Say hello',
+        responses: { 200: Envelope({ data: Type.Object({ hello: Type.String() }) }) },
+        handler: async () => ({ status: 'success' as const, data: { hello: greeting } }),
+      }),
+    ],
     factors: [doorCode],
   });
 };
@@ -168,7 +180,7 @@ async function call(method: string, path: string, body?: unknown, accept = 'appl
 
 try {
   const hi = await call('GET', '/hello');
-  assert.deepEqual([hi.status, hi.body], [200, { hello: 'notes' }]);
+  assert.deepEqual([hi.status, hi.body.data], [200, { hello: 'notes' }]);
   // The magic link was left out: its routes are gone, and so are its OpenAPI entries.
   assert.equal((await call('GET', '/magic-link')).status, 404);
   const documented = Object.keys((await call('GET', '/docs')).body.paths);

@@ -1,0 +1,67 @@
+/**
+ * What a plugin is written with: `definePlugin` and the plugin's parts (endpoints, hooks, events,
+ * `init`, error codes, security events, migrations, pages), the errors an endpoint or hook answers
+ * with, the `html` template and the migration helpers. Citadel's built-in plugins use this same API.
+ * @packageDocumentation
+ */
+export {
+  definePlugin,
+  type CitadelPlugin,
+  type PluginEvents,
+  type PluginInitContext,
+  type PluginErrorCodes,
+  type PluginHooks,
+  type HookMatch,
+  type HookTarget,
+  type HookAddition,
+  type BeforeHook,
+  type BeforeHookHandler,
+  type AfterHook,
+  type AfterHookHandler,
+  type SignedInEvent,
+  type SignedInInfo,
+  type SignedInListener,
+  type PasswordChangedListener,
+  type RequestListener,
+} from './plugin.ts';
+export {
+  defineEndpoint,
+  type Endpoint,
+  type AnyEndpoint,
+  type EndpointAuth,
+  type EndpointInput,
+  type EndpointMethod,
+  type EndpointRateLimit,
+  type PluginRateLimit,
+  type EndpointResult,
+} from './auth/core/endpoint.ts';
+export { pageEndpoint } from './auth/core/page-endpoint.ts';
+export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
+export { pluginOptions } from './auth/core/plugin-options.ts';
+export { recordSecurityEvent, type SecurityEventDeclaration } from './auth/core/security-events.ts';
+export type { CitadelServices } from './auth/core/services.ts';
+export type { RequestContext } from './auth/core/request-context.ts';
+export type { Caller } from './http/security/caller.ts';
+export type { CallContext } from './http/request/call-context.ts';
+export type { BearerVerifier } from './auth/core/caller.ts';
+export type { SignInFact } from './auth/core/sign-in-facts.ts';
+export type { PipelineAction, ActionContext } from './auth/core/sign-in/types.ts';
+export type { Factor } from './auth/core/factors/types.ts';
+export type { PageContext, PageRenderer } from './http/response/respond.ts';
+export {
+  HttpError,
+  ValidationError,
+  BadRequestError,
+  AuthenticationRequiredError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  TooManyRequestsError,
+  type HttpErrorOptions,
+} from './core/errors.ts';
+export { ConfigError } from './config/errors.ts';
+export { html, raw, escapeHtml, SafeHtml, type HtmlValue } from './core/html.ts';
+export { layout, field, form, csrfField } from './http/html/layout.ts';
+export { idColumn, userIdColumn, longText, TIMESTAMP } from './db/columns.ts';
+export type { CitadelMigration } from './db/migrations/types.ts';
+export type { Dialect } from './db/url.ts';
