@@ -35,24 +35,25 @@ async function targetUser(input: EndpointInput<{ id: string }>, admin: UserRecor
   return user;
 }
 
-async function pageProps(input: EndpointInput): Promise<AdminPageProps> {
+/** The admin pages' input: the fields of their declarations that passed. */
+type AdminPageInput = EndpointInput<{ id?: string }, { search?: string; page?: number; act?: string }>;
+
+async function pageProps(input: AdminPageInput): Promise<AdminPageProps> {
   const { caller, services } = input;
   const minutes = adminOptions(services).impersonationMinutes;
   const isAdminCaller =
     caller !== null && isAdmin(caller.user) && !(caller.via === 'session' && caller.impersonator);
   if (!isAdminCaller) return { users: null, user: null, now: services.clock.now().toISOString(), minutes };
-  const query = (input.query ?? {}) as Record<string, unknown>;
-  const params = (input.params ?? {}) as Record<string, unknown>;
+  const { params, query } = input;
   const now = services.clock.now().toISOString();
-  if (typeof params.id === 'string') {
+  if (params.id !== undefined) {
     const id = Number(params.id);
     const user = Number.isSafeInteger(id) ? ((await services.users.findById(id)) ?? null) : null;
     return { users: null, user, now, search: '', minutes };
   }
-  const page = Math.max(1, Number.parseInt(String(query.page ?? '1'), 10) || 1);
-  const search = typeof query.search === 'string' ? query.search.slice(0, 100) : '';
+  const search = query.search ?? '';
   return {
-    users: await listUsers(services.db, now, { search, page, limit: DEFAULT_LIMIT }),
+    users: await listUsers(services.db, now, { search, page: query.page ?? 1, limit: DEFAULT_LIMIT }),
     user: null,
     now,
     search,

@@ -159,6 +159,18 @@ export interface InputReader<T> {
   read(raw: unknown, refine?: InputRefinement): T;
 }
 
+/**
+ * The fields that passed (a part without a schema: none), for a page shown with any answer, a
+ * refusal too: it reads what the handler would have, never what failed.
+ */
+export function validFields(decoded: DecodedInput<unknown>): Record<string, unknown> {
+  const value: Record<string, unknown> = {
+    ...((decoded.value as Record<string, unknown> | undefined) ?? {}),
+  };
+  for (const field of Object.keys(decoded.errors)) delete value[field];
+  return value;
+}
+
 /** The value, or a 422 with every problem at once. */
 export function validOrThrow<T>(decoded: DecodedInput<T>): T {
   if (Object.keys(decoded.errors).length > 0) throw new ValidationError(decoded.errors);

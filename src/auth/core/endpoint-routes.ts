@@ -13,7 +13,7 @@ import { requireAbility, requireCaller } from './caller.ts';
 import { requireSudo } from './sudo/guard.ts';
 import { isAdmin } from './roles.ts';
 import type { AnyEndpoint, EndpointInput, EndpointRateLimit, RateLimitInput } from './endpoint.ts';
-import { inputReader, validOrThrow, type DecodedInput } from './endpoint-input.ts';
+import { inputReader, validFields, validOrThrow, type DecodedInput } from './endpoint-input.ts';
 import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
 
@@ -317,15 +317,15 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     config: {
       action: endpoint.action,
       page: endpoint.page,
-      // A page shown again after an error reads what it needs from the raw (possibly refused) input.
+      // Decoded as the handler's input is; a page shown after a refusal gets the fields that passed.
       pageProps: pageProps
         ? (request: FastifyRequest) =>
             pageProps(
               inputOf(request, {
-                params: request.params,
-                query: request.query ?? {},
-                body: request.body ?? {},
-              }),
+                params: validFields(params.decode(request.params)),
+                query: validFields(query.decode(request.query)),
+                body: validFields(body.decode(request.body)),
+              }) as never,
             )
         : undefined,
       csrfExempt: endpoint.csrfExempt,

@@ -195,7 +195,11 @@ export interface Endpoint<
   aliases?: readonly { method: EndpointMethod; path: string }[];
   /** Form clients: the page of this endpoint, and what it shows besides the result. */
   page?: PageRenderer;
-  pageProps?: (input: EndpointInput) => unknown;
+  /**
+   * What the page shows besides the result, for every answer (a refusal too): the input decoded as
+   * the handler's is, with only the fields that passed.
+   */
+  pageProps?: (input: PageInput<P, Q, B>) => unknown;
   /**
    * Rules of the body across fields or from settings (password length limits, "email or username"),
    * run on the decoded body even when the schema failed, so every error is reported at once.
@@ -229,6 +233,16 @@ type HandlerInput<P extends TSchema, Q extends TSchema, B extends TSchema, A ext
   : OrgEndpointInput<StaticOrUndefined<P>, StaticOrUndefined<Q>, StaticOrUndefined<B>, A>;
 
 type StaticOrUndefined<T extends TSchema> = TSchema extends T ? undefined : Static<T>;
+
+/** A part of a page's input: the fields of the schema that passed (a part without one: none). */
+type ValidPart<T extends TSchema> = TSchema extends T ? Record<string, never> : Partial<Static<T>>;
+
+/** A page's input (`pageProps`): the request's context and the fields of its input that passed. */
+export type PageInput<
+  P extends TSchema = TSchema,
+  Q extends TSchema = TSchema,
+  B extends TSchema = TSchema,
+> = EndpointInput<ValidPart<P>, ValidPart<Q>, ValidPart<B>>;
 
 /**
  * Types a declaration, keeping its method, path, action and schemas literal for the typed client

@@ -1,5 +1,5 @@
 import type { PageRenderer } from '../../http/response/respond.ts';
-import { defineEndpoint, type EndpointAuth, type EndpointInput } from './endpoint.ts';
+import { defineEndpoint, type EndpointAuth, type PageInput } from './endpoint.ts';
 import { Envelope } from './envelope-schema.ts';
 
 /**
@@ -12,7 +12,7 @@ export function pageEndpoint<const Path extends string, const Action extends str
   action: Action;
   summary: string;
   page: PageRenderer;
-  pageProps?: (input: EndpointInput) => unknown;
+  pageProps?: (input: PageInput) => unknown;
   auth?: EndpointAuth;
   bearer?: false;
 }) {

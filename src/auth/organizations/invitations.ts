@@ -208,16 +208,11 @@ const proofSendLimits: EndpointRateLimit[] = [
 ];
 
 /** The invitation endpoints of the organizations plugin: list, revoke, accept, prove the address. */
-export function invitationEndpoints(detailProps: (input: EndpointInput) => Promise<OrganizationPageProps>) {
-  const linkProps = (input: EndpointInput) => {
-    const body = (input.body ?? {}) as { token?: unknown; proof?: unknown };
-    return invitationProps(
-      input.services,
-      typeof body.token === 'string' ? body.token : '',
-      input.caller,
-      body.proof,
-    );
-  };
+export function invitationEndpoints(
+  detailProps: (input: EndpointInput<{ id?: string }>) => Promise<OrganizationPageProps>,
+) {
+  const linkProps = (input: EndpointInput<unknown, unknown, { token?: string; proof?: string }>) =>
+    invitationProps(input.services, input.body.token ?? '', input.caller, input.body.proof);
 
   const list = defineEndpoint({
     method: 'GET',

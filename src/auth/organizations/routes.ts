@@ -144,9 +144,9 @@ async function membersOf(db: Kysely<Database>, organizationId: number) {
 export function organizationEndpoints(roles: RolePermissions) {
   const roleNames = [...roles.keys()];
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
-  const detailProps = async (input: EndpointInput): Promise<OrganizationPageProps> => {
+  const detailProps = async (input: EndpointInput<{ id?: string }>): Promise<OrganizationPageProps> => {
     const { services, caller } = input;
-    const id = idOrNull((input.params as { id?: unknown } | undefined)?.id);
+    const id = idOrNull(input.params.id);
     const member = caller && id !== null ? await membershipOf(services.db, caller.user.id, id) : undefined;
     if (!member) return { organization: null, members: [], invitations: [], roles: roleNames, active: null };
     const invitations = isManagerRole(member.role)

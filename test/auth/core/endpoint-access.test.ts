@@ -13,6 +13,7 @@ import { grantAdminRole } from '../../../src/auth/core/roles.ts';
 import type { Caller } from '../../../src/http/security/caller.ts';
 import { addMember, createOrganization, DEMO_ROLES, startTenantApp } from '../organizations/fixture.ts';
 import type { ApiApp } from '../../support/api-app.ts';
+import { html } from '../../../src/html.ts';
 import { elevate } from '../../support/sudo.ts';
 
 const Answer = Envelope({ data: Type.Object({ role: Type.String() }) });
@@ -83,6 +84,27 @@ const session = defineEndpoint({
   },
 });
 
+/** A page whose props say what they were given: the decoded fields that passed, not the raw query. */
+const page = defineEndpoint({
+  method: 'GET',
+  path: '/probe/page',
+  action: 'probe.page',
+  auth: 'optional',
+  query: Type.Object({
+    n: Type.Optional(Type.Integer()),
+    word: Type.Optional(Type.String({ maxLength: 3 })),
+  }),
+  responses: { 200: Answer },
+  page: (ctx) => html`<p id="props">${String(ctx.props)}</p>`,
+  pageProps: ({ query }) => {
+    expectTypeOf(query.n).toEqualTypeOf<number | undefined>();
+    return `n:${typeof query.n} word:${query.word ?? 'none'}`;
+  },
+  async handler() {
+    return { status: 'success', data: { role: 'none' }, render: true };
+  },
+});
+
 const probe = definePlugin({
   id: 'probe',
   endpoints: [
@@ -90,12 +112,20 @@ const probe = definePlugin({
     adminChange,
     optional,
     session,
+    page,
     orgEndpoint('/probe/orgs/:id/owner', 'owner'),
     orgEndpoint('/probe/orgs/:id/admin', 'admin'),
     orgEndpoint('/probe/orgs/:id/member', 'member'),
     orgEndpoint('/probe/orgs/:id/permission', 'projects:update'),
   ],
-  errorCodes: ['probe.admin_read', 'probe.admin_change', 'probe.optional', 'probe.session', 'probe.org'],
+  errorCodes: [
+    'probe.admin_read',
+    'probe.admin_change',
+    'probe.optional',
+    'probe.session',
+    'probe.org',
+    'probe.page',
+  ],
 });
 
 describe('endpoint access rules', () => {
@@ -166,6 +196,15 @@ describe('endpoint access rules', () => {
     // An id naming nothing, or not an id: 404 like a non-member's.
     for (const bad of ['999999', 'abc', '0'])
       expect((await ownerC.get(`/probe/orgs/${bad}/member`)).status, bad).toBe(404);
+  });
+
+  it('a page reads the input decoded as the handler does, without the fields that failed', async () => {
+    const valid = await t.client().request('GET', '/probe/page?n=5&word=abc', 'form');
+    expect(valid.text).toContain('n:number word:abc');
+    // A refused request's page (422) gets the fields that passed only.
+    const refused = await t.client().request('GET', '/probe/page?n=5&word=toolong', 'form');
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('n:number word:none');
   });
 
   it('the auth OpenAPI document shows the admin rule and the organization role', async () => {
