@@ -256,7 +256,10 @@ export interface CitadelPlugin<
    * Rule names are unique across the server.
    */
   rateLimits?: readonly PluginRateLimit[];
-  /** Fields this plugin adds to `GET /me`'s `data` (for example `organization`), read per request. */
+  /**
+   * Fields this plugin adds beside `user` in `GET /me`'s answer (for example `organization`), read
+   * per request: an after hook on the `me` action (`hooks.after` does the same, with `schema`).
+   */
   extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
   /** A part of every page's header for a request (the organization switcher), or null. */
   pageHeader?: PageHeaderPart;

@@ -69,11 +69,9 @@ const me = defineEndpoint({
   auth: 'session',
   summary: 'The signed-in user (session or bearer token)',
   responses: { 200: Envelope({ user: 'required' }) },
-  async handler({ caller, services }) {
-    // Plugins add fields beside `user` (the organizations plugin: `organization`).
-    const fields: Record<string, unknown> = {};
-    for (const extend of services.meExtensions) Object.assign(fields, await extend(caller, services.db));
-    return { status: 'success', user: publicUser(caller.user), fields, render: true };
+  // Plugins add fields beside `user` by an after hook (the organizations plugin: `organization`).
+  async handler({ caller }) {
+    return { status: 'success', user: publicUser(caller.user), render: true };
   },
 });
 

@@ -8,7 +8,6 @@ import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';
 import type { SignInFact } from './sign-in-facts.ts';
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import type { Tenancy } from './tenancy.ts';
 import { PersonalAccessTokens } from './personal-access-tokens.ts';
 import { ActionRegistry } from './sign-in/action-registry.ts';
@@ -48,13 +47,10 @@ declare module './services.ts' {
     passwordChangedListeners: readonly PasswordChangedListener[];
     /** Every plugin's sign-in facts, by name. */
     signInFacts: Readonly<Record<string, SignInFact>>;
-    /** The plugins' `extendMe`, in plugin order: their top-level fields of `GET /me`. */
-    meExtensions: readonly NonNullable<CitadelPlugin['extendMe']>[];
     /** The plugins' bearer verifiers, in plugin order (asked before personal access tokens). */
     bearerVerifiers: readonly BearerVerifier[];
     /** The organizations plugin's tenancy, or null when no plugin brings one. */
     tenancy: Tenancy | null;
-    /** The plugins' `extendMe`: fields `GET /me` adds beside `user`. */
     /** The plugins' page header parts, in plugin order (the organization switcher). */
     pageHeaderParts: readonly PageHeaderPart[];
     /** The security event types of the core and the present plugins, with their labels. */
@@ -64,19 +60,6 @@ declare module './services.ts' {
   }
 }
 
-/** `GET /me`'s declaration with the fields the plugins add (optional) in its 200 answer. */
-function withMeFields(endpoint: AnyEndpoint, fields: TProperties): AnyEndpoint {
-  const ok = endpoint.responses[200] as TObject | undefined;
-  if (endpoint.action !== 'me' || !ok || Object.keys(fields).length === 0) return endpoint;
-  const optional = Object.fromEntries(
-    Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)]),
-  );
-  return {
-    ...endpoint,
-    responses: { ...endpoint.responses, 200: Type.Object({ ...ok.properties, ...optional }) },
-  };
-}
-
 /** Endpoints by who declares them: a plugin (named by its id), or the auth core itself (`client`). */
 export interface ServedEndpointGroup extends EndpointGroup {
   /** The plugin whose routes go with these endpoints; null for the core's own. */
@@ -84,24 +67,21 @@ export interface ServedEndpointGroup extends EndpointGroup {
 }
 
 /**
- * Every auth endpoint as served, by who declares it: each plugin's (`GET /me`'s answer with the
- * fields the plugins' `extendMe` add, `meSchema`), then the core's own (`GET /endpoints`, for the
+ * Every auth endpoint as served, by who declares it: each plugin's (with the hooks that select
+ * it: `GET /me`'s answer with the fields the plugins' `extendMe` add), then the core's own (`GET /endpoints`, for the
  * typed client). The routes, the auth OpenAPI document and the CLI all read this one list.
  */
 export function authEndpointGroups(
   plugins: readonly CitadelPlugin[],
   apiBaseUrl: string | null,
 ): ServedEndpointGroup[] {
-  const meFields: TProperties = Object.fromEntries(
-    plugins.flatMap((plugin) => Object.entries(plugin.meSchema ?? {})),
-  );
   // Each endpoint's hooks are chosen here, once: one no matcher selects is served as declared.
   const { before, after } = pluginHooks(plugins);
   const served = (endpoint: AnyEndpoint) => withHooks(endpoint, before, after);
   const groups = plugins.map((plugin) => ({
     name: plugin.id,
     plugin,
-    endpoints: (plugin.endpoints ?? []).map((endpoint) => served(withMeFields(endpoint, meFields))),
+    endpoints: (plugin.endpoints ?? []).map((endpoint) => served(endpoint)),
   }));
   const endpoints = groups.flatMap((group) => group.endpoints);
   return [
@@ -165,7 +145,6 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),
     signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
-    meExtensions: plugins.flatMap((plugin) => (plugin.extendMe ? [plugin.extendMe] : [])),
     bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
     tenancy: tenancies[0] ?? null,
     pageHeaderParts: plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
