@@ -2,7 +2,7 @@
 /**
  * Every TypeScript snippet of the README and of docs/ (each ```ts block) type-checks against the
  * package's own types, as a user's file would: `citadel`, `citadel/html`, `citadel/migrations`,
- * `citadel/fastify`, `citadel/testing`, `citadel/client` resolve to the entry modules, strict, NodeNext. A snippet
+ * `citadel/fastify`, `citadel/testing`, `citadel/client`, `citadel/plugin` resolve to the entry modules, strict, NodeNext. A snippet
  * that cannot stand alone says what it assumes in HTML comments right above its fence, which the
  * page does not show: `<!-- snippet: needs docs/page.md#2 -->` (it continues that snippet's code)
  * or `<!-- snippet: declare const config: CitadelOptions; -->` (code put before it). A snippet's
@@ -22,6 +22,7 @@ const ENTRY = {
   citadel: 'index',
   'citadel/fastify': 'fastify',
   'citadel/html': 'html',
+  'citadel/plugin': 'plugin-api',
   'citadel/client': 'client/index',
 };
 
