@@ -1,8 +1,8 @@
 // A program an application developer would write on Citadel, compiled by tsc and run with plain
 // node: its own table (migration), its own resource on it, a custom sign-in action rendering html,
-// a plugin factory with options (from citadel/plugin) adding an endpoint and a sudo factor, the built-ins with one left out
-// and one with options, a replaced sign-in page; then register, sign in through the action,
-// confirm with the plugin's factor and write through the API.
+// a plugin factory with options (written with citadel/plugin) adding an endpoint and a sudo
+// factor, the built-ins with one left out and one with options, a replaced sign-in page; then
+// register, sign in through the action, confirm with the plugin's factor and write through the API.
 import { timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
