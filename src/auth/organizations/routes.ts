@@ -17,9 +17,21 @@ import {
   organizationsPage,
   type OrganizationPageProps,
   type OrganizationsPageProps,
-  type OrganizationSummary,
 } from './pages.ts';
-import { LastOwnerError, lockOrganization, membershipOf, ownerCount, type Membership } from './service.ts';
+import {
+  createOrganization,
+  deleteOrganization,
+  freeSlug,
+  LastOwnerError,
+  lockOrganization,
+  membersOf,
+  membershipOf,
+  organizationsOf,
+  ownerCount,
+  slugTaken,
+  updateOrganization,
+  type Membership,
+} from './service.ts';
 import {
   event,
   idOrNull,
@@ -74,45 +86,6 @@ export function slugify(name: string): string {
   return slug || 'organization';
 }
 
-async function slugTaken(db: Kysely<Database>, slug: string, except?: number): Promise<boolean> {
-  let query = db.selectFrom('organizations').select('id').where('slug', '=', slug);
-  if (except !== undefined) query = query.where('id', '<>', except);
-  return (await query.executeTakeFirst()) !== undefined;
-}
-
-/** A free slug from `base`: itself, else `base-2`, `base-3`, … */
-async function freeSlug(db: Kysely<Database>, base: string): Promise<string> {
-  for (let n = 1; n < 1000; n++) {
-    const slug = n === 1 ? base : `${base.slice(0, 58)}-${n}`;
-    if (!(await slugTaken(db, slug))) return slug;
-  }
-  return `${base.slice(0, 48)}-${randomToken(6)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; errno?: unknown; message?: unknown };
-  return (
-    e.code === '23505' ||
-    e.code === 'ER_DUP_ENTRY' ||
-    e.errno === 1062 ||
-    (typeof e.message === 'string' && /UNIQUE constraint failed/i.test(e.message))
-  );
-}
-
-/** The user's organizations with the user's role in each, by name. */
-export function organizationsOf(db: Kysely<Database>, userId: number): Promise<OrganizationSummary[]> {
-  return db
-    .selectFrom('organization_members as m')
-    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .select(['o.id', 'o.name', 'o.slug', 'm.role'])
-    .where('m.user_id', '=', userId)
-    .orderBy('o.name')
-    .orderBy('o.id')
-    .execute();
-}
-
 function activeOf(input: EndpointInput): number | null {
   return input.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
 }
@@ -125,20 +98,7 @@ async function listProps(input: EndpointInput): Promise<OrganizationsPageProps> 
   };
 }
 
-async function membersOf(db: Kysely<Database>, organizationId: number) {
-  const rows = await db
-    .selectFrom('organization_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.username', 'u.email', 'm.role', 'm.created_at'])
-    .where('m.organization_id', '=', organizationId)
-    .orderBy('m.id')
-    .execute();
-  return rows.map((row) => ({
-    user: { id: row.id, username: row.username, email: row.email },
-    role: row.role,
-    created_at: row.created_at,
-  }));
-}
+export { organizationsOf };
 
 /** The organization endpoints, for the roles of the plugin's options. */
 export function organizationEndpoints(roles: RolePermissions) {
@@ -179,43 +139,13 @@ export function organizationEndpoints(roles: RolePermissions) {
     pageProps: listProps,
     async handler(input) {
       const { body, caller, services, session } = input;
-      const { db, clock } = services;
+      const { db } = services;
       const name = body.name.trim();
       if (name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
       if (body.slug !== undefined && (await slugTaken(db, body.slug)))
         throw new ValidationError({ slug: 'This slug is taken.' });
       const slug = body.slug ?? (await freeSlug(db, slugify(name)));
-      const now = clock.now().toISOString();
-      let id: number;
-      try {
-        id = await retryOnDeadlock(() =>
-          db.transaction().execute(async (trx) => {
-            const organizationId = await insertReturningId(trx, 'organizations', {
-              name,
-              slug,
-              created_at: now,
-            });
-            await trx
-              .insertInto('organization_members')
-              .values({
-                organization_id: organizationId,
-                user_id: caller.user.id,
-                role: 'owner',
-                created_at: now,
-              })
-              .execute();
-            await event(services, trx, input, caller.user.id, 'organization_member_added', {
-              organization_id: organizationId,
-              role: 'owner',
-            });
-            return organizationId;
-          }),
-        );
-      } catch (error) {
-        // Two creations raced for the same slug: the second one is told, as if it had looked first.
-        if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
-        throw error;
-      }
+      const id = await createOrganization(services, input, caller.user.id, { name, slug });
       if (caller.via === 'session') {
         session.set(ACTIVE_ORGANIZATION_KEY, id);
         forgetTenant(input);
@@ -293,12 +223,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         changes.slug = body.slug;
       }
       if (Object.keys(changes).length > 0) {
-        try {
-          await services.db.updateTable('organizations').set(changes).where('id', '=', member.id).execute();
-        } catch (error) {
-          if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
-          throw error;
-        }
+        await updateOrganization(services.db, member.id, changes);
       }
       const organization = {
         id: member.id,
@@ -324,36 +249,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     responses: { 200: Envelope() },
     async handler(input) {
       const { membership: member, caller, services, session } = input;
-      // Every tenant-scoped resource's rows go with their organization.
-      const tenantTables = (services.config.api?.resources ?? []).flatMap((resource) =>
-        resource.tenant ? [{ table: resource.table ?? resource.name, column: resource.tenant }] : [],
-      );
-      const seen = new Set<string>();
-      await retryOnDeadlock(() =>
-        services.db.transaction().execute(async (trx) => {
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables
-          const anyDb = trx as unknown as Kysely<any>;
-          for (const { table, column } of tenantTables) {
-            if (seen.has(`${table}.${column}`)) continue;
-            seen.add(`${table}.${column}`);
-            await anyDb.deleteFrom(table).where(column, '=', member.id).execute();
-          }
-          await trx.deleteFrom('personal_access_tokens').where('organization_id', '=', member.id).execute();
-          const members = await trx
-            .selectFrom('organization_members')
-            .select('user_id')
-            .where('organization_id', '=', member.id)
-            .execute();
-          for (const row of members)
-            await event(services, trx, input, row.user_id, 'organization_member_removed', {
-              organization_id: member.id,
-              reason: 'organization_deleted',
-            });
-          await trx.deleteFrom('organization_invitations').where('organization_id', '=', member.id).execute();
-          await trx.deleteFrom('organization_members').where('organization_id', '=', member.id).execute();
-          await trx.deleteFrom('organizations').where('id', '=', member.id).execute();
-        }),
-      );
+      await deleteOrganization(services, input, member.id);
       if (caller.via === 'session' && session.get(ACTIVE_ORGANIZATION_KEY) === member.id) {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         forgetTenant(input);

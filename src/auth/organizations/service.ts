@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { Caller } from '../../http/security/caller.ts';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { randomToken } from '../../core/crypto.ts';
+import { insertReturningId } from '../../db/insert.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
+import type { OrganizationSummary } from './pages.ts';
 import { hasAbility } from '../core/abilities.ts';
 import {
   ACTIVE_ORGANIZATION_KEY,
@@ -136,4 +142,161 @@ export async function ownerCount(db: Kysely<Database>, organizationId: number): 
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+export async function slugTaken(db: Kysely<Database>, slug: string, except?: number): Promise<boolean> {
+  let query = db.selectFrom('organizations').select('id').where('slug', '=', slug);
+  if (except !== undefined) query = query.where('id', '<>', except);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** A free slug from `base`: itself, else `base-2`, `base-3`, … */
+export async function freeSlug(db: Kysely<Database>, base: string): Promise<string> {
+  for (let n = 1; n < 1000; n++) {
+    const slug = n === 1 ? base : `${base.slice(0, 58)}-${n}`;
+    if (!(await slugTaken(db, slug))) return slug;
+  }
+  return `${base.slice(0, 48)}-${randomToken(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errno?: unknown; message?: unknown };
+  return (
+    e.code === '23505' ||
+    e.code === 'ER_DUP_ENTRY' ||
+    e.errno === 1062 ||
+    (typeof e.message === 'string' && /UNIQUE constraint failed/i.test(e.message))
+  );
+}
+
+/** The user's organizations with the user's role in each, by name. */
+export function organizationsOf(db: Kysely<Database>, userId: number): Promise<OrganizationSummary[]> {
+  return db
+    .selectFrom('organization_members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['o.id', 'o.name', 'o.slug', 'm.role'])
+    .where('m.user_id', '=', userId)
+    .orderBy('o.name')
+    .orderBy('o.id')
+    .execute();
+}
+
+/** The organization's members with their user's name and address, oldest first. */
+export async function membersOf(db: Kysely<Database>, organizationId: number) {
+  const rows = await db
+    .selectFrom('organization_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.username', 'u.email', 'm.role', 'm.created_at'])
+    .where('m.organization_id', '=', organizationId)
+    .orderBy('m.id')
+    .execute();
+  return rows.map((row) => ({
+    user: { id: row.id, username: row.username, email: row.email },
+    role: row.role,
+    created_at: row.created_at,
+  }));
+}
+
+/** Who made a change, from where: the origin of its security events. */
+export interface ChangeOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
+function recordEvent(
+  services: CitadelServices,
+  db: Kysely<Database>,
+  origin: ChangeOrigin,
+  userId: number,
+  type: SecurityEventType,
+  detail: Record<string, string | number>,
+) {
+  return recordSecurityEvent(db, services.clock, { userId, type, ...originOf(origin), detail });
+}
+
+/** A new organization with `ownerId` as its owner, in one transaction; its id (422 for a taken slug). */
+export async function createOrganization(
+  services: CitadelServices,
+  origin: ChangeOrigin,
+  ownerId: number,
+  { name, slug }: { name: string; slug: string },
+): Promise<number> {
+  const { db, clock } = services;
+  const now = clock.now().toISOString();
+  try {
+    return await retryOnDeadlock(() =>
+      db.transaction().execute(async (trx) => {
+        const organizationId = await insertReturningId(trx, 'organizations', { name, slug, created_at: now });
+        await trx
+          .insertInto('organization_members')
+          .values({ organization_id: organizationId, user_id: ownerId, role: 'owner', created_at: now })
+          .execute();
+        await recordEvent(services, trx, origin, ownerId, 'organization_member_added', {
+          organization_id: organizationId,
+          role: 'owner',
+        });
+        return organizationId;
+      }),
+    );
+  } catch (error) {
+    // Two creations raced for the same slug: the second one is told, as if it had looked first.
+    if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+    throw error;
+  }
+}
+
+/** Rename an organization or change its slug (422 for a taken slug). */
+export async function updateOrganization(
+  db: Kysely<Database>,
+  id: number,
+  changes: { name?: string; slug?: string },
+): Promise<void> {
+  try {
+    await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+    throw error;
+  }
+}
+
+/**
+ * Delete an organization in one transaction: every tenant-scoped resource's rows, the tokens made
+ * for it, its invitations and members (each member's `organization_member_removed` event).
+ */
+export async function deleteOrganization(
+  services: CitadelServices,
+  origin: ChangeOrigin,
+  id: number,
+): Promise<void> {
+  const tenantTables = (services.config.api?.resources ?? []).flatMap((resource) =>
+    resource.tenant ? [{ table: resource.table ?? resource.name, column: resource.tenant }] : [],
+  );
+  const seen = new Set<string>();
+  await retryOnDeadlock(() =>
+    services.db.transaction().execute(async (trx) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- application tables
+      const anyDb = trx as unknown as Kysely<any>;
+      for (const { table, column } of tenantTables) {
+        if (seen.has(`${table}.${column}`)) continue;
+        seen.add(`${table}.${column}`);
+        await anyDb.deleteFrom(table).where(column, '=', id).execute();
+      }
+      await trx.deleteFrom('personal_access_tokens').where('organization_id', '=', id).execute();
+      const members = await trx
+        .selectFrom('organization_members')
+        .select('user_id')
+        .where('organization_id', '=', id)
+        .execute();
+      for (const row of members)
+        await recordEvent(services, trx, origin, row.user_id, 'organization_member_removed', {
+          organization_id: id,
+          reason: 'organization_deleted',
+        });
+      await trx.deleteFrom('organization_invitations').where('organization_id', '=', id).execute();
+      await trx.deleteFrom('organization_members').where('organization_id', '=', id).execute();
+      await trx.deleteFrom('organizations').where('id', '=', id).execute();
+    }),
+  );
 }
