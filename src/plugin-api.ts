@@ -11,6 +11,7 @@ export {
   type PluginInitContext,
   type PluginErrorCodes,
   type PluginHooks,
+  type PluginAsset,
   type HookMatch,
   type HookTarget,
   type HookAddition,

@@ -159,6 +159,16 @@ export interface AfterHook {
   schema?: { data?: Readonly<Record<string, TSchema>>; fields?: Readonly<Record<string, TSchema>> };
 }
 
+/** A static file a plugin serves at the auth routes' prefix (a page's script). */
+export interface PluginAsset {
+  /** Its GET path (`/assets/passkeys.js`). */
+  path: string;
+  /** Its `content-type` (`text/javascript; charset=utf-8`). */
+  contentType: string;
+  /** Its text, read once at start-up. */
+  read: () => string;
+}
+
 /** Code around other endpoints (any plugin's, the core's), in plugin order. */
 export interface PluginHooks {
   before?: readonly BeforeHook[];
@@ -227,6 +237,8 @@ export interface CitadelPlugin<
    * may refuse, an `after` hook may add fields to the answer. Every plugin's, in plugin order.
    */
   hooks?: PluginHooks;
+  /** Static files it serves (scripts its pages load), cached by browsers for five minutes. */
+  assets?: readonly PluginAsset[];
   /** Routes registered by hand, for what a declaration cannot express yet. */
   routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */

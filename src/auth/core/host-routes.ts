@@ -69,9 +69,15 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
       registerEndpoints(app, endpoints);
       continue;
     }
-    if (!plugin.routes && endpoints.length === 0) continue;
+    if (!plugin.routes && !plugin.assets && endpoints.length === 0) continue;
     await app.register(async (scope) => {
       registerEndpoints(scope, endpoints);
+      for (const asset of plugin.assets ?? []) {
+        const body = asset.read();
+        scope.get(asset.path, async (_request, reply) =>
+          reply.type(asset.contentType).header('cache-control', 'public, max-age=300').send(body),
+        );
+      }
       await plugin.routes?.(scope);
     });
   }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { PluginAsset } from '../../plugin.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -10,13 +10,18 @@ const here = dirname(fileURLToPath(import.meta.url));
  * Browser scripts for passkeys, served from our origin (the CSP allows `script-src 'self'` only):
  * the @simplewebauthn/browser bundle and our small glue script.
  */
-export async function passkeyAssets(app: FastifyInstance): Promise<void> {
-  const browserEntry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
-  const library = readFileSync(resolve(dirname(browserEntry), '../dist/bundle/index.umd.min.js'), 'utf8');
-  const glue = readFileSync(resolve(here, 'assets/passkeys.js'), 'utf8');
-  const serve = (body: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
-  app.get('/assets/simplewebauthn.js', serve(library));
-  app.get('/assets/passkeys.js', serve(glue));
-  app.get('/assets/passkey-login.js', serve(readFileSync(resolve(here, 'assets/passkey-login.js'), 'utf8')));
+export function passkeyAssets(): PluginAsset[] {
+  const script = (path: string, read: () => string): PluginAsset => ({
+    path,
+    contentType: 'text/javascript; charset=utf-8',
+    read,
+  });
+  return [
+    script('/assets/simplewebauthn.js', () => {
+      const browserEntry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
+      return readFileSync(resolve(dirname(browserEntry), '../dist/bundle/index.umd.min.js'), 'utf8');
+    }),
+    script('/assets/passkeys.js', () => readFileSync(resolve(here, 'assets/passkeys.js'), 'utf8')),
+    script('/assets/passkey-login.js', () => readFileSync(resolve(here, 'assets/passkey-login.js'), 'utf8')),
+  ];
 }

@@ -26,7 +26,7 @@ export function factors(options: Partial<FactorsOptions> = {}) {
     tables: ['totp_factors', 'passkeys', 'recovery_codes'],
     endpoints: [...passkeyLoginEndpoints, ...twoFactorEndpoints] as const,
     // The passkey pages' browser scripts (JavaScript files, not auth endpoints).
-    routes: passkeyAssets,
+    assets: passkeyAssets(),
     // The automatic steps, in this order: `two_factor`, then (when two-factor is required)
     // `two_factor_enroll` and the new recovery codes.
     actions: [twoFactorAction, twoFactorEnrollAction, recoveryCodesAction],
