@@ -31,7 +31,7 @@ export const blogMigration: CitadelMigration = {
   },
 };
 
-/** Second release: a pinned flag and free tags (JSON text) on posts. */
+/** A pinned flag and free tags (JSON text) on posts. */
 export const blogPinnedTagsMigration: CitadelMigration = {
   name: '0401_blog_posts_pinned_tags',
   async up(db, dialect) {
