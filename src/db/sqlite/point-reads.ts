@@ -31,10 +31,13 @@ export class PointReads {
   readonly #cache = new Map<string, Cached>();
 
   readonly #verdictMs: number;
+  readonly #now: () => number;
 
-  constructor(db: BetterSqlite3.Database, options: { verdictMs?: number } = {}) {
+  /** `now` (milliseconds, monotonic) is for tests that step time rather than sleep. */
+  constructor(db: BetterSqlite3.Database, options: { verdictMs?: number; now?: () => number } = {}) {
     this.#db = db;
     this.#verdictMs = options.verdictMs ?? VERDICT_MS;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   /** The rows, or undefined when the statement is not a point read (the caller sends it on). */
@@ -45,7 +48,7 @@ export class PointReads {
 
   #statement(sql: string, parameters: readonly unknown[]): BetterSqlite3.Statement | null {
     let cached = this.#cache.get(sql);
-    const now = performance.now();
+    const now = this.#now();
     if (cached && now - cached.judgedAt < this.#verdictMs) {
       this.#cache.delete(sql); // re-inserted below: the Map's order is the recency order
     } else {
