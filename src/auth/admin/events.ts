@@ -9,9 +9,6 @@ export const ADMIN_EVENTS = [
   { type: 'impersonation_ended', label: 'Administrator stopped acting as you' },
 ] as const;
 
-/** The `action`s of the admin plugin's refusals, beside its endpoints' own. */
-export const ADMIN_ERROR_CODES = ['admin.forbidden'] as const;
-
 declare module '../core/security-events.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ADMIN_EVENTS> {}

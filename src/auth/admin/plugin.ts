@@ -5,7 +5,7 @@ import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';
 import { impersonationEndWatcher, markImpersonation } from './impersonation.ts';
 import { adminHeaderLink } from './pages.ts';
-import { ADMIN_ERROR_CODES, ADMIN_EVENTS } from './events.ts';
+import { ADMIN_EVENTS } from './events.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
 /**
@@ -36,7 +36,6 @@ export function admin(options: Partial<AdminOptions> = {}) {
     events: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
     pageHeader: adminHeaderLink,
     securityEvents: ADMIN_EVENTS,
-    errorCodes: ADMIN_ERROR_CODES,
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
     meSchema: {

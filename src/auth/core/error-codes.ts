@@ -14,6 +14,9 @@ export const CORE_ERROR_CODES = [
   'login.action_required',
   // A change refused while an administrator acts as the user.
   IMPERSONATION_FORBIDDEN_ACTION,
+  // An `auth: 'admin'` endpoint called by someone who is not an administrator (or is acting as
+  // another user), whichever plugin declares the endpoint.
+  'admin.forbidden',
 ] as const;
 
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
