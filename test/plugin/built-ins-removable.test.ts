@@ -6,35 +6,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BUILT_IN_PLUGIN_KEYS,
-  defaultPlugins,
-  type BuiltInPluginKey,
-  type CitadelPlugin,
-  type DefaultPluginOverrides,
-} from '../../src/index.ts';
+import { BUILT_IN_PLUGIN_KEYS, defaultPlugins, type DefaultPluginOverrides } from '../../src/index.ts';
 import { resolvePlugins } from '../../src/app/assembly.ts';
-import { builtInPlugin } from '../../src/auth/index.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { withDependents } from '../support/plugins.ts';
 import { routePatterns } from '../support/routes.ts';
-
-/** The built-ins that must go with `key` (those that depend on it, directly or not). */
-function withDependents(key: BuiltInPluginKey): BuiltInPluginKey[] {
-  const out = new Set<BuiltInPluginKey>([key]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const other of BUILT_IN_PLUGIN_KEYS) {
-      if (out.has(other)) continue;
-      const needs = (builtInPlugin(other) as CitadelPlugin).dependencies ?? [];
-      if ([...out].some((gone) => needs.includes(builtInPlugin(gone).id))) {
-        out.add(other);
-        grew = true;
-      }
-    }
-  }
-  return [...out];
-}
 
 const PAGES = ['/', '/login', '/register', '/account', '/magic-link', '/forgot-password'];
 

@@ -13,29 +13,11 @@ import {
   type CitadelPlugin,
   type DefaultPluginOverrides,
 } from '../../src/index.ts';
-import { builtInPlugin } from '../../src/auth/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
+import { withDependents } from '../support/plugins.ts';
 import { routeTable } from '../support/routes.ts';
 import type { TestClient, TestResponse } from '../support/client.ts';
-
-/** The built-ins that must go with `key` (those that depend on it, directly or not). */
-function withDependents(key: BuiltInPluginKey): BuiltInPluginKey[] {
-  const out = new Set<BuiltInPluginKey>([key]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const other of BUILT_IN_PLUGIN_KEYS) {
-      if (out.has(other)) continue;
-      const needs = (builtInPlugin(other) as CitadelPlugin).dependencies ?? [];
-      if ([...out].some((gone) => needs.includes(builtInPlugin(gone).id))) {
-        out.add(other);
-        grew = true;
-      }
-    }
-  }
-  return [...out];
-}
 
 const without = (keys: readonly BuiltInPluginKey[]): CitadelPlugin[] =>
   defaultPlugins(Object.fromEntries(keys.map((k) => [k, false])) as DefaultPluginOverrides);
