@@ -1,17 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { openDatabase } from '../../src/db/open.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { coreMigrations } from '../../src/db/migrations/index.ts';
 import { citadelMigrations } from '../../src/app/assembly.ts';
 import { accountCenter } from '../../src/auth/account-center/plugin.ts';
-import {
-  dropSessionEventInsertMigration,
-  sessionEventInsertMigration,
-} from '../../src/auth/account-center/session-event-migration.ts';
 import { securityEventsUserForeignKeyMigration } from '../../src/db/migrations/0503_security_events_user_fk.ts';
-import { createTestDatabase } from '../support/databases.ts';
-import { legacyAccountCenterMigration, legacyCoreMigrations } from '../support/legacy-migrations.ts';
+import {
+  earlierAccountCenterMigrations,
+  openRawDatabase,
+  rawEventRow,
+  rawUserRow,
+} from '../support/raw-database.ts';
 
 /**
  * The security event log is the core's (0007_security_events): created whatever plugins are
@@ -24,41 +23,16 @@ describe('security_events: a core table', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function freshDatabase() {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const open = await openDatabase(database.url);
-    cleanups.push(() => open.close());
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema, as migrations are
-    return { db: open.db as Kysely<any>, dialect: open.dialect };
-  }
+  const freshDatabase = () => openRawDatabase(cleanups);
 
   const at = new Date().toISOString();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema
   async function addUser(db: Kysely<any>, name: string): Promise<number> {
-    await db
-      .insertInto('users')
-      .values({
-        username: name,
-        username_normalized: name,
-        email: `${name}@example.com`,
-        password_hash: null,
-        active: 1,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await db.insertInto('users').values(rawUserRow(name, at)).execute();
     return (await db.selectFrom('users').select('id').where('username', '=', name).executeTakeFirstOrThrow())
       .id;
   }
-  const event = (userId: number | null, type: string) => ({
-    user_id: userId,
-    type,
-    ip: null,
-    user_agent: null,
-    detail: '{}',
-    created_at: at,
-  });
+  const event = (userId: number | null, type: string) => rawEventRow(userId, type, at);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema
   const types = async (db: Kysely<any>) =>
     (await db.selectFrom('security_events').select('type').orderBy('id').execute()).map((r) => r.type);
@@ -98,10 +72,7 @@ describe('security_events: a core table', () => {
     it(`a database an earlier account center made (${withForeignKey ? 'with' : 'before'} 0503) keeps its table and rows`, async () => {
       const { db, dialect } = await freshDatabase();
       const before = [
-        ...legacyCoreMigrations,
-        legacyAccountCenterMigration,
-        sessionEventInsertMigration,
-        dropSessionEventInsertMigration,
+        ...earlierAccountCenterMigrations,
         ...(withForeignKey ? [securityEventsUserForeignKeyMigration] : []),
       ];
       await migrateToLatest(db, dialect, before);

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { sql, type Kysely } from 'kysely';
-import { openDatabase } from '../../../src/db/open.ts';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import { legacyAccountCenterMigration, legacyCoreMigrations } from '../../support/legacy-migrations.ts';
-import {
-  dropSessionEventInsertMigration,
-  sessionEventInsertMigration,
-} from '../../../src/auth/account-center/session-event-migration.ts';
 import { securityEventsUserForeignKeyMigration } from '../../../src/db/migrations/0503_security_events_user_fk.ts';
-import { createTestDatabase } from '../../support/databases.ts';
+import {
+  earlierAccountCenterMigrations,
+  openRawDatabase,
+  rawEventRow,
+  rawUserRow,
+} from '../../support/raw-database.ts';
 
 /**
  * 0503 gives `security_events.user_id` its foreign key (contract 14: no event of a deleted user
@@ -22,31 +21,14 @@ describe('0503: security_events.user_id references users', () => {
   });
 
   it('removes orphaned events, keeps the rest, and then cascades and refuses as a foreign key does', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const open = await openDatabase(database.url);
-    cleanups.push(() => open.close());
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- below the typed schema, as migrations are
-    const db = open.db as Kysely<any>;
+    const open = await openRawDatabase(cleanups);
+    const db = open.db;
     // A database of an earlier version: the account center created the table, without a foreign key.
-    const before = [
-      ...legacyCoreMigrations,
-      legacyAccountCenterMigration,
-      sessionEventInsertMigration,
-      dropSessionEventInsertMigration,
-    ];
+    const before = earlierAccountCenterMigrations;
     await migrateToLatest(db, open.dialect, before);
 
     const at = new Date().toISOString();
-    const user = (name: string) => ({
-      username: name,
-      username_normalized: name,
-      email: `${name}@example.com`,
-      password_hash: null,
-      active: 1,
-      created_at: at,
-      updated_at: at,
-    });
+    const user = (name: string) => rawUserRow(name, at);
     await db
       .insertInto('users')
       .values([user('kept'), user('gone')])
@@ -54,14 +36,7 @@ describe('0503: security_events.user_id references users', () => {
     const ids = Object.fromEntries(
       (await db.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.username, r.id]),
     ) as Record<string, number>;
-    const event = (userId: number | null, type: string) => ({
-      user_id: userId,
-      type,
-      ip: null,
-      user_agent: null,
-      detail: '{}',
-      created_at: at,
-    });
+    const event = (userId: number | null, type: string) => rawEventRow(userId, type, at);
     await db
       .insertInto('security_events')
       .values([event(ids.kept!, 'sign_in'), event(ids.gone!, 'sign_in'), event(null, 'account_deleted')])
