@@ -1,15 +1,9 @@
 // Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { checkPageAtWidths } from '../support/page-check.ts';
-import {
-  launchChromium,
-  signInOnPage,
-  startListeningTestApp,
-  type ChromiumSession,
-} from '../support/browser.ts';
+import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Screenshots are for a person to look at; they never go into the repository. */
@@ -28,19 +22,16 @@ const checkPage = (page: Page, base: string, path: string, name: string) =>
 describe.skipIf(!chromiumAvailable())('account pages in Chromium', () => {
   let t: TestApp;
   let base: string;
-  let chromiumSession: ChromiumSession;
+  let suite: BrowserApp;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ({ t, base } = await startListeningTestApp({}, 'localhost'));
-    chromiumSession = await launchChromium();
-    browser = chromiumSession.context;
+    suite = await startBrowserApp({}, SHOTS);
+    ({ t, base, browser } = suite);
   }, 60_000);
 
   afterAll(async () => {
-    await chromiumSession?.close();
-    await t?.close();
+    await suite?.close();
   });
 
   it('every public page fits 1280 px and 375 px with no serious or critical axe violation', async () => {

@@ -5,17 +5,11 @@
  * and 375 px: nothing wider than the screen, no serious or critical axe violation; screenshots are
  * kept for a person to look at.
  */
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { checkPageAtWidths } from '../support/page-check.ts';
-import {
-  launchChromium,
-  signInOnPage,
-  startListeningTestApp,
-  type ChromiumSession,
-} from '../support/browser.ts';
+import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
 
@@ -27,19 +21,16 @@ const checkPage = (page: Page, base: string, path: string, name: string) =>
 describe.skipIf(!chromiumAvailable())('admin pages in Chromium', () => {
   let t: TestApp;
   let base: string;
-  let chromiumSession: ChromiumSession;
+  let suite: BrowserApp;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ({ t, base } = await startListeningTestApp({}, 'localhost'));
-    chromiumSession = await launchChromium();
-    browser = chromiumSession.context;
+    suite = await startBrowserApp({}, SHOTS);
+    ({ t, base, browser } = suite);
   }, 60_000);
 
   afterAll(async () => {
-    await chromiumSession?.close();
-    await t?.close();
+    await suite?.close();
   });
 
   it(

@@ -1,15 +1,9 @@
 // Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { checkPageAtWidths } from '../support/page-check.ts';
-import {
-  launchChromium,
-  signInOnPage,
-  startListeningTestApp,
-  type ChromiumSession,
-} from '../support/browser.ts';
+import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { linkIn } from '../support/mail.ts';
 import { blogApi } from '../../examples/blog/api.ts';
@@ -25,22 +19,16 @@ const checkPage = (page: Page, base: string, path: string, name: string) =>
 describe.skipIf(!chromiumAvailable())('organization pages in Chromium (demo)', () => {
   let t: TestApp;
   let base: string;
-  let chromiumSession: ChromiumSession;
+  let suite: BrowserApp;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ({ t, base } = await startListeningTestApp(
-      { api: blogApi, migrations: blogMigrations, plugins: blogPlugins },
-      'localhost',
-    ));
-    chromiumSession = await launchChromium();
-    browser = chromiumSession.context;
+    suite = await startBrowserApp({ api: blogApi, migrations: blogMigrations, plugins: blogPlugins }, SHOTS);
+    ({ t, base, browser } = suite);
   }, 60_000);
 
   afterAll(async () => {
-    await chromiumSession?.close();
-    await t?.close();
+    await suite?.close();
   });
 
   it(
@@ -106,7 +94,7 @@ describe.skipIf(!chromiumAvailable())('organization pages in Chromium (demo)', (
 
       const mail = await t.mail.waitFor(guest.email, { count: 1 });
       const link = linkIn(mail, `${base}/organizations/invitations/`);
-      const guestContext = await chromiumSession.context.browser()?.newContext();
+      const guestContext = await browser.browser()?.newContext();
       const guestPage = guestContext ? await guestContext.newPage() : await browser.newPage();
       await browser.clearCookies();
       await signInOnPage(guestPage, base, { email: guest.email, password: TEST_PASSWORD }, '/');

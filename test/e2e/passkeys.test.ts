@@ -1,12 +1,7 @@
 // Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/services.ts';
-import {
-  startListeningTestApp,
-  launchChromium,
-  type ChromiumSession,
-  signInOnPage,
-} from '../support/browser.ts';
+import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
@@ -21,19 +16,16 @@ async function json(page: Page, path: string) {
 describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authenticator', () => {
   let t: TestApp;
   let base: string;
-  let chromiumSession: ChromiumSession;
+  let suite: BrowserApp;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    // A WebAuthn RP ID cannot be an IP address: the browser talks to "localhost".
-    ({ t, base } = await startListeningTestApp({}, 'localhost'));
-    chromiumSession = await launchChromium();
-    browser = chromiumSession.context;
+    suite = await startBrowserApp({});
+    ({ t, base, browser } = suite);
   }, 60_000);
 
   afterAll(async () => {
-    await chromiumSession?.close();
-    await t?.close();
+    await suite?.close();
   });
 
   it('enroll on the settings page, sign in with it as second factor, enter sudo with it, remove it', async () => {

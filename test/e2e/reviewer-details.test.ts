@@ -4,17 +4,11 @@
  * that repeats its heading, two wordings for one act, a page left at the URL of a form POST, and
  * a sudo detour that forgets what the administrator was doing.
  */
-import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { checkPageAtWidths } from '../support/page-check.ts';
-import {
-  launchChromium,
-  signInOnPage,
-  startListeningTestApp,
-  type ChromiumSession,
-} from '../support/browser.ts';
+import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { totpCode } from '../support/factors.ts';
 import { grantAdminRole } from '../../src/auth/core/roles.ts';
@@ -39,19 +33,16 @@ function postAnswers(page: Page): { url: string; status: number }[] {
 describe.skipIf(!chromiumAvailable())('what a reviewer notices, in Chromium', () => {
   let t: TestApp;
   let base: string;
-  let chromiumSession: ChromiumSession;
+  let suite: BrowserApp;
   let browser: BrowserContext;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    ({ t, base } = await startListeningTestApp({}, 'localhost'));
-    chromiumSession = await launchChromium();
-    browser = chromiumSession.context;
+    suite = await startBrowserApp({}, SHOTS);
+    ({ t, base, browser } = suite);
   }, 60_000);
 
   afterAll(async () => {
-    await chromiumSession?.close();
-    await t?.close();
+    await suite?.close();
   });
 
   it('setting up the authenticator app ends at GET /two-factor, which shows the recovery codes once', async () => {

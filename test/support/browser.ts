@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,39 @@ export async function launchChromium(): Promise<ChromiumSession> {
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface BrowserApp {
+  t: TestApp;
+  base: string;
+  browser: BrowserContext;
+  /** Closes the browser, then the app. */
+  close(): Promise<void>;
+}
+
+/**
+ * A listening test app on `localhost` (a WebAuthn RP ID cannot be an IP address) and Chromium in a
+ * new profile; `shots`, when given, is the screenshot folder, made first.
+ */
+export async function startBrowserApp(options: TestAppOptions = {}, shots?: string): Promise<BrowserApp> {
+  if (shots !== undefined) mkdirSync(shots, { recursive: true });
+  const { t, base } = await startListeningTestApp(options, 'localhost');
+  let session: ChromiumSession;
+  try {
+    session = await launchChromium();
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+  return {
+    t,
+    base,
+    browser: session.context,
+    async close() {
+      await session.close();
+      await t.close();
     },
   };
 }
