@@ -1,22 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPlugins, organizations, type CitadelMigration } from '../../src/index.ts';
-import { TIMESTAMP, idColumn } from '../../src/db/columns.ts';
-import { projectsMigration } from '../../examples/blog/migrations.ts';
-import { insertPosts, startApiApp, startBlogApp, type ApiApp, type BlogApp } from '../support/api-app.ts';
-import { tenantApi, createOrganization, addMember } from '../auth/organizations/fixture.ts';
-
-/** The fixture's tasks table (tenant-scoped tasks of a project). */
-const tasksMigration: CitadelMigration = {
-  name: '0711_tasks',
-  async up(db, dialect) {
-    await idColumn(db.schema.createTable('tasks'), dialect)
-      .addColumn('organization_id', 'integer', (c) => c.notNull())
-      .addColumn('project_id', 'integer', (c) => c.notNull())
-      .addColumn('title', 'varchar(100)', (c) => c.notNull())
-      .addColumn('created_at', TIMESTAMP, (c) => c.notNull())
-      .execute();
-  },
-};
+import { defaultPlugins, organizations } from '../../src/index.ts';
+import { insertPosts, startBlogApp, type ApiApp, type BlogApp } from '../support/api-app.ts';
+import { startTenantApp, createOrganization, addMember } from '../auth/organizations/fixture.ts';
 
 // A list read is checked whole (cursor, derive depth, derive authorization) before its first
 // statement: a request refused for any of these runs no SQL.
@@ -75,7 +60,7 @@ describe('derive authorization is checked before any statement (tenant-scoped ta
   const queries: string[] = [];
   let reader: string;
   beforeAll(async () => {
-    t = await startApiApp(tenantApi, [projectsMigration, tasksMigration], {
+    t = await startTenantApp({
       // `reader` may list projects but not read tasks.
       plugins: [...defaultPlugins(), organizations({ roles: { reader: ['projects:read'] } })],
       database: { onQuery: (sql: string) => queries.push(sql) },
