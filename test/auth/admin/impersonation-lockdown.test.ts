@@ -25,27 +25,20 @@ interface Change {
   body: Record<string, unknown>;
 }
 
+/** A change POSTed to one fixed path, as JSON and as a form. */
+const post = (name: string, path: string, body: Record<string, unknown>): Change => ({
+  name,
+  method: 'POST',
+  path: () => path,
+  body,
+});
+
 const CHANGES: Change[] = [
-  {
-    name: 'set a password',
-    method: 'POST',
-    path: () => '/set-password',
-    body: { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD },
-  },
-  {
-    name: 'start a factor',
-    method: 'POST',
-    path: () => '/two-factor/enroll/start',
-    body: { factor: 'totp' },
-  },
-  {
-    name: 'confirm a factor',
-    method: 'POST',
-    path: () => '/two-factor/enroll/confirm',
-    body: { factor: 'totp', code: '123456' },
-  },
-  { name: 'remove a factor', method: 'POST', path: () => '/two-factor/unenroll', body: { factor: 'totp' } },
-  { name: 'recovery codes', method: 'POST', path: () => '/two-factor/recovery-codes', body: {} },
+  post('set a password', '/set-password', { password: NEW_PASSWORD, password_confirm: NEW_PASSWORD }),
+  post('start a factor', '/two-factor/enroll/start', { factor: 'totp' }),
+  post('confirm a factor', '/two-factor/enroll/confirm', { factor: 'totp', code: '123456' }),
+  post('remove a factor', '/two-factor/unenroll', { factor: 'totp' }),
+  post('recovery codes', '/two-factor/recovery-codes', {}),
   {
     name: 'create a token',
     method: 'POST',
@@ -60,32 +53,12 @@ const CHANGES: Change[] = [
     formPath: (id) => `/tokens/revoke/${id}`,
     body: {},
   },
-  { name: 'mint a service token', method: 'POST', path: () => '/token', body: {} },
-  {
-    name: 'prove sudo',
-    method: 'POST',
-    path: () => '/sudo/verify',
-    body: { factor: 'password', proof: TEST_PASSWORD },
-  },
-  {
-    name: 'start a sudo challenge',
-    method: 'POST',
-    path: () => '/sudo/challenge',
-    body: { factor: 'passkey' },
-  },
-  {
-    name: 'ask for an email change',
-    method: 'POST',
-    path: () => '/account/email',
-    body: { email: 'elsewhere@example.com' },
-  },
-  {
-    name: 'confirm an email change',
-    method: 'POST',
-    path: () => '/account/email/verify',
-    body: { token: 'x'.repeat(43) },
-  },
-  { name: 'delete the account', method: 'POST', path: () => '/account/delete', body: {} },
+  post('mint a service token', '/token', {}),
+  post('prove sudo', '/sudo/verify', { factor: 'password', proof: TEST_PASSWORD }),
+  post('start a sudo challenge', '/sudo/challenge', { factor: 'passkey' }),
+  post('ask for an email change', '/account/email', { email: 'elsewhere@example.com' }),
+  post('confirm an email change', '/account/email/verify', { token: 'x'.repeat(43) }),
+  post('delete the account', '/account/delete', {}),
 ];
 
 async function endedEvents(t: TestApp, userId: number) {
