@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { NotFoundError } from '../../core/errors.ts';
 import { ASSETS, loadAsset } from './assets.ts';
 import { docsPage } from './page.ts';
 
@@ -37,7 +38,8 @@ export function serveDocs(app: FastifyInstance, options: DocsRoutes): void {
   );
   app.get<{ Params: { file: string } }>(`${assetsUrl}/:file`, async (request, reply) => {
     const bytes = Object.hasOwn(ASSETS, request.params.file) ? loadAsset(request.params.file) : undefined;
-    if (!bytes) return reply.callNotFound();
+    // Not `callNotFound()`: the not-found handler sees this GET route at the path and answers 405.
+    if (!bytes) throw new NotFoundError();
     return reply
       .type(ASSETS[request.params.file]!.type)
       .header('cache-control', 'public, max-age=3600')

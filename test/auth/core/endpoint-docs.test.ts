@@ -67,6 +67,11 @@ describe('the auth OpenAPI document (GET /docs)', () => {
     expect(page.body).toContain('data-url="/docs"');
     const asset = await t.app.inject({ method: 'GET', url: '/docs/ui/assets/swagger-ui-bundle.js' });
     expect(asset.statusCode).toBe(200);
+    // A file that is not one of the assets is not found (not a 405 for a path the GET route covers).
+    for (const url of ['/docs/ui/assets/nope.js', '/api/v1/docs/ui/assets/nope.js']) {
+      const unknown = await t.app.inject({ method: 'GET', url });
+      expect(unknown.statusCode, url).toBe(404);
+    }
   });
 
   it('`citadel openapi --auth` prints the same paths as GET /docs', { timeout: 60_000 }, async () => {
