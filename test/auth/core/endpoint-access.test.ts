@@ -19,28 +19,22 @@ import { elevate } from '../../support/sudo.ts';
 const Answer = Envelope({ data: Type.Object({ role: Type.String() }) });
 const Id = Type.Object({ id: Type.String({ maxLength: 20 }) });
 
-const adminRead = defineEndpoint({
-  method: 'GET',
-  path: '/probe/admin',
-  action: 'probe.admin_read',
-  auth: 'admin',
-  responses: { 200: Answer },
-  async handler({ caller }) {
-    expectTypeOf(caller).toEqualTypeOf<Caller>();
-    return { status: 'success', data: { role: caller.user.role } };
-  },
-});
+/** The same admin-only probe for a read (GET) and a change (POST). */
+const adminEndpoint = (method: 'GET' | 'POST', action: string) =>
+  defineEndpoint({
+    method,
+    path: '/probe/admin',
+    action,
+    auth: 'admin',
+    responses: { 200: Answer },
+    async handler({ caller }) {
+      expectTypeOf(caller).toEqualTypeOf<Caller>();
+      return { status: 'success', data: { role: caller.user.role } };
+    },
+  });
 
-const adminChange = defineEndpoint({
-  method: 'POST',
-  path: '/probe/admin',
-  action: 'probe.admin_change',
-  auth: 'admin',
-  responses: { 200: Answer },
-  async handler({ caller }) {
-    return { status: 'success', data: { role: caller.user.role } };
-  },
-});
+const adminRead = adminEndpoint('GET', 'probe.admin_read');
+const adminChange = adminEndpoint('POST', 'probe.admin_change');
 
 const orgEndpoint = <const Path extends string>(path: Path, orgRole: string) =>
   defineEndpoint({
