@@ -1,3 +1,4 @@
+// Dialect-independent: the client alone, against a fetch spy; `npm test` runs it with the first database only.
 // citadel/client never sends a path parameter that is empty, `.` or `..`: a URL resolver would
 // drop the segment and reach another endpoint (DELETE /organizations/7/members/.. is
 // DELETE /organizations/7/ once resolved). The call resolves to `{ data: null, error }` with
