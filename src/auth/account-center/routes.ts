@@ -124,7 +124,7 @@ const showAccount = defineEndpoint({
   page: accountPage,
   pageProps: accountPageProps,
   async handler({ caller }) {
-    const user = caller!.user;
+    const user = caller.user;
     return {
       status: 'success',
       user: publicUser(user),
@@ -154,7 +154,7 @@ const changeUsernameEndpoint = defineEndpoint({
   pageProps: accountPageProps,
   async handler(request) {
     const { body, caller, services, ip, userAgent } = request;
-    const updated = await changeUsername(services, caller!.user, body.username, { ip, userAgent });
+    const updated = await changeUsername(services, caller.user, body.username, { ip, userAgent });
     request.caller = { via: 'session', user: updated, token: null };
     return {
       status: 'success',
@@ -181,7 +181,7 @@ const requestEmailChangeEndpoint = defineEndpoint({
   page: accountPage,
   pageProps: accountPageProps,
   async handler({ body, caller, services, ip, userAgent }) {
-    const user = caller!.user;
+    const user = caller.user;
     if (body.email.toLowerCase() === user.email)
       throw new ValidationError({ email: 'This is already your email address.' });
     await requestEmailChange(
@@ -283,7 +283,7 @@ const deleteAccountEndpoint = defineEndpoint({
   impersonation: 'forbidden',
   async handler(request) {
     const { caller, services, ip, userAgent } = request;
-    await deleteAccount(services, caller!.user, { ip, userAgent });
+    await deleteAccount(services, caller.user, { ip, userAgent });
     await endSession(request);
     return {
       status: 'success',
@@ -305,10 +305,10 @@ const listSessionsEndpoint = defineEndpoint({
   pageProps: accountPageProps,
   async handler(request) {
     const { caller, services } = request;
-    const current = caller!.via === 'session' ? currentMeta(request) : null;
+    const current = caller.via === 'session' ? currentMeta(request) : null;
     return {
       status: 'success',
-      data: { sessions: await listSessions(services, caller!.user.id, current) },
+      data: { sessions: await listSessions(services, caller.user.id, current) },
       render: true,
     };
   },
@@ -327,7 +327,7 @@ const revokeSession = defineEndpoint({
   responses: { 200: Envelope() },
   async handler(request) {
     const { params, caller, services, ip, userAgent } = request;
-    const user = caller!.user;
+    const user = caller.user;
     const handle = params.id;
     // Unknown and someone else's look the same: only the caller's own sessions are searched.
     const ended =
@@ -340,7 +340,7 @@ const revokeSession = defineEndpoint({
       userAgent,
       detail: { device: describeDevice(ended.meta.user_agent), count: 1 },
     });
-    const own = caller!.via === 'session' && handle === currentHandle(request);
+    const own = caller.via === 'session' && handle === currentHandle(request);
     // Another session signed out: whatever email change it may have asked for ends with it.
     if (!own) await voidPendingEmailChanges(services.db, user.id, services.clock.now());
     if (own) await endSession(request);
@@ -362,8 +362,8 @@ const revokeOthers = defineEndpoint({
   responses: { 200: Envelope({ data: Type.Object({ revoked: Type.Integer() }) }) },
   async handler(request) {
     const { caller, services, ip, userAgent } = request;
-    const user = caller!.user;
-    const handle = caller!.via === 'session' ? currentHandle(request) : null;
+    const user = caller.user;
+    const handle = caller.via === 'session' ? currentHandle(request) : null;
     const revoked = await revokeOtherSessions(services, user.id, handle);
     // Whoever held another session may have asked for an email change: it ends too.
     await voidPendingEmailChanges(services.db, user.id, services.clock.now());
@@ -403,7 +403,7 @@ const listEvents = defineEndpoint({
     const { page, limit } = pageAsked(query, DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
     const result = await listSecurityEvents(
       services.db,
-      caller!.user.id,
+      caller.user.id,
       page,
       limit,
       services.securityEventTypes,

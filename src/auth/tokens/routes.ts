@@ -43,7 +43,7 @@ const listTokens = defineEndpoint({
   page: tokensPage,
   pageProps: tokensPageProps,
   async handler({ caller, services }) {
-    const tokens = await services.tokens.listForUser(caller!.user.id);
+    const tokens = await services.tokens.listForUser(caller.user.id);
     return { status: 'success', fields: { tokens }, render: true };
   },
 });
@@ -86,37 +86,37 @@ const createToken = defineEndpoint({
     const errors: Record<string, string> = {};
     const abilities = parseAbilities(body.abilities, errors);
     let expiresAt = parseExpiresAt(body.expires_at, services.clock.now(), errors);
-    if (caller!.via === 'token' && caller!.token.expires_at !== null && expiresAt !== undefined) {
+    if (caller.via === 'token' && caller.token.expires_at !== null && expiresAt !== undefined) {
       // A token cannot extend its own life by minting a longer-lived one.
-      if (expiresAt === null) expiresAt = caller!.token.expires_at;
-      else if (expiresAt > caller!.token.expires_at)
+      if (expiresAt === null) expiresAt = caller.token.expires_at;
+      else if (expiresAt > caller.token.expires_at)
         errors.expires_at ??= 'Expiry cannot be later than that of the token making the request.';
     }
     // A token made by a token acts in the same organization, if that one has one.
     let organizationId = body.organization_id ?? null;
-    if (caller!.via === 'token' && caller!.token.organization_id !== null) {
-      if (organizationId === null) organizationId = caller!.token.organization_id;
-      else if (organizationId !== caller!.token.organization_id)
+    if (caller.via === 'token' && caller.token.organization_id !== null) {
+      if (organizationId === null) organizationId = caller.token.organization_id;
+      else if (organizationId !== caller.token.organization_id)
         errors.organization_id ??= 'A token made by a token acts in the same organization.';
     }
     if (
       organizationId !== null &&
       !errors.organization_id &&
-      !(await services.tenancy?.isMember(services.db, caller!.user.id, organizationId))
+      !(await services.tenancy?.isMember(services.db, caller.user.id, organizationId))
     )
       errors.organization_id = 'You are not a member of this organization.';
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-    if (caller!.via === 'token' && !coversAbilities(caller!.token.abilities, abilities!)) {
+    if (caller.via === 'token' && !coversAbilities(caller.token.abilities, abilities!)) {
       throw new ForbiddenError('A token can only create tokens with abilities it holds itself.');
     }
-    const user = caller!.user;
+    const user = caller.user;
     const issued = await changeWithEvent(
       services,
       {
         userId: user.id,
         type: 'token_created',
         ...originOf(request),
-        detail: { name: body.name, abilities: abilities!.join(' '), via: caller!.via },
+        detail: { name: body.name, abilities: abilities!.join(' '), via: caller.via },
       },
       (db) =>
         services.tokens.issue(
@@ -161,7 +161,7 @@ const revokeToken = defineEndpoint({
   async handler(request) {
     const { params, caller, services } = request;
     const id = parseTokenId(params.id);
-    const userId = caller!.user.id;
+    const userId = caller.user.id;
     // Someone else's token and no token at all look the same: ids reveal nothing.
     const revoked =
       id !== null &&
