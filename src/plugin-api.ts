@@ -39,7 +39,12 @@ export {
 export { pageEndpoint } from './auth/core/page-endpoint.ts';
 export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
 export { pluginOptions } from './auth/core/plugin-options.ts';
-export { recordSecurityEvent, type SecurityEventDeclaration } from './auth/core/security-events.ts';
+export {
+  recordSecurityEvent,
+  type DeclaredEventTypes,
+  type SecurityEventDeclaration,
+  type SecurityEventType,
+} from './auth/core/security-events.ts';
 export type { CitadelServices } from './auth/core/services.ts';
 export type { RequestContext } from './auth/core/request-context.ts';
 export type { Caller } from './http/security/caller.ts';
@@ -66,3 +71,20 @@ export { layout, field, form, csrfField } from './http/html/layout.ts';
 export { idColumn, userIdColumn, longText, TIMESTAMP } from './db/columns.ts';
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Dialect } from './db/url.ts';
+
+/**
+ * The event types of plugins written against `citadel/plugin`, by declaration merging, so that
+ * `recordSecurityEvent` accepts them: `declare module 'citadel/plugin' { interface
+ * PluginSecurityEventTypes extends DeclaredEventTypes<typeof MY_EVENTS> {} }`. (A re-exported
+ * interface cannot be merged through the re-export: this one is declared here.)
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by declaration merging
+export interface PluginSecurityEventTypes {}
+/** The interface above, under a name the augmentation below can extend. */
+type ThirdPartyEventTypes = PluginSecurityEventTypes;
+
+declare module './auth/core/security-events.ts' {
+  // Third-party types join the built-ins' in `SecurityEventType`.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- only merges
+  interface PluginSecurityEventTypes extends ThirdPartyEventTypes {}
+}

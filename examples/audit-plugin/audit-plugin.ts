@@ -19,11 +19,16 @@ import {
   userIdColumn,
   type CitadelMigration,
   type CitadelServices,
+  type DeclaredEventTypes,
 } from '../../src/plugin-api.ts';
 
 const AUDIT_EVENTS = [{ type: 'audit.organization_created', label: 'Created an organization' }] as const;
-/** A declared type, for `recordSecurityEvent` (whose type names the built-ins' event types). */
-type AuditEventType = Parameters<typeof recordSecurityEvent>[2]['type'];
+
+// The declared types, for `recordSecurityEvent` (in an application: `declare module 'citadel/plugin'`).
+declare module '../../src/plugin-api.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
+  interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof AUDIT_EVENTS> {}
+}
 
 /** The plugin's table, typed where it is used (`db.withTables`): no change to Citadel's types. */
 type AuditTables = {
@@ -129,7 +134,7 @@ export const auditLog = (options: Partial<AuditOptions> = {}) => {
             if (action === 'organizations.create')
               await recordSecurityEvent(services.db, services.clock, {
                 userId: caller.user.id,
-                type: AUDIT_EVENTS[0].type as AuditEventType,
+                type: AUDIT_EVENTS[0].type,
                 ip,
               });
             return { fields: { audited: true } };
