@@ -1,10 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
-import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
-import type { Database } from '../../db/schema.ts';
+import { NotFoundError } from '../../core/errors.ts';
 import type { Caller } from '../../http/security/caller.ts';
 import type { CitadelServices } from '../core/services.ts';
-import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
 import { idOrNull, membershipOf, type Membership } from './service.ts';
 
 /** An organization as its member sees it: with the member's role. */
@@ -35,29 +32,4 @@ export async function requireMember(
   return member;
 }
 
-export function isManagerRole(role: string): boolean {
-  return role === 'owner' || role === 'admin';
-}
-
-export function requireManager(member: Membership): void {
-  if (!isManagerRole(member.role))
-    throw new ForbiddenError('Only an owner or an admin of the organization may do this.');
-}
-
-/** Whether a member with `inviterRole` may invite (and keep inviting) with `role`. */
-export function mayInviteAs(inviterRole: string | undefined, role: string): boolean {
-  if (inviterRole === undefined || !isManagerRole(inviterRole)) return false;
-  return role !== 'owner' || inviterRole === 'owner';
-}
-
-/** One security event, in `db` (the transaction of the change it records). */
-export function event(
-  services: CitadelServices,
-  db: Kysely<Database>,
-  request: { ip: string; userAgent: string | null },
-  userId: number,
-  type: SecurityEventType,
-  detail: Record<string, string | number>,
-) {
-  return recordSecurityEvent(db, services.clock, { userId, type, ...originOf(request), detail });
-}
+export { isManagerRole, mayInviteAs, requireManager } from './service.ts';

@@ -12,14 +12,14 @@ import { defineEndpoint, type EndpointInput, type EndpointRateLimit } from '../c
 import { Envelope } from '../core/envelope-schema.ts';
 import { normalizeEmail } from '../core/users.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
-import { event, mayInviteAs, OrganizationWithRole, parseId } from './access.ts';
+import { mayInviteAs, OrganizationWithRole, parseId } from './access.ts';
 import {
   invitationPage,
   organizationPage,
   type InvitationPageProps,
   type OrganizationPageProps,
 } from './pages.ts';
-import { lockOrganization, membershipOf } from './service.ts';
+import { lockOrganization, membershipOf, recordEvent } from './service.ts';
 
 /** Invitations work for seven days, once. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
@@ -83,26 +83,6 @@ export async function invitationsOf(db: Kysely<Database>, now: Date, organizatio
     .orderBy('i.id', 'desc')
     .limit(200)
     .execute();
-}
-
-/**
- * A member's pending invitations that their new role (`null`: no longer a member) no longer
- * allows go for good: being made admin again later does not bring them back.
- */
-export async function voidInvitationsOf(
-  trx: Kysely<Database>,
-  organizationId: number,
-  userId: number,
-  role: string | null,
-): Promise<void> {
-  let query = trx
-    .deleteFrom('organization_invitations')
-    .where('organization_id', '=', organizationId)
-    .where('invited_by', '=', userId)
-    .where('used_at', 'is', null);
-  if (role === 'owner') return;
-  if (role === 'admin') query = query.where('role', '=', 'owner');
-  await query.execute();
 }
 
 /** The invitation a token names while it is pending, with its organization. */
@@ -350,8 +330,8 @@ export function invitationEndpoints(
             })
             .execute();
           const detail = { organization_id: invitation.organization_id, role: invitation.role };
-          await event(services, trx, input, user.id, 'organization_invitation_accepted', detail);
-          await event(services, trx, input, user.id, 'organization_member_added', detail);
+          await recordEvent(services, trx, input, user.id, 'organization_invitation_accepted', detail);
+          await recordEvent(services, trx, input, user.id, 'organization_member_added', detail);
           return invitation.role;
         }),
       );

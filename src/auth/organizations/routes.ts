@@ -1,12 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { ForbiddenError, ValidationError } from '../../core/errors.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import type { Database } from '../../db/schema.ts';
 import { insertReturningId } from '../../db/insert.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
 import { composeMail } from '../../mail/templates.ts';
-import type { CitadelServices } from '../core/services.ts';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
@@ -19,35 +15,19 @@ import {
   type OrganizationsPageProps,
 } from './pages.ts';
 import {
+  changeMemberRole,
   createOrganization,
   deleteOrganization,
   freeSlug,
-  LastOwnerError,
-  lockOrganization,
   membersOf,
   membershipOf,
   organizationsOf,
-  ownerCount,
+  removeFromOrganization,
   slugTaken,
   updateOrganization,
-  type Membership,
 } from './service.ts';
-import {
-  event,
-  idOrNull,
-  isManagerRole,
-  MAX_ID,
-  OrganizationWithRole,
-  parseId,
-  requireManager,
-  requireMember,
-} from './access.ts';
-import {
-  INVITATION_TTL_SECONDS,
-  invitationEndpoints,
-  invitationsOf,
-  voidInvitationsOf,
-} from './invitations.ts';
+import { idOrNull, isManagerRole, MAX_ID, OrganizationWithRole, parseId, requireMember } from './access.ts';
+import { INVITATION_TTL_SECONDS, invitationEndpoints, invitationsOf } from './invitations.ts';
 
 /** At most this many invitations per organization per hour. */
 export const INVITATIONS_PER_HOUR = 10;
@@ -337,25 +317,6 @@ export function organizationEndpoints(roles: RolePermissions) {
     sendProof,
   } = invitationEndpoints(detailProps);
 
-  /** The target's membership, the actor's rights over it, and the owner rule; in a transaction. */
-  const changeMember = async (
-    services: CitadelServices,
-    actor: Membership,
-    targetId: number,
-    change: (trx: Kysely<Database>, actor: Membership, target: Membership) => Promise<void>,
-  ) => {
-    const organizationId = actor.id;
-    return retryOnDeadlock(() =>
-      services.db.transaction().execute(async (trx) => {
-        if (!(await lockOrganization(trx, services.dialect, organizationId)))
-          throw new NotFoundError('Organization not found.');
-        const target = await membershipOf(trx, targetId, organizationId);
-        if (!target) throw new NotFoundError('Member not found.');
-        await change(trx, actor, target);
-      }),
-    );
-  };
-
   const updateMember = defineEndpoint({
     method: 'PATCH',
     path: '/organizations/:id/members/:userId',
@@ -375,26 +336,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       const organizationId = membership.id;
       const userId = parseId(params.userId, 'Member');
       checkRole(body.role);
-      await changeMember(services, membership, userId, async (trx, actor, target) => {
-        if ((target.role === 'owner' || body.role === 'owner') && actor.role !== 'owner')
-          throw new ForbiddenError('Only an owner may make or change an owner.');
-        if (target.role === body.role) return;
-        if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1)
-          throw new LastOwnerError();
-        await trx
-          .updateTable('organization_members')
-          .set({ role: body.role })
-          .where('organization_id', '=', organizationId)
-          .where('user_id', '=', userId)
-          .execute();
-        // Invitations the member sent that the new role could not send are void.
-        await voidInvitationsOf(trx, organizationId, userId, body.role);
-        await event(services, trx, input, userId, 'organization_role_changed', {
-          organization_id: organizationId,
-          from: target.role,
-          to: body.role,
-        });
-      });
+      await changeMemberRole(services, input, membership, userId, body.role);
       return { status: 'success', message: 'Role changed.', redirect_to: `/organizations/${organizationId}` };
     },
   });
@@ -417,31 +359,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       const organizationId = membership.id;
       const userId = parseId(params.userId, 'Member');
       const self = userId === caller.user.id;
-      await changeMember(services, membership, userId, async (trx, actor, target) => {
-        if (!self) {
-          requireManager(actor);
-          if (target.role === 'owner' && actor.role !== 'owner')
-            throw new ForbiddenError('Only an owner may remove an owner.');
-        }
-        if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1)
-          throw new LastOwnerError();
-        await trx
-          .deleteFrom('organization_members')
-          .where('organization_id', '=', organizationId)
-          .where('user_id', '=', userId)
-          .execute();
-        // A token made for the organization acts for a member of it only.
-        await trx
-          .deleteFrom('personal_access_tokens')
-          .where('user_id', '=', userId)
-          .where('organization_id', '=', organizationId)
-          .execute();
-        await voidInvitationsOf(trx, organizationId, userId, null);
-        await event(services, trx, input, userId, 'organization_member_removed', {
-          organization_id: organizationId,
-          by: self ? 'self' : 'manager',
-        });
-      });
+      await removeFromOrganization(services, input, membership, userId, self);
       if (self && session.get(ACTIVE_ORGANIZATION_KEY) === organizationId) {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         forgetTenant(input);

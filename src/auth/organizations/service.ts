@@ -205,7 +205,8 @@ export interface ChangeOrigin {
   userAgent: string | null;
 }
 
-function recordEvent(
+/** One security event, in `db` (the transaction of the change it records). */
+export function recordEvent(
   services: CitadelServices,
   db: Kysely<Database>,
   origin: ChangeOrigin,
@@ -299,4 +300,130 @@ export async function deleteOrganization(
       await trx.deleteFrom('organizations').where('id', '=', id).execute();
     }),
   );
+}
+
+export function isManagerRole(role: string): boolean {
+  return role === 'owner' || role === 'admin';
+}
+
+export function requireManager(member: Membership): void {
+  if (!isManagerRole(member.role))
+    throw new ForbiddenError('Only an owner or an admin of the organization may do this.');
+}
+
+/** Whether a member with `inviterRole` may invite (and keep inviting) with `role`. */
+export function mayInviteAs(inviterRole: string | undefined, role: string): boolean {
+  if (inviterRole === undefined || !isManagerRole(inviterRole)) return false;
+  return role !== 'owner' || inviterRole === 'owner';
+}
+
+/**
+ * A member's pending invitations that their new role (`null`: no longer a member) no longer
+ * allows go for good: being made admin again later does not bring them back.
+ */
+export async function voidInvitationsOf(
+  trx: Kysely<Database>,
+  organizationId: number,
+  userId: number,
+  role: string | null,
+): Promise<void> {
+  let query = trx
+    .deleteFrom('organization_invitations')
+    .where('organization_id', '=', organizationId)
+    .where('invited_by', '=', userId)
+    .where('used_at', 'is', null);
+  if (role === 'owner') return;
+  if (role === 'admin') query = query.where('role', '=', 'owner');
+  await query.execute();
+}
+
+/** The target's membership, the actor's rights over it, and the owner rule; in a transaction. */
+function changeMember(
+  services: CitadelServices,
+  actor: Membership,
+  targetId: number,
+  change: (trx: Kysely<Database>, actor: Membership, target: Membership) => Promise<void>,
+): Promise<void> {
+  const organizationId = actor.id;
+  return retryOnDeadlock(() =>
+    services.db.transaction().execute(async (trx) => {
+      if (!(await lockOrganization(trx, services.dialect, organizationId)))
+        throw new NotFoundError('Organization not found.');
+      const target = await membershipOf(trx, targetId, organizationId);
+      if (!target) throw new NotFoundError('Member not found.');
+      await change(trx, actor, target);
+    }),
+  );
+}
+
+/**
+ * Give member `userId` of the actor's organization `role` (only an owner makes or changes an
+ * owner; 409 for its last owner); their invitations the new role could not send are void.
+ */
+export async function changeMemberRole(
+  services: CitadelServices,
+  origin: ChangeOrigin,
+  membership: Membership,
+  userId: number,
+  role: string,
+): Promise<void> {
+  const organizationId = membership.id;
+  await changeMember(services, membership, userId, async (trx, actor, target) => {
+    if ((target.role === 'owner' || role === 'owner') && actor.role !== 'owner')
+      throw new ForbiddenError('Only an owner may make or change an owner.');
+    if (target.role === role) return;
+    if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) throw new LastOwnerError();
+    await trx
+      .updateTable('organization_members')
+      .set({ role })
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .execute();
+    // Invitations the member sent that the new role could not send are void.
+    await voidInvitationsOf(trx, organizationId, userId, role);
+    await recordEvent(services, trx, origin, userId, 'organization_role_changed', {
+      organization_id: organizationId,
+      from: target.role,
+      to: role,
+    });
+  });
+}
+
+/**
+ * Remove member `userId` from the actor's organization (`self`: the actor leaves; otherwise an
+ * owner or admin, only an owner removing an owner; 409 for its last owner), with the tokens made
+ * for it and their pending invitations.
+ */
+export async function removeFromOrganization(
+  services: CitadelServices,
+  origin: ChangeOrigin,
+  membership: Membership,
+  userId: number,
+  self: boolean,
+): Promise<void> {
+  const organizationId = membership.id;
+  await changeMember(services, membership, userId, async (trx, actor, target) => {
+    if (!self) {
+      requireManager(actor);
+      if (target.role === 'owner' && actor.role !== 'owner')
+        throw new ForbiddenError('Only an owner may remove an owner.');
+    }
+    if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) throw new LastOwnerError();
+    await trx
+      .deleteFrom('organization_members')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .execute();
+    // A token made for the organization acts for a member of it only.
+    await trx
+      .deleteFrom('personal_access_tokens')
+      .where('user_id', '=', userId)
+      .where('organization_id', '=', organizationId)
+      .execute();
+    await voidInvitationsOf(trx, organizationId, userId, null);
+    await recordEvent(services, trx, origin, userId, 'organization_member_removed', {
+      organization_id: organizationId,
+      by: self ? 'self' : 'manager',
+    });
+  });
 }
