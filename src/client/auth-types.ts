@@ -158,9 +158,93 @@ export type AuthInput<E extends EndpointShape> = Simplify<
   Part<E['params']> & (E['method'] extends 'GET' | 'DELETE' ? Part<E['query']> : Part<E['body']>)
 >;
 
-/** What a successful answer of the endpoint is: the union of its declared response bodies. */
+/** What the client reads of a plugin's after hook (src/plugin.ts, `AfterHook`). */
+export interface AfterHookShape {
+  match: object;
+  schema?: { data?: object; fields?: object };
+}
+
+/**
+ * Whether a criterion of a match selects the endpoint, known at compile time: absent, or a string
+ * literal (or list of them) the endpoint's own value is one of. A RegExp, a function or a value
+ * typed only `string` is not known: false.
+ */
+type CriterionSelects<M, K extends string, Value> = K extends keyof M
+  ? undefined extends M[K]
+    ? false
+    : [M[K]] extends [string]
+      ? string extends M[K]
+        ? false
+        : [Value] extends [M[K]]
+          ? true
+          : false
+      : [M[K]] extends [readonly (infer L extends string)[]]
+        ? string extends L
+          ? false
+          : [Value] extends [L]
+            ? true
+            : false
+        : false
+  : true;
+type EndpointAction<E> = E extends { action: infer A extends string } ? A : never;
+/** Whether a hook's match statically selects the endpoint (every criterion given holds). */
+type HookSelects<M, E extends EndpointShape> = [
+  CriterionSelects<M, 'action', EndpointAction<E>>,
+  CriterionSelects<M, 'path', E['path']>,
+  CriterionSelects<M, 'method', E['method']>,
+] extends [true, true, true]
+  ? true
+  : false;
+/** A hook schema's properties as optional fields (nothing for a schema typed only as a record). */
+type OptionalStatics<S> = string extends keyof S
+  ? never
+  : { [K in keyof S]?: S[K] extends TSchema ? Static<S[K]> : never };
+// `never` when the hook adds none: `unknown` in a union would absorb the other hooks' fields.
+type HookPart<H, Part extends 'data' | 'fields'> = H extends { schema: { [P in Part]: infer S } }
+  ? OptionalStatics<S>
+  : never;
+type Intersection<U> = [U] extends [never]
+  ? unknown
+  : (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
+    ? I
+    : never;
+type Selected<H, E extends EndpointShape> = H extends AfterHookShape
+  ? HookSelects<H['match'], E> extends true
+    ? H
+    : never
+  : never;
+
+/** The endpoint with what the after hooks that select it add (`added`), or as it is when none does. */
+export type WithHookFields<E, H> = E extends EndpointShape
+  ? [Selected<H, E>] extends [never]
+    ? E
+    : E & {
+        added: {
+          fields: Intersection<HookPart<Selected<H, E>, 'fields'>>;
+          data: Intersection<HookPart<Selected<H, E>, 'data'>>;
+        };
+      }
+  : never;
+
+/** A success answer with the fields after hooks add beside its own, and in its `data` object. */
+type WithAdded<T, Added> = Added extends { fields: infer F; data: infer D }
+  ? T extends object
+    ? T extends { data: infer Data extends object }
+      ? Simplify<Omit<T, 'data'> & F & { data: Simplify<Data & D> }>
+      : Simplify<T & F>
+    : T
+  : T;
+
+/**
+ * What a successful answer of the endpoint is: the union of its declared response bodies, a 2xx
+ * one with what the after hooks that select the endpoint add (optional).
+ */
 export type AuthData<E extends EndpointShape> = {
-  [K in keyof E['responses']]: StaticOf<E['responses'][K]>;
+  [K in keyof E['responses']]: E extends { added: infer Added }
+    ? `${K & (string | number)}` extends `2${string}`
+      ? WithAdded<StaticOf<E['responses'][K]>, Added>
+      : StaticOf<E['responses'][K]>
+    : StaticOf<E['responses'][K]>;
 }[keyof E['responses']];
 
 /** Per-call options of an auth method: the query of a POST, headers, an abort signal. */
@@ -177,11 +261,14 @@ export type AuthMethod<E extends EndpointShape> =
 /** The endpoints a client method exists for: every declared one but the page-only ones. */
 export type ClientEndpoints<E> = E extends EndpointShape ? (E extends { pageOnly: true } ? never : E) : never;
 
-/** `client.auth` for this union of endpoint declarations. */
-export type AuthClient<E> = string extends ClientEndpoints<E>['path']
+/**
+ * `client.auth` for this union of endpoint declarations and of the plugins' after hooks (`H`),
+ * whose schemas add optional fields to the answers of the endpoints they select.
+ */
+export type AuthClient<E, H = never> = string extends ClientEndpoints<E>['path']
   ? // Declarations whose paths are not literal (typed `AnyEndpoint`): untyped methods.
     UntypedAuthClient
-  : Tree<Named<ClientEndpoints<E>, ClientEndpoints<E>>>;
+  : Tree<Named<WithHookFields<ClientEndpoints<E>, H>, WithHookFields<ClientEndpoints<E>, H>>>;
 
 /** An auth client without declarations: any chain of names, any input, an untyped answer. */
 export interface UntypedAuthClient {

@@ -72,6 +72,17 @@ type EndpointsOf<C> =
       ? E
       : never
     : never;
+/**
+ * The plugins' after hooks, as declared (`hooks.after`), with `extendMe` and its `meSchema` as the
+ * hook on the `me` action the server makes of them.
+ */
+type AfterHooksOf<C> =
+  PluginList<C> extends infer Plugin
+    ? | (Plugin extends { hooks: { after: readonly (infer H)[] } } ? H : never)
+      | (Plugin extends { extendMe: unknown; meSchema: infer S }
+          ? { match: { action: 'me' }; schema: { fields: S } }
+          : never)
+    : never;
 type ApiOf<C> = C extends { api?: infer A } ? NonNullable<A> : never;
 type EndpointActionsOf<C> =
   EndpointsOf<C> extends infer E ? (E extends { action: infer A extends string } ? A : never) : never;
@@ -93,7 +104,7 @@ export type CitadelAction<Config = CitadelOptions> =
 /** The typed client of a configuration (`typeof config`). */
 export interface CitadelClient<Config = CitadelOptions> {
   /** One method per auth endpoint of the configuration's plugins (docs/client.md, "Method names"). */
-  auth: AuthClient<EndpointsOf<Config>>;
+  auth: AuthClient<EndpointsOf<Config>, AfterHooksOf<Config>>;
   /** Per published version, its resources: `client.api.v1.posts.list()`. */
   api: [ApiOf<Config>] extends [never]
     ? Record<string, never>

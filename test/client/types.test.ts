@@ -37,7 +37,7 @@ function check(): Map<string, ts.Diagnostic[]> {
   host.getSourceFile = (name, version, ...rest) =>
     name === PROBE ? ts.createSourceFile(name, probeText, version) : getSourceFile(name, version, ...rest);
   host.fileExists = (name) => name === PROBE || fileExists(name);
-  const files = ['positive.ts', 'misuse.ts', 'names.ts'].map((file) => join(TYPES, file));
+  const files = ['positive.ts', 'misuse.ts', 'names.ts', 'hook-fields.ts'].map((file) => join(TYPES, file));
   const program = ts.createProgram([...files, PROBE], OPTIONS, host);
   const result = new Map<string, ts.Diagnostic[]>();
   for (const file of [...files, PROBE]) {
@@ -53,7 +53,7 @@ describe('citadel/client types', () => {
   it('a correct program compiles; each misuse is an error; the method names agree with the run-time rule', () => {
     checked = check();
     // An `@ts-expect-error` whose line no longer has an error is itself reported in misuse.ts.
-    for (const file of ['positive.ts', 'misuse.ts', 'names.ts'])
+    for (const file of ['positive.ts', 'misuse.ts', 'names.ts', 'hook-fields.ts'])
       expect(checked.get(join(TYPES, file))!.map(message), file).toEqual([]);
   }, 240_000);
 
