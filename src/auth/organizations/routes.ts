@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import { ForbiddenError, ValidationError } from '../../core/errors.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { insertReturningId } from '../../db/insert.ts';
 import { composeMail } from '../../mail/templates.ts';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
@@ -27,7 +25,8 @@ import {
   updateOrganization,
 } from './service.ts';
 import { idOrNull, isManagerRole, MAX_ID, OrganizationWithRole, parseId, requireMember } from './access.ts';
-import { INVITATION_TTL_SECONDS, invitationEndpoints, invitationsOf } from './invitations.ts';
+import { invitationEndpoints } from './invitations.ts';
+import { createInvitation, invitationsOf } from './invitations-service.ts';
 
 /** At most this many invitations per organization per hour. */
 export const INVITATIONS_PER_HOUR = 10;
@@ -276,20 +275,13 @@ export function organizationEndpoints(roles: RolePermissions) {
         throw new ForbiddenError('Only an owner may invite an owner.');
       // Counted only for the organization's managers: nobody else can use up its invitations.
       await services.rateLimiter.consume(`organizations:invite:${member.id}`, INVITATIONS_PER_HOUR, 3600);
-      const { db, clock, config } = services;
-      const token = randomToken(32);
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000).toISOString();
+      const { config } = services;
       const email = body.email.trim();
-      const id = await insertReturningId(db, 'organization_invitations', {
-        organization_id: member.id,
+      const { id, token, expiresAt } = await createInvitation(services, {
+        organizationId: member.id,
         email,
         role: body.role,
-        token_hash: sha256Hex(token),
-        invited_by: caller.user.id,
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now.toISOString(),
+        invitedBy: caller.user.id,
       });
       const url = `${config.appUrl}/organizations/invitations/${encodeURIComponent(token)}`;
       await services.mailer.send(
