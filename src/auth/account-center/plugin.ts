@@ -1,6 +1,6 @@
 import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
-import { accountCenterEndpoints, accountCenterRoutes, startEventRetention } from './routes.ts';
+import { accountCenterAssets, accountCenterEndpoints, startEventRetention } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
 import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
@@ -45,7 +45,7 @@ export function accountCenter(options: Partial<AccountCenterOptions> = {}) {
     tables: ['email_change_tokens'],
     endpoints: accountCenterEndpoints,
     // The pages' script: not an endpoint.
-    routes: accountCenterRoutes,
+    assets: accountCenterAssets,
     init: startEventRetention,
     securityEvents: ACCOUNT_CENTER_EVENTS,
     events: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },

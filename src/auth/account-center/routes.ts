@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import type { PluginInitContext } from '../../plugin.ts';
+import type { PluginAsset, PluginInitContext } from '../../plugin.ts';
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { Caller } from '../../http/security/caller.ts';
@@ -454,14 +453,11 @@ export function startEventRetention({ services, onClose }: PluginInitContext): v
   });
 }
 
-/** What is not an endpoint: the pages' shared script. */
-export async function accountCenterRoutes(app: FastifyInstance): Promise<void> {
-  // The pages' shared script (confirmations, copy buttons, focus after errors).
-  const uiScript = readFileSync(new URL('./assets/ui.js', import.meta.url), 'utf8');
-  app.get('/assets/ui.js', async (_request, reply) =>
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .send(uiScript),
-  );
-}
+/** The pages' shared script (confirmations, copy buttons, focus after errors): not an endpoint. */
+export const accountCenterAssets: readonly PluginAsset[] = [
+  {
+    path: '/assets/ui.js',
+    contentType: 'text/javascript; charset=utf-8',
+    read: () => readFileSync(new URL('./assets/ui.js', import.meta.url), 'utf8'),
+  },
+];

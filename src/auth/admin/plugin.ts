@@ -26,12 +26,12 @@ export function admin(options: Partial<AdminOptions> = {}) {
     endpoints: adminEndpoints,
     // `adminEmails` (ADMIN_EMAILS): accounts that have proved a listed address get the admin role
     // at start, and any that proves one later at that moment.
-    async routes(app) {
-      const { adminEmails } = adminOptions(app.citadel);
-      app.citadel.users.grantAdminOnProof(adminEmails);
-      const listed = await grantAdminEmails(app.citadel.db, adminEmails.join(','));
+    async init({ db, services }) {
+      const { adminEmails } = adminOptions(services);
+      services.users.grantAdminOnProof(adminEmails);
+      const listed = await grantAdminEmails(db, adminEmails.join(','));
       if (listed.length > 0)
-        app.log.info({ listed: listed.length }, 'ADMIN_EMAILS: proved accounts are admins');
+        services.log.info({ listed: listed.length }, 'ADMIN_EMAILS: proved accounts are admins');
     },
     events: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
     pageHeader: adminHeaderLink,
