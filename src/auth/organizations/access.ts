@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { NotFoundError } from '../../core/errors.ts';
 import type { Caller } from '../../http/security/caller.ts';
 import type { CitadelServices } from '../core/services.ts';
-import { idOrNull, membershipOf, type Membership } from './service.ts';
+import { rowIdFromText } from '../../db/row-id.ts';
+import { membershipOf, type Membership } from './service.ts';
 
 /** An organization as its member sees it: with the member's role. */
 export const OrganizationWithRole = Type.Object({
@@ -12,11 +13,9 @@ export const OrganizationWithRole = Type.Object({
   role: Type.String(),
 });
 
-export { idOrNull, MAX_ID } from './service.ts';
-
 /** A path id, or 404: anything else (letters, out of the column's range) names nothing. */
 export function parseId(raw: string, what = 'Organization'): number {
-  const id = idOrNull(raw);
+  const id = rowIdFromText(raw);
   if (id === null) throw new NotFoundError(`${what} not found.`);
   return id;
 }

@@ -24,7 +24,8 @@ import {
   slugTaken,
   updateOrganization,
 } from './service.ts';
-import { idOrNull, isManagerRole, MAX_ID, OrganizationWithRole, parseId, requireMember } from './access.ts';
+import { MAX_ROW_ID, rowIdFromText } from '../../db/row-id.ts';
+import { isManagerRole, OrganizationWithRole, parseId, requireMember } from './access.ts';
 import { invitationEndpoints } from './invitations.ts';
 import { createInvitation, invitationsOf } from './invitations-service.ts';
 
@@ -85,7 +86,7 @@ export function organizationEndpoints(roles: RolePermissions) {
   const Role = Type.String({ maxLength: 32, description: `One of: ${roleNames.join(', ')}` });
   const detailProps = async (input: EndpointInput<{ id?: string }>): Promise<OrganizationPageProps> => {
     const { services, caller } = input;
-    const id = idOrNull(input.params.id);
+    const id = rowIdFromText(input.params.id);
     const member = caller && id !== null ? await membershipOf(services.db, caller.user.id, id) : undefined;
     if (!member) return { organization: null, members: [], invitations: [], roles: roleNames, active: null };
     const invitations = isManagerRole(member.role)
@@ -375,7 +376,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     failures: [404],
     body: Type.Object({
       organization_id: Type.Union(
-        [Type.Integer({ minimum: 1, maximum: MAX_ID }), Type.Null(), Type.String({ maxLength: 20 })],
+        [Type.Integer({ minimum: 1, maximum: MAX_ROW_ID }), Type.Null(), Type.String({ maxLength: 20 })],
         {
           description: 'An organization of the caller, or null for none',
         },
@@ -392,7 +393,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         session.delete(ACTIVE_ORGANIZATION_KEY);
         return { status: 'success', message: 'No active organization.', data: { organization: null } };
       }
-      const id = typeof raw === 'number' ? raw : idOrNull(raw);
+      const id = typeof raw === 'number' ? raw : rowIdFromText(raw);
       // Out of the id column's range: no organization has it (and no database is asked).
       if (id === null) throw new ValidationError({ organization_id: 'No such organization of yours.' });
       const member = await requireMember(services, caller, id);

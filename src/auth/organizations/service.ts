@@ -17,6 +17,7 @@ import {
   type TenantRequest,
 } from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
+import { rowIdFromText } from '../../db/row-id.ts';
 
 /** The envelope's `action` of a refused change that would leave an organization without an owner. */
 export const LAST_OWNER_ACTION = 'organizations.last_owner';
@@ -89,7 +90,7 @@ export function createTenancy(roles: RolePermissions): Tenancy {
       return (await membershipOf(db, userId, organizationId)) !== undefined;
     },
     async authorize(db, userId, rawId, orgRole) {
-      const id = idOrNull(rawId);
+      const id = rowIdFromText(rawId);
       const member = id === null ? undefined : await membershipOf(db, userId, id);
       // A non-member learns nothing, not even that the organization exists.
       if (!member) throw new NotFoundError('Organization not found.');
@@ -115,14 +116,6 @@ export function holdsOrgRole(roles: RolePermissions, role: string, orgRole: stri
 }
 
 /** The largest id every dialect's `integer` column holds (PostgreSQL and MariaDB: 32-bit signed). */
-export const MAX_ID = 2_147_483_647;
-
-/** A path id, or null: a positive integer that fits the id column. */
-export function idOrNull(raw: unknown): number | null {
-  if (typeof raw !== 'string' || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id <= MAX_ID ? id : null;
-}
 
 /**
  * Lock the organization's row until the transaction ends, so that two changes to its owners run
