@@ -63,6 +63,8 @@ export {
   type SignedInListener,
 } from './plugin.ts';
 export { organizations, type OrganizationsOptions } from './auth/organizations/plugin.ts';
+export { oauthProvider } from './auth/oauth-provider/plugin.ts';
+export type { OAuthProviderOptions } from './auth/oauth-provider/options.ts';
 export {
   defaultPlugins,
   BUILT_IN_PLUGIN_KEYS,

@@ -38,7 +38,8 @@ export {
 } from './auth/core/endpoint.ts';
 export { pageEndpoint } from './auth/core/page-endpoint.ts';
 export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
-export { pluginOptions } from './auth/core/plugin-options.ts';
+export { pluginOptions, givenOptions, checkInteger } from './auth/core/plugin-options.ts';
+export type { CitadelConfig } from './config/types.ts';
 export {
   recordSecurityEvent,
   type DeclaredEventTypes,

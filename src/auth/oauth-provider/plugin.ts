@@ -1,0 +1,24 @@
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
+import { oauthProviderMigration } from './migration.ts';
+import { OAUTH_PROVIDER_TABLES } from './tables.ts';
+import {
+  OAUTH_PROVIDER_ID,
+  oauthProviderDefaults,
+  resolveOAuthProviderOptions,
+  type OAuthProviderOptions,
+} from './options.ts';
+
+/**
+ * OAuth 2.1 authorization server and OpenID Provider: other applications and MCP clients sign
+ * their users in with Citadel (`oauthProvider({ dynamicRegistration: true })`).
+ */
+export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
+  return definePlugin({
+    id: OAUTH_PROVIDER_ID,
+    options: { ...oauthProviderDefaults, ...givenOptions(options) },
+    resolveOptions: (config) => resolveOAuthProviderOptions(options, config),
+    migrations: [oauthProviderMigration],
+    tables: OAUTH_PROVIDER_TABLES,
+    endpoints: [],
+  });
+}
