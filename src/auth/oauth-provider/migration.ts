@@ -1,4 +1,5 @@
-import { TIMESTAMP, idColumn, longText, userIdColumn, type CitadelMigration } from '../../plugin-api.ts';
+import { TIMESTAMP, idColumn, longText, userIdColumn } from '../../db/columns.ts';
+import type { CitadelMigration } from '../../db/migrations/types.ts';
 
 /**
  * The OAuth provider's clients, consents, grants, authorization codes, refresh tokens and pending

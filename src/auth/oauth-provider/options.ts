@@ -1,4 +1,6 @@
-import { checkInteger, pluginOptions, type CitadelConfig, type CitadelServices } from '../../plugin-api.ts';
+import type { CitadelConfig } from '../../config/types.ts';
+import type { CitadelServices } from '../core/services.ts';
+import { checkInteger, pluginOptions } from '../core/plugin-options.ts';
 
 /** The OAuth provider plugin's id. */
 export const OAUTH_PROVIDER_ID = 'oauth-provider';

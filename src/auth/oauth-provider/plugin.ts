@@ -1,4 +1,5 @@
-import { definePlugin, givenOptions } from '../../plugin-api.ts';
+import { definePlugin } from '../../plugin.ts';
+import { givenOptions } from '../core/plugin-options.ts';
 import { oauthProviderMigration } from './migration.ts';
 import { OAUTH_PROVIDER_TABLES } from './tables.ts';
 import {
