@@ -294,6 +294,15 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
       await commit();
       return reply.redirect(result.location, 302);
     }
+    if (result.json !== undefined) {
+      await commit();
+      // The protocol's own body, never reshaped by the declared (envelope) schemas.
+      return reply
+        .code(result.statusCode ?? 200)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send(result.json);
+    }
     return respond(
       request,
       reply,

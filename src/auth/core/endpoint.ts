@@ -134,6 +134,11 @@ export interface EndpointResult {
   location?: string;
   /** Headers of the answer (`retry-after` of a refusal shown to a form client as a redirect). */
   headers?: Record<string, string>;
+  /**
+   * Answer with exactly this JSON (status `statusCode`) instead of the envelope, for every client:
+   * a protocol's own shape (OAuth's token and error answers, RFC 6749).
+   */
+  json?: Record<string, unknown>;
 }
 
 /** One endpoint's declaration: see `defineEndpoint`. */
