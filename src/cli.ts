@@ -188,18 +188,19 @@ async function rotateKeys(configPath: string | undefined): Promise<void> {
     // The options it runs with (given, then the environment, then the defaults).
     const options = (plugin.resolveOptions?.(config) ?? plugin.options) as
       { ttlSeconds?: number } | undefined;
-    const [{ addSigningKey }, { SecretBox }, { systemClock }] = await Promise.all([
+    const [{ rotateSigningKeys }, { SecretBox }, { systemClock }] = await Promise.all([
       import('./auth/service-tokens/keys.ts'),
       import('./core/crypto.ts'),
       import('./core/clock.ts'),
     ]);
-    const kid = await addSigningKey(
+    const kids = await rotateSigningKeys(
       db,
       systemClock,
       new SecretBox(config.sessionSecret),
       options?.ttlSeconds ?? 900,
     );
-    console.log(`signing key ${kid} added; the previous key stays published until its last token expires`);
+    for (const kid of kids)
+      console.log(`signing key ${kid} added; the previous key stays published until its last token expires`);
   });
 }
 

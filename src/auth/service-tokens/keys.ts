@@ -1,70 +1,81 @@
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../core/clock.ts';
 import type { SecretBox } from '../../core/crypto.ts';
 import type { Database } from '../../db/schema.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
+import type { JwsAlgorithm, PublicJwk, SigningKey, SigningKeySet } from '../core/signing-keys.ts';
 import './tables.ts';
 
-/** A public key as `GET /.well-known/jwks.json` publishes it (RFC 8037). */
-export interface PublicJwk {
-  kty: 'OKP';
-  crv: 'Ed25519';
-  x: string;
-  kid: string;
-  alg: 'EdDSA';
-  use: 'sig';
-}
+export type { PublicJwk, SigningKey } from '../core/signing-keys.ts';
 
-export interface SigningKey {
-  kid: string;
-  privateKey: KeyObject;
-}
+const generate = promisify(generateKeyPair);
 
 /** A retired key stays published this long past the token lifetime: a mint that read it just before the rotation. */
 const PUBLICATION_MARGIN_SECONDS = 60;
+/** A retired key's row is deleted no sooner than this (its publication may be longer, see `KeyRing`). */
+const RETENTION_SECONDS = 24 * 3600;
 const KID = /^[0-9a-f]{32}$/;
 
 const sealPurpose = (kid: string) => `service-token-key:${kid}`;
 
 /** The oldest `retired_at` of a key still published at `now`. */
-function publicationCutoff(now: Date, ttlSeconds: number): string {
-  return new Date(now.getTime() - (ttlSeconds + PUBLICATION_MARGIN_SECONDS) * 1000).toISOString();
+function publicationCutoff(now: Date, lifetimeSeconds: number): string {
+  return new Date(now.getTime() - (lifetimeSeconds + PUBLICATION_MARGIN_SECONDS) * 1000).toISOString();
 }
 
+/** A new key pair of `alg`: the public JWK and the private key as PKCS #8 PEM. */
+async function newKeyPair(alg: JwsAlgorithm, kid: string): Promise<{ jwk: PublicJwk; pem: string }> {
+  if (alg === 'RS256') {
+    const { publicKey, privateKey } = await generate('rsa', { modulusLength: 2048 });
+    const { n, e } = publicKey.export({ format: 'jwk' });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    return { jwk: { kty: 'RSA', n: n!, e: e!, kid, alg, use: 'sig' }, pem };
+  }
+  const { publicKey, privateKey } = await generate('ed25519');
+  const { x } = publicKey.export({ format: 'jwk' });
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  return { jwk: { kty: 'OKP', crv: 'Ed25519', x: x!, kid, alg: 'EdDSA', use: 'sig' }, pem };
+}
+
+const algorithmOf = (publicJwk: string): JwsAlgorithm => (JSON.parse(publicJwk) as PublicJwk).alg;
+
 /**
- * Add a signing key: it signs from now on, the keys before it are retired (still published until
- * their last token has expired), and keys whose publication has ended are removed. The private key
- * is stored sealed (AES-256-GCM, key derived by HKDF from the session secret). Returns its `kid`.
+ * Add a signing key for `alg` (EdDSA unless told): it signs with that algorithm from now on, the
+ * key of the same algorithm before it is retired (still published until its last token has
+ * expired), and keys retired long ago are removed. The private key is stored sealed (AES-256-GCM,
+ * key derived by HKDF from the session secret). Returns its `kid`.
  */
 export async function addSigningKey(
   db: Kysely<Database>,
   clock: Clock,
   secrets: SecretBox,
   ttlSeconds: number,
+  alg: JwsAlgorithm = 'EdDSA',
 ): Promise<string> {
   const kid = randomBytes(16).toString('hex');
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const { x } = publicKey.export({ format: 'jwk' });
-  const jwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: x!, kid, alg: 'EdDSA', use: 'sig' };
-  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const { jwk, pem } = await newKeyPair(alg, kid);
   const now = clock.now();
   await retryOnDeadlock(() =>
     db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('service_token_keys')
-        .set({ retired_at: now.toISOString() })
+      const current = await trx
+        .selectFrom('service_token_keys')
+        .select(['kid', 'public_jwk'])
         .where('retired_at', 'is', null)
         .execute();
+      const sameAlgorithm = current
+        .filter((row) => algorithmOf(row.public_jwk) === alg)
+        .map((row) => row.kid);
+      if (sameAlgorithm.length > 0)
+        await trx
+          .updateTable('service_token_keys')
+          .set({ retired_at: now.toISOString() })
+          .where('kid', 'in', sameAlgorithm)
+          .execute();
       await trx
         .deleteFrom('service_token_keys')
-        .where('retired_at', '<=', publicationCutoff(now, ttlSeconds))
+        .where('retired_at', '<=', publicationCutoff(now, Math.max(ttlSeconds, RETENTION_SECONDS)))
         .execute();
       await trx
         .insertInto('service_token_keys')
@@ -82,51 +93,87 @@ export async function addSigningKey(
 }
 
 /**
- * The signing keys of one server: the current one (read at every mint, so a rotation by another
- * process signs from then on), and the public keys by `kid`, kept in memory: verifying a token
- * reads the database only for a `kid` it has not seen.
+ * Rotate the key set: a new EdDSA key, and a new key for every other algorithm that has one in
+ * use (RS256 once the OAuth provider has signed). Returns the new `kid`s.
  */
-export class KeyRing {
-  private readonly privateKeys = new Map<string, KeyObject>();
+export async function rotateSigningKeys(
+  db: Kysely<Database>,
+  clock: Clock,
+  secrets: SecretBox,
+  ttlSeconds: number,
+): Promise<string[]> {
+  const current = await db
+    .selectFrom('service_token_keys')
+    .select(['public_jwk'])
+    .where('retired_at', 'is', null)
+    .execute();
+  const algorithms = new Set<JwsAlgorithm>(['EdDSA', ...current.map((row) => algorithmOf(row.public_jwk))]);
+  const kids: string[] = [];
+  for (const alg of algorithms) kids.push(await addSigningKey(db, clock, secrets, ttlSeconds, alg));
+  return kids;
+}
+
+/**
+ * The signing keys of one server, one per algorithm: the current ones (read at every mint, so a
+ * rotation by another process signs from then on), and the public keys by `kid`, kept in memory:
+ * verifying a token reads the database only for a `kid` it has not seen. A retired key stays
+ * published `lifetimeSeconds` (the longest token any plugin signs) past its retirement.
+ */
+export class KeyRing implements SigningKeySet {
+  private readonly privateKeys = new Map<string, SigningKey>();
   private readonly publicKeys = new Map<string, KeyObject>();
+  /** A first key of an algorithm being created: concurrent first mints wait for the same one. */
+  private readonly creating = new Map<JwsAlgorithm, Promise<string>>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly secrets: SecretBox,
-    private readonly ttlSeconds: number,
+    private readonly lifetimeSeconds: number | (() => number),
   ) {}
 
-  /** The key that signs now; the first mint of a new installation creates it. */
-  async signingKey(): Promise<SigningKey> {
-    let row = await this.currentRow();
+  private get lifetime(): number {
+    return typeof this.lifetimeSeconds === 'number' ? this.lifetimeSeconds : this.lifetimeSeconds();
+  }
+
+  /** The key that signs with `alg` now; the first mint of an algorithm creates its key. */
+  async signingKey(alg: JwsAlgorithm = 'EdDSA'): Promise<SigningKey> {
+    let row = await this.currentRow(alg);
     if (!row) {
-      await addSigningKey(this.db, this.clock, this.secrets, this.ttlSeconds);
-      row = await this.currentRow();
+      let pending = this.creating.get(alg);
+      if (!pending) {
+        pending = addSigningKey(this.db, this.clock, this.secrets, this.lifetime, alg);
+        this.creating.set(alg, pending);
+        void pending.finally(() => this.creating.delete(alg)).catch(() => undefined);
+      }
+      await pending;
+      row = await this.currentRow(alg);
       if (!row) throw new Error('no signing key after creating one');
     }
-    let privateKey = this.privateKeys.get(row.kid);
-    if (!privateKey) {
-      privateKey = createPrivateKey(this.secrets.decrypt(sealPurpose(row.kid), row.private_key_sealed));
-      this.privateKeys.set(row.kid, privateKey);
+    let key = this.privateKeys.get(row.kid);
+    if (!key) {
+      const privateKey = createPrivateKey(this.secrets.decrypt(sealPurpose(row.kid), row.private_key_sealed));
+      key = { kid: row.kid, alg, privateKey };
+      this.privateKeys.set(row.kid, key);
       // Its tokens are verified here too: no read for the key when they come back.
       this.remember(row.kid, createPublicKey(privateKey));
     }
-    return { kid: row.kid, privateKey };
+    return key;
   }
 
-  private currentRow() {
-    return this.db
+  /** The newest unretired key of `alg` (at most one per algorithm is unretired, but for races). */
+  private async currentRow(alg: JwsAlgorithm) {
+    const rows = await this.db
       .selectFrom('service_token_keys')
-      .select(['kid', 'private_key_sealed'])
+      .select(['kid', 'public_jwk', 'private_key_sealed'])
       .where('retired_at', 'is', null)
       .orderBy('created_at', 'desc')
       .orderBy('kid', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+      .execute();
+    return rows.find((row) => (this.privateKeys.get(row.kid)?.alg ?? algorithmOf(row.public_jwk)) === alg);
   }
 
-  /** The published public keys: the signing key and the retired ones whose tokens may still be live. */
+  /** The published public keys: the signing keys and the retired ones whose tokens may still be live. */
   async published(): Promise<PublicJwk[]> {
     const rows = await this.db
       .selectFrom('service_token_keys')
@@ -134,7 +181,7 @@ export class KeyRing {
       .where((eb) =>
         eb.or([
           eb('retired_at', 'is', null),
-          eb('retired_at', '>', publicationCutoff(this.clock.now(), this.ttlSeconds)),
+          eb('retired_at', '>', publicationCutoff(this.clock.now(), this.lifetime)),
         ]),
       )
       .orderBy('created_at', 'desc')
@@ -157,7 +204,7 @@ export class KeyRing {
       .select(['public_jwk', 'retired_at'])
       .where('kid', '=', kid)
       .executeTakeFirst();
-    const cutoff = publicationCutoff(this.clock.now(), this.ttlSeconds);
+    const cutoff = publicationCutoff(this.clock.now(), this.lifetime);
     if (!row || (row.retired_at !== null && row.retired_at <= cutoff)) return undefined;
     const key = createPublicKey({ key: { ...(JSON.parse(row.public_jwk) as PublicJwk) }, format: 'jwk' });
     this.remember(kid, key);
@@ -165,7 +212,7 @@ export class KeyRing {
   }
 
   private remember(kid: string, key: KeyObject): void {
-    // Keys are few (one per rotation); the bound only guards against surprises.
+    // Keys are few (one per rotation and algorithm); the bound only guards against surprises.
     if (this.publicKeys.size >= 100) this.publicKeys.clear();
     this.publicKeys.set(kid, key);
   }

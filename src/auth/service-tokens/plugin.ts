@@ -4,6 +4,7 @@ import { serviceTokenKeysMigration } from './migrations.ts';
 import { serviceTokenEndpoints } from './routes.ts';
 import { looksLikeJwt } from './jwt.ts';
 import { serviceTokenState } from './state.ts';
+import { provideSigningKeys } from '../core/signing-keys.ts';
 import {
   SERVICE_TOKENS_ID,
   resolveServiceTokensOptions,
@@ -26,6 +27,8 @@ export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
     migrations: [serviceTokenKeysMigration],
     tables: ['service_token_keys'],
     endpoints: serviceTokenEndpoints,
+    // The one key set of the server: other plugins (the OAuth provider) sign with it too.
+    init: ({ services }) => provideSigningKeys(services, serviceTokenState(services).ring),
     bearer: (token, services) =>
       looksLikeJwt(token)
         ? serviceTokenState(services).verifier.caller(token, services.clock.now())

@@ -9,14 +9,24 @@ import { serviceTokenState } from './state.ts';
 
 const MAX_ABILITIES = 50;
 
-const JwkSchema = Type.Object({
-  kty: Type.Literal('OKP'),
-  crv: Type.Literal('Ed25519'),
-  x: Type.String(),
-  kid: Type.String(),
-  alg: Type.Literal('EdDSA'),
-  use: Type.Literal('sig'),
-});
+const JwkSchema = Type.Union([
+  Type.Object({
+    kty: Type.Literal('OKP'),
+    crv: Type.Literal('Ed25519'),
+    x: Type.String(),
+    kid: Type.String(),
+    alg: Type.Literal('EdDSA'),
+    use: Type.Literal('sig'),
+  }),
+  Type.Object({
+    kty: Type.Literal('RSA'),
+    n: Type.String(),
+    e: Type.String(),
+    kid: Type.String(),
+    alg: Type.Literal('RS256'),
+    use: Type.Literal('sig'),
+  }),
+]);
 
 const mint = defineEndpoint({
   method: 'POST',
@@ -93,7 +103,7 @@ const jwks = defineEndpoint({
   auth: 'anonymous',
   bearer: false,
   alwaysJson: true,
-  summary: 'The public keys that verify service tokens (a JWK Set: `keys`)',
+  summary: 'The public keys that verify service tokens and OAuth/OpenID tokens (a JWK Set: `keys`)',
   responses: { 200: Envelope({ fields: { keys: Type.Array(JwkSchema) } }) },
   rateLimit: { name: 'jwks:ip', max: 600, windowSeconds: 60 },
   async handler({ services }) {

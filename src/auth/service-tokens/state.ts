@@ -2,6 +2,7 @@ import type { CitadelServices } from '../core/services.ts';
 import { KeyRing } from './keys.ts';
 import { ServiceTokenVerifier, type ServiceTokenSettings } from './jwt.ts';
 import { serviceTokensOptions } from './options.ts';
+import { signingLifetime } from '../core/signing-keys.ts';
 
 /** One server's service-token machinery: its key ring (keys cached in memory) and verifier. */
 export interface ServiceTokenState {
@@ -19,7 +20,8 @@ export function serviceTokenState(services: CitadelServices): ServiceTokenState 
     const { db, clock, secrets } = services;
     const { issuer, audience, ttlSeconds } = serviceTokensOptions(services);
     const settings: ServiceTokenSettings = { issuer, audience, ttlSeconds };
-    const ring = new KeyRing(db, clock, secrets, settings.ttlSeconds);
+    // Retired keys stay published past the longest token signed with them (OAuth tokens too).
+    const ring = new KeyRing(db, clock, secrets, () => Math.max(ttlSeconds, signingLifetime(services)));
     const verifier = new ServiceTokenVerifier(db, ring, settings);
     // A change of a user in this process stops its service tokens at once (disable, deletion…).
     services.users.onChange((userId) => verifier.users.forget(userId));

@@ -1,0 +1,95 @@
+import type { KeyObject } from 'node:crypto';
+import { ConfigError } from '../../config/errors.ts';
+import type { CitadelServices } from './services.ts';
+
+/** The JWS algorithms Citadel signs with: RS256 (OpenID Connect's default) and EdDSA (Ed25519). */
+export type JwsAlgorithm = 'EdDSA' | 'RS256';
+
+export const JWS_ALGORITHMS: readonly JwsAlgorithm[] = ['RS256', 'EdDSA'];
+
+/** An Ed25519 public key as the JWKS publishes it (RFC 8037). */
+export interface OkpPublicJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid: string;
+  alg: 'EdDSA';
+  use: 'sig';
+}
+
+/** An RSA public key as the JWKS publishes it (RFC 7518 §6.3). */
+export interface RsaPublicJwk {
+  kty: 'RSA';
+  n: string;
+  e: string;
+  kid: string;
+  alg: 'RS256';
+  use: 'sig';
+}
+
+export type PublicJwk = OkpPublicJwk | RsaPublicJwk;
+
+/** The key that signs now for one algorithm. */
+export interface SigningKey {
+  kid: string;
+  alg: JwsAlgorithm;
+  privateKey: KeyObject;
+}
+
+/**
+ * The server's one set of JWS keys, published together at `/.well-known/jwks.json` and rotated
+ * together. The service-tokens plugin keeps it; other plugins (the OAuth provider) sign with it.
+ */
+export interface SigningKeySet {
+  /** The key that signs with `alg` now; the first use of an algorithm creates its key. */
+  signingKey(alg: JwsAlgorithm): Promise<SigningKey>;
+  /** The public key of a published `kid` (undefined when unknown or no longer published). */
+  publicKey(kid: unknown): Promise<KeyObject | undefined>;
+  /** The published public keys (JWKS `keys`). */
+  published(): Promise<PublicJwk[]>;
+}
+
+interface Slot {
+  set?: SigningKeySet;
+  /** Token lifetimes other plugins sign with: a retired key stays published past the longest. */
+  lifetimes: number[];
+}
+
+const slots = new WeakMap<CitadelServices, Slot>();
+
+function slotOf(services: CitadelServices): Slot {
+  let slot = slots.get(services);
+  if (!slot) {
+    slot = { lifetimes: [] };
+    slots.set(services, slot);
+  }
+  return slot;
+}
+
+/** Called by the plugin that keeps the key set (service-tokens). */
+export function provideSigningKeys(services: CitadelServices, set: SigningKeySet): void {
+  slotOf(services).set = set;
+}
+
+/**
+ * The server's key set. Throws when no plugin keeps one: a plugin that signs declares
+ * `dependencies: ['service-tokens']`.
+ */
+export function signingKeys(services: CitadelServices): SigningKeySet {
+  const set = slots.get(services)?.set;
+  if (!set) throw new ConfigError('signing JWTs needs the service-tokens plugin (it keeps the JWKS)');
+  return set;
+}
+
+/**
+ * A plugin signs tokens that live up to `seconds`: a retired key stays published at least that
+ * long. Any plugin's `init` may call it, before or after the key set is provided.
+ */
+export function coverSigningLifetime(services: CitadelServices, seconds: number): void {
+  slotOf(services).lifetimes.push(seconds);
+}
+
+/** The longest lifetime plugins declared (0 when none). */
+export function signingLifetime(services: CitadelServices): number {
+  return Math.max(0, ...(slots.get(services)?.lifetimes ?? []));
+}
