@@ -290,6 +290,9 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     // flash message, a page's CSRF token) and before it is sent.
     const commit = () => commitRequest(request, reply, context);
     if (result.headers) reply.headers(result.headers);
+    // A sign-in that a listener continues elsewhere (a waiting authorization request).
+    if (context.signInContinue !== undefined && result.redirect_to !== undefined && request.caller)
+      result = { ...result, redirect_to: context.signInContinue };
     if (result.location !== undefined) {
       await commit();
       return reply.redirect(result.location, 302);

@@ -47,6 +47,13 @@ export interface RequestContext {
   readonly log: Log;
   /** Cookies this answer writes, in order; the adapter sets them on the answer. */
   readonly cookieWrites: CookieWrite[];
+  /** A sign-in of this request: the RFC 8176 methods it proved (`pwd`, `otp`, `hwk`, `mfa`, `email`). */
+  signInAmr?: readonly string[];
+  /**
+   * A sign-in listener's Citadel path to send the browser to once signed in, instead of the sign-in's
+   * own landing page (an authorization request waiting for this sign-in).
+   */
+  signInContinue?: string;
   /** The sign-in facts read for one user during this request (see `signInFactsFor`). */
   signInFactsRead: { userId: number; facts: Record<string, boolean> } | null;
 }

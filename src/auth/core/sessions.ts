@@ -8,6 +8,8 @@ export interface EstablishOptions {
   remember: boolean;
   /** The account was created by this sign-up (told to the sign-in listeners). */
   registration?: boolean;
+  /** RFC 8176 methods the sign-in proved (`request.signInAmr` for the sign-in listeners). */
+  amr?: readonly string[];
 }
 
 /** Set the remember-me cookie (or clear it with null). */
@@ -52,6 +54,7 @@ export async function establishSession(
   const previous = request.cookies[REMEMBER_COOKIE];
   if (previous) await remember.revoke(previous);
   const issued = options.remember ? await remember.issue(user.id) : undefined;
+  request.signInAmr = options.amr ?? [];
   if (issued) setRememberCookie(request, issued);
   else if (previous) setRememberCookie(request, null);
   await startSession(request, user, {

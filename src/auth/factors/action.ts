@@ -48,7 +48,10 @@ export const twoFactorAction: PipelineAction = {
     const factor = findFactor(ctx.services.factorRegistry.secondFactors, id);
     if (!factor) throw new ValidationError({ factor: 'Unknown factor.' });
     if (!(await factor.isAvailable(ctx.request, ctx.user))) return false;
-    return factor.verify(ctx.request, ctx.user, proof, 'sign_in');
+    const passed = await factor.verify(ctx.request, ctx.user, proof, 'sign_in');
+    // Which factor passed: the sign-in's `amr` names it.
+    if (passed) ctx.state.proved = id;
+    return passed;
   },
 
   renderFields(ctx) {

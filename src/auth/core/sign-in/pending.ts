@@ -32,6 +32,8 @@ export interface PendingContext {
   credentialStamp: string;
   /** ISO timestamp; the context is void from then on. */
   expiresAt: string;
+  /** RFC 8176 methods proved by the first credential (absent in contexts stored before it was kept). */
+  amr?: string[];
 }
 
 /**

@@ -10,6 +10,7 @@ import { AuthenticationRequiredError, ForbiddenError } from '../../../core/error
 import { credentialStamp } from './credential-stamp.ts';
 import { safeEqual } from '../../../core/crypto.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './pending.ts';
+import { completeAmr, credentialAmr, stepAmr } from './amr.ts';
 
 export interface BeginSignInOptions {
   purpose: PipelinePurpose;
@@ -90,6 +91,7 @@ export async function beginSignIn(
     expiresAt: new Date(
       services.clock.now().getTime() + services.config.limits.pendingActionTtl * 1000,
     ).toISOString(),
+    amr: credentialAmr(request.path),
   };
   await sweepClaims(services);
   return proceed(request, user, pending, { userReadThisRequest: true });
@@ -123,6 +125,10 @@ export async function proceed(
     return { signedIn: false, action: id };
   }
 
+  const amr = completeAmr([
+    ...(pending.amr ?? []),
+    ...pending.completed.flatMap((id) => stepAmr(id, pending.state[id])),
+  ]);
   wipePending(request.session);
   // The account may have changed while the actions ran (or never was usable): check it once more,
   // unless it was read in this very request and no action has run since (the loop above only
@@ -132,6 +138,7 @@ export async function proceed(
   await establishSession(request, fresh, {
     remember: pending.remember,
     registration: pending.registration === true,
+    amr,
   });
   return { signedIn: true };
 }
