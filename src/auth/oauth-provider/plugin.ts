@@ -2,6 +2,8 @@ import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { oauthProviderMigration } from './migration.ts';
 import { OAUTH_PROVIDER_TABLES } from './tables.ts';
+import { adminClientEndpoints } from './admin-clients.ts';
+import { registrationEndpoints } from './registration.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -20,6 +22,6 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     resolveOptions: (config) => resolveOAuthProviderOptions(options, config),
     migrations: [oauthProviderMigration],
     tables: OAUTH_PROVIDER_TABLES,
-    endpoints: [],
+    endpoints: [...adminClientEndpoints, ...(options.dynamicRegistration ? registrationEndpoints : [])],
   });
 }
