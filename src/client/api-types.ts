@@ -2,6 +2,7 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { ColumnType, ResourceConfig } from '../api/resource/types.ts';
 import type { Pagination } from '../api/read/count.ts';
 import type { ClientError, ClientResult, RequestOptions } from './result.ts';
+import type { LiveEvent, LiveOptions, LiveStream } from './live.ts';
 
 /**
  * The types of `client.api`: one object per published version, one per resource in it, typed from
@@ -281,6 +282,25 @@ export interface ResourceDelete<R extends ResourceConfig> {
   delete(id: ResourceId<R>, options?: RequestOptions): Promise<ClientResult<{ id: ResourceId<R> }>>;
 }
 
+/** The query of a live stream: the list's `filter`, and `fields` to narrow each record. */
+export interface LiveQuery<R extends ResourceConfig, F> {
+  filter?: Filter<R>;
+  /** Only these fields (and the key) in each event's `record`. */
+  fields?: F;
+}
+
+/** `GET /{resource}/live` of a resource declared `live: true`. */
+export interface ResourceLive<R extends ResourceConfig, All extends ResourceConfig> {
+  /**
+   * The list's changes as they commit, for the rows this caller may read: an async iterator of
+   * `created`, `updated`, `deleted` and `reset` events that reconnects with `Last-Event-ID`.
+   */
+  live<const F extends readonly FieldName<R>[] = []>(
+    query?: LiveQuery<R, F>,
+    options?: LiveOptions,
+  ): LiveStream<LiveEvent<Selected<R, All, F[number], never>, ResourceId<R>>>;
+}
+
 /** A brand no value has at run time: it exists in the types alone (nothing to read, nothing bundled). */
 declare const tenantBrand: unique symbol;
 /**
@@ -296,8 +316,9 @@ export interface TenantScoped<Column extends string = string> {
 export type TenantOf<Client> = Client extends TenantScoped<infer Column> ? Column : never;
 
 /**
- * One resource's methods: reads, and each write its declaration serves (a validator, an exposed
- * verb); a tenant-scoped resource's client is also `TenantScoped<column>`.
+ * One resource's methods: reads, `live` when it is declared live, and each write its declaration
+ * serves (a validator, an exposed verb); a tenant-scoped resource's client is also
+ * `TenantScoped<column>`.
  */
 export type ResourceClient<R extends ResourceConfig, All extends ResourceConfig> = ([
   TenantColumn<R>,
@@ -305,6 +326,7 @@ export type ResourceClient<R extends ResourceConfig, All extends ResourceConfig>
   ? unknown
   : TenantScoped<TenantColumn<R>>) &
   (Exposed<R, 'get'> extends true ? ResourceReads<R, All> : unknown) &
+  (R extends { live: true } ? ResourceLive<R, All> : unknown) &
   (HasValidator<R, 'post'> extends true ? ResourceCreate<R, All> : unknown) &
   (HasValidator<R, 'patch'> extends true ? ResourceUpdate<R, All> : unknown) &
   (HasValidator<R, 'put'> extends true ? ResourceReplace<R, All> : unknown) &

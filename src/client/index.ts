@@ -13,8 +13,10 @@ import type { CoreErrorCode, ProblemType } from '../auth/core/error-codes.ts';
 import type { ApiClient } from './api-types.ts';
 import { clientNames, type ClientRoute } from './naming.ts';
 import type { ClientError, ClientResult, ProblemDetails, RequestOptions } from './result.ts';
+import { openLive, type LiveOptions } from './live.ts';
 
 export type { ClientError, ClientResult, ProblemDetails, RequestOptions } from './result.ts';
+export type { LiveEvent, LiveOptions, LiveStream } from './live.ts';
 export type { AuthClient, AuthData, AuthInput, AuthMethod, UntypedAuthClient } from './auth-types.ts';
 export type {
   ApiClient,
@@ -27,10 +29,12 @@ export type {
   JsonValue,
   ListQuery,
   ListResult,
+  LiveQuery,
   Pagination,
   ReadQuery,
   ResourceClient,
   ResourceId,
+  ResourceLive,
   ResourceRecord,
   Selected,
   SortField,
@@ -353,6 +357,33 @@ export function createClient<Config = CitadelOptions>(options: ClientOptions): C
         resourceCall(version, resource, 'PUT', id, { body }, callOptions),
       delete: (id: unknown, callOptions?: RequestOptions) =>
         resourceCall(version, resource, 'DELETE', id, {}, callOptions),
+      live: (query?: unknown, liveOptions?: LiveOptions) =>
+        openLive(
+          {
+            url: async () => {
+              const path = await apiPath(version, resource);
+              return path.error
+                ? path
+                : { data: `${base}${path.data}/live${queryString(readQuery(query))}`, error: null };
+            },
+            fetch: doFetch,
+            headers: {
+              ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+              ...options.headers,
+            },
+            errorOf: async (response) => {
+              const text = await response.text().catch(() => '');
+              let json: unknown = text || null;
+              try {
+                json = JSON.parse(text);
+              } catch {
+                // not JSON: the text itself
+              }
+              return errorOf(response, json);
+            },
+          },
+          liveOptions,
+        ),
     };
   }
 

@@ -95,6 +95,21 @@ export async function misuse(): Promise<void> {
     tasks: [{ title: 'Launch', organization_id: 'acme' }],
   });
 
+  // @ts-expect-error comments are not declared live: no live()
+  client.api.v1.comments.live();
+  // @ts-expect-error a live filter takes only filterable columns (title is not one)
+  client.api.v1.posts.live({ filter: { title: { eq: 'x' } } });
+  // @ts-expect-error live fields name the resource's fields
+  client.api.v1.posts.live({ fields: ['password'] });
+  // @ts-expect-error live takes no derive (the list's filter and fields only)
+  client.api.v1.posts.live({ derive: ['comments'] });
+  for await (const change of client.api.v1.posts.live({ fields: ['title'] })) {
+    // @ts-expect-error a deleted event carries no record
+    if (change.type === 'deleted') void change.data.record;
+    // @ts-expect-error `fields` left `body` out of the live record
+    if (change.type === 'created') void change.data.record.body;
+  }
+
   const other = createClient<typeof pluginConfig>({ baseUrl: 'http://localhost:3000' });
   // @ts-expect-error the magic link plugin was left out of this configuration
   await other.auth.magicLink.send({ email: 'ada@example.com' });

@@ -127,6 +127,31 @@ export async function demo(): Promise<void> {
   await client.api.v1.comments.list({ filter: { post_id: { in: ['a', 'b'] } } });
   await client.api.v1.comments.update('c1', { body: 'edited' });
   await client.api.v2.posts.list({ cursor: 'abc', count: 'none' });
+
+  // Live (`live: true`): typed events, the record narrowed by `fields`, none on `deleted`.
+  const live = client.api.v1.posts.live({ filter: { status: { eq: 'published' } }, fields: ['title'] });
+  for await (const change of live) {
+    expectType<Exact<typeof change.type, 'created' | 'updated' | 'deleted' | 'reset'>>(true);
+    expectType<Exact<typeof change.id, string>>(true);
+    if (change.type === 'created' || change.type === 'updated')
+      expectType<Exact<typeof change.data.record, { id: string; title: string }>>(true);
+    else if (change.type === 'deleted') expectType<Exact<typeof change.data, { id: string }>>(true);
+    else expectType<Exact<typeof change.data, Record<string, never>>>(true);
+  }
+  const resumeFrom: string = live.lastEventId;
+  const why: ClientError | null = live.error;
+  void [resumeFrom, why];
+  const whole = client.api.v2.posts.live(undefined, {
+    lastEventId: resumeFrom,
+    signal: AbortSignal.timeout(1),
+  });
+  const first = await whole.next();
+  if (!first.done && first.value.type === 'created')
+    expectType<Exact<typeof first.value.data.record.pinned, boolean>>(true);
+  await whole.return?.();
+  const board = client.api.v1.projects.live({ fields: ['name'] });
+  for await (const change of board)
+    if (change.type === 'updated') expectType<Exact<typeof change.data.record.name, string>>(true);
 }
 
 export async function withPlugin(): Promise<void> {
