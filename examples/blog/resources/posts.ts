@@ -55,6 +55,8 @@ export const posts = defineResource({
   allowedRelations: ['comments', 'author'],
   obfuscatedFields: ['id'],
   maxLimit: 50,
+  // GET /api/{v}/posts/live: the list's changes as Server-Sent Events (the front page's live updates).
+  live: true,
   requiredAuth: ['post', 'put', 'patch', 'delete'],
   searchable: ['title', 'body'],
   filterable: ['status', 'pinned'],

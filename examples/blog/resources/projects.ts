@@ -24,6 +24,8 @@ export const projects = defineResource({
   },
   // Like the blog's ids, never a guessable counter in URLs.
   obfuscatedFields: ['id'],
+  // GET /api/v1/projects/live: the active organization's project changes as they commit.
+  live: true,
   sortable: ['id', 'name', 'created_at'],
   searchable: ['name', 'description'],
   requiredAuth: ['get', 'post', 'put', 'patch', 'delete'],
