@@ -65,6 +65,7 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
             ['/two-factor', 'Two-factor authentication'],
             ['/set-password', user.has_password ? 'Change password' : 'Set a password'],
             ['/tokens', 'Personal access tokens'],
+            ['/account/apps', 'Connected apps'],
           ],
           '\n',
         )}

@@ -4,6 +4,7 @@ import { oauthProviderMigration } from './migration.ts';
 import { OAUTH_PROVIDER_TABLES } from './tables.ts';
 import { adminClientEndpoints } from './admin-clients.ts';
 import { registrationEndpoints } from './registration.ts';
+import { ACCOUNT_APPS_EVENTS, accountAppsEndpoints } from './account-apps.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -22,6 +23,11 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     resolveOptions: (config) => resolveOAuthProviderOptions(options, config),
     migrations: [oauthProviderMigration],
     tables: OAUTH_PROVIDER_TABLES,
-    endpoints: [...adminClientEndpoints, ...(options.dynamicRegistration ? registrationEndpoints : [])],
+    endpoints: [
+      ...adminClientEndpoints,
+      ...accountAppsEndpoints,
+      ...(options.dynamicRegistration ? registrationEndpoints : []),
+    ],
+    securityEvents: [...ACCOUNT_APPS_EVENTS],
   });
 }
