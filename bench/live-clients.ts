@@ -1,0 +1,154 @@
+/**
+ * The client side of `bench/live.ts`, in a process of its own so that the server's CPU time is the
+ * server's alone: live subscribers (plain `node:http` and the typed client's SSE parser, to keep
+ * this side light) and the writers. Driven over IPC by `bench/live.ts`; every message is answered.
+ */
+import http from 'node:http';
+import { sseParser } from '../src/client/sse.ts';
+
+type Command =
+  | { type: 'subscribe'; url: string; count: number }
+  | { type: 'write'; url: string; token: string; seconds: number; concurrency: number }
+  | { type: 'paced'; url: string; token: string; count: number; intervalMs: number }
+  | { type: 'collect'; expected: number; quietMs: number }
+  | { type: 'close' };
+
+/** Per post (by its public id): when it was created and when each subscriber received it. */
+interface Arrival {
+  createdAt: number;
+  first: number;
+  last: number;
+  count: number;
+}
+
+const arrivals = new Map<string, Arrival>();
+const requests: http.ClientRequest[] = [];
+let lastArrival = Date.now();
+let refused = 0;
+
+function subscribe(url: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const parser = sseParser();
+    const request = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (response) => {
+      if (response.statusCode !== 200) {
+        refused += 1;
+        reject(new Error(`live route answered ${response.statusCode}`));
+        response.resume();
+        return;
+      }
+      response.setEncoding('utf8');
+      let ready = false;
+      response.on('data', (text: string) => {
+        const now = Date.now();
+        const chunk = parser.feed(text);
+        for (const message of chunk.messages) {
+          if (message.event !== 'created') continue;
+          const data = JSON.parse(message.data) as { id: string; record: { created_at: string } };
+          let arrival = arrivals.get(data.id);
+          if (!arrival) {
+            arrival = { createdAt: Date.parse(data.record.created_at), first: now, last: now, count: 0 };
+            arrivals.set(data.id, arrival);
+          }
+          arrival.count += 1;
+          arrival.last = Math.max(arrival.last, now);
+          lastArrival = now;
+        }
+        // The stream's position block (`id: N`) came: it is in the feed.
+        if (!ready && parser.lastEventId !== '') {
+          ready = true;
+          resolve();
+        }
+      });
+    });
+    request.on('error', reject);
+    requests.push(request);
+  });
+}
+
+async function post(url: string, token: string, n: number): Promise<void> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+    },
+    body: JSON.stringify({ title: `Live bench post ${n}`, body: `Body ${n}.`, status: 'published' }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
+}
+
+let written = 0;
+
+/** `concurrency` writers, each one request after the other, for `seconds`. */
+async function write(url: string, token: string, seconds: number, concurrency: number) {
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  let writes = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await post(url, token, (written += 1));
+        writes += 1;
+      }
+    }),
+  );
+  return { writes, seconds: (performance.now() - started) / 1000 };
+}
+
+async function collect(expected: number, quietMs: number) {
+  // Wait for every expected delivery, or until nothing has arrived for `quietMs`.
+  for (;;) {
+    const delivered = [...arrivals.values()].reduce((sum, a) => sum + a.count, 0);
+    if (delivered >= expected || Date.now() - lastArrival > quietMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const posts = [...arrivals.values()];
+  const report = {
+    posts: posts.length,
+    delivered: posts.reduce((sum, a) => sum + a.count, 0),
+    // Per post: from its created_at to the first and to the last subscriber.
+    toFirst: posts.map((a) => a.first - a.createdAt),
+    toLast: posts.map((a) => a.last - a.createdAt),
+    counts: posts.map((a) => a.count),
+  };
+  arrivals.clear();
+  return report;
+}
+
+async function handle(command: Command): Promise<unknown> {
+  switch (command.type) {
+    case 'subscribe': {
+      // In batches: a thousand connections at once would only queue in the listen backlog.
+      for (let i = 0; i < command.count; i += 50)
+        await Promise.all(
+          Array.from({ length: Math.min(50, command.count - i) }, () => subscribe(command.url)),
+        );
+      return { subscribers: requests.length, refused };
+    }
+    case 'write':
+      return write(command.url, command.token, command.seconds, command.concurrency);
+    case 'paced': {
+      for (let i = 0; i < command.count; i += 1) {
+        await post(command.url, command.token, (written += 1));
+        await new Promise((resolve) => setTimeout(resolve, command.intervalMs));
+      }
+      return { writes: command.count };
+    }
+    case 'collect':
+      return collect(command.expected, command.quietMs);
+    case 'close':
+      for (const request of requests.splice(0)) request.destroy();
+      return { closed: true };
+  }
+}
+
+process.on('message', (command: Command) => {
+  handle(command).then(
+    (result) => process.send!({ ok: true, result }),
+    (error: unknown) =>
+      process.send!({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:live`: live streams (`GET /api/v1/posts/live`) on one process of the demo server.
+ *
+ * - Write throughput: BENCH_WRITERS writers create published posts through the API for
+ *   BENCH_DURATION seconds, first without subscribers, then with BENCH_SUBSCRIBERS (1,000)
+ *   anonymous subscribers of the posts' live route, then without again (the two "without" runs
+ *   averaged, so that a change of the machine's load hits both sides alike). Aim: with / without
+ *   at least 0.9.
+ * - Delivery latency, from a post's `created_at` (set inside the writing transaction, just before
+ *   it commits) to the last of the subscribers receiving its `created` event, p50 and p99 over the
+ *   posts: under that write load, and paced (one write every BENCH_PACE_MS, the latency without a
+ *   queue).
+ * - CPU per delivered event: the server process's CPU time (user + system) during the run with
+ *   subscribers, less what its writes cost without them, divided by the events delivered.
+ *
+ * The server runs in this process; subscribers and writers run in another (bench/live-clients.ts),
+ * so the CPU time measured here is the server's. Environment: BENCH_DIALECT (sqlite), BENCH_ROWS
+ * (posts already in the table, default 1000), BENCH_SUBSCRIBERS (1000), BENCH_WRITERS (4),
+ * BENCH_DURATION (seconds per run, 8), BENCH_PACED (writes, 40), BENCH_PACE_MS (100).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import type { TestDialect } from '../test/support/databases.ts';
+import { demoOptions, startBenchTarget } from './setup.ts';
+
+const DIALECT = (process.env.BENCH_DIALECT ?? 'sqlite') as TestDialect;
+const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
+const DURATION = Number(process.env.BENCH_DURATION ?? 8);
+const PACED = Number(process.env.BENCH_PACED ?? 40);
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 100);
+
+const log = (line: string) => console.error(`bench: ${line}`);
+
+interface Report {
+  posts: number;
+  delivered: number;
+  toFirst: number[];
+  toLast: number[];
+  counts: number[];
+}
+
+/** The client process and one request/answer at a time over IPC. */
+function clients(): { child: ChildProcess; ask: <T>(command: object) => Promise<T> } {
+  const child = fork(join(import.meta.dirname, 'live-clients.ts'), {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ask = <T>(command: object) =>
+    new Promise<T>((resolve, reject) => {
+      child.once('message', (message: { ok: boolean; result?: T; error?: string }) =>
+        message.ok ? resolve(message.result as T) : reject(new Error(message.error)),
+      );
+      child.send(command);
+    });
+  return { child, ask };
+}
+
+const percentile = (values: number[], p: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+async function main(): Promise<void> {
+  const options = await demoOptions();
+  const posts = options.api?.resources.find((resource) => resource.name === 'posts');
+  if (posts?.live !== true) throw new Error('the demo posts are not declared live: true');
+  const target = await startBenchTarget(DIALECT, options, ROWS, log);
+  const { child, ask } = clients();
+  try {
+    const write = { url: target.engineBase, token: target.token };
+    const run = async (label: string) => {
+      const cpu = cpuMicros();
+      const result = await ask<{ writes: number; seconds: number }>({
+        type: 'write',
+        ...write,
+        seconds: DURATION,
+        concurrency: WRITERS,
+      });
+      const used = cpuMicros() - cpu;
+      log(`${label}: ${result.writes} writes in ${result.seconds.toFixed(1)} s`);
+      return { ...result, cpu: used, rate: result.writes / result.seconds };
+    };
+
+    log(`warm-up (${DIALECT}, ${ROWS} posts)`);
+    await ask({ type: 'write', ...write, seconds: 2, concurrency: WRITERS });
+    const before = await run('without subscribers');
+
+    log(`opening ${SUBSCRIBERS} subscribers`);
+    const opened = await ask<{ subscribers: number }>({
+      type: 'subscribe',
+      url: `${target.engineBase}/live?fields=created_at`,
+      count: SUBSCRIBERS,
+    });
+    log(`${opened.subscribers} subscribers in the feed`);
+    await ask({ type: 'paced', ...write, count: PACED, intervalMs: PACE_MS });
+    const pacedReport = await ask<Report>({ type: 'collect', expected: PACED * SUBSCRIBERS, quietMs: 5000 });
+    const loadedCpu = cpuMicros();
+    const withSubscribers = await run('with subscribers');
+    const loadedReport = await ask<Report>({
+      type: 'collect',
+      expected: withSubscribers.writes * SUBSCRIBERS,
+      quietMs: 10_000,
+    });
+    // The CPU until the last delivery of those writes, not only while they were written.
+    const deliveryCpu = cpuMicros() - loadedCpu;
+    await ask({ type: 'close' });
+    // Let the server see the closed streams before the last run.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await run('without subscribers, again');
+
+    const without = {
+      rate: (before.writes + after.writes) / (before.seconds + after.seconds),
+      cpuPerWrite: (before.cpu + after.cpu) / (before.writes + after.writes),
+    };
+    const deliveryMicros = deliveryCpu - withSubscribers.writes * without.cpuPerWrite;
+    const lines = [
+      `Live streams, ${DIALECT}, one process: ${SUBSCRIBERS} subscribers, ${WRITERS} writers, ${DURATION} s per run; ${cpus().length} CPUs, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+      '',
+      '| Measure | Value |',
+      '|---|---|',
+      `| writes/s without subscribers (mean of the runs before and after) | ${without.rate.toFixed(1)} (${before.rate.toFixed(1)}, ${after.rate.toFixed(1)}) |`,
+      `| writes/s with ${SUBSCRIBERS} subscribers | ${withSubscribers.rate.toFixed(1)} |`,
+      `| ratio with / without (aim >= 0.9) | ${(withSubscribers.rate / without.rate).toFixed(2)} |`,
+      `| events delivered under load / expected | ${loadedReport.delivered} / ${withSubscribers.writes * SUBSCRIBERS} |`,
+      `| latency to the last subscriber under load, p50 / p99 | ${percentile(loadedReport.toLast, 50)} ms / ${percentile(loadedReport.toLast, 99)} ms |`,
+      `| latency to the first subscriber under load, p50 / p99 | ${percentile(loadedReport.toFirst, 50)} ms / ${percentile(loadedReport.toFirst, 99)} ms |`,
+      `| paced (${PACED} writes, one per ${PACE_MS} ms): events delivered / expected | ${pacedReport.delivered} / ${PACED * SUBSCRIBERS} |`,
+      `| paced: latency to the last subscriber, p50 / p99 | ${percentile(pacedReport.toLast, 50)} ms / ${percentile(pacedReport.toLast, 99)} ms |`,
+      `| server CPU per delivered event (less the writes' own cost) | ${(deliveryMicros / Math.max(1, loadedReport.delivered)).toFixed(2)} µs |`,
+      `| server CPU per write without / with subscribers | ${(without.cpuPerWrite / 1000).toFixed(2)} ms / ${(deliveryCpu / withSubscribers.writes / 1000).toFixed(2)} ms |`,
+    ];
+    console.log(lines.join('\n'));
+  } finally {
+    child.disconnect();
+    await target.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
