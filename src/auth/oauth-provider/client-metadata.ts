@@ -4,6 +4,8 @@ import {
   ID_TOKEN_ALGS,
   TOKEN_ENDPOINT_AUTH_METHODS,
   isConfidential,
+  isLoopbackUri,
+  isPrivateUseScheme,
   redirectUriProblem,
   type ApplicationType,
   type IdTokenAlg,
@@ -154,6 +156,25 @@ function parseUris(value: unknown, field: string, type: ApplicationType, require
   return uris;
 }
 
+/**
+ * The application type of a client that names none: `native` when every redirect URI can only
+ * reach an app on the user's own device (loopback http, a private-use scheme), as MCP clients
+ * and CLIs register; `web` (RFC 7591's default) otherwise.
+ */
+function impliedApplicationType(redirectUris: unknown): ApplicationType {
+  if (!Array.isArray(redirectUris) || redirectUris.length === 0) return 'web';
+  const onDevice = redirectUris.every((uri) => {
+    if (typeof uri !== 'string') return false;
+    try {
+      const url = new URL(uri);
+      return isLoopbackUri(url) || isPrivateUseScheme(url.protocol);
+    } catch {
+      return false;
+    }
+  });
+  return onDevice ? 'native' : 'web';
+}
+
 /** Check client metadata (a JSON object as sent) and give the client to store, or the RFC 7591 error. */
 export function parseClientMetadata(body: unknown, rules: MetadataRules): Result {
   try {
@@ -164,7 +185,7 @@ export function parseClientMetadata(body: unknown, rules: MetadataRules): Result
       input.application_type,
       'application_type',
       APPLICATION_TYPES,
-      'web',
+      impliedApplicationType(input.redirect_uris),
     );
     const redirectUris = parseUris(input.redirect_uris, 'redirect_uris', applicationType, true);
     const postLogout = parseUris(

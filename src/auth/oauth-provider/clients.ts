@@ -263,9 +263,27 @@ export function isLoopbackUri(url: URL): boolean {
   return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
 }
 
-/** A private-use scheme of a native app (RFC 8252 section 7.1): a reversed domain, `com.example.app:`. */
-function isPrivateUseScheme(protocol: string): boolean {
-  return /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:$/.test(protocol);
+/** Schemes no app may claim for a redirect: they run or read something in the browser itself. */
+const FORBIDDEN_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'blob:',
+  'about:',
+  'filesystem:',
+  'ws:',
+  'wss:',
+  'ftp:',
+  'http:',
+]);
+
+/**
+ * A private-use scheme of a native app (RFC 8252 section 7.1): `com.example.app:`, `cursor:`. A
+ * reversed domain is advised, not required: clients in use register short names.
+ */
+export function isPrivateUseScheme(protocol: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:$/.test(protocol) && protocol !== 'https:' && !FORBIDDEN_SCHEMES.has(protocol);
 }
 
 /**
@@ -276,7 +294,8 @@ function isPrivateUseScheme(protocol: string): boolean {
 export function redirectUriProblem(uri: string, applicationType: ApplicationType): string | null {
   if (uri.length === 0 || uri.length > CLIENT_LIMITS.uriLength)
     return `A redirect URI has 1 to ${CLIENT_LIMITS.uriLength} characters.`;
-  if ([...uri].some((c) => c <= ' ' || c === '\u007f')) return 'A redirect URI has no spaces or control characters.';
+  if ([...uri].some((c) => c <= ' ' || c === '\u007f'))
+    return 'A redirect URI has no spaces or control characters.';
   let url: URL;
   try {
     url = new URL(uri);

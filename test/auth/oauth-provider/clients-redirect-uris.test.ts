@@ -24,6 +24,7 @@ describe('redirect URIs that may be registered', () => {
     ['http://[::1]/callback', 'native'],
     ['http://localhost:3000/callback', 'native'],
     ['com.example.app:/oauth2redirect', 'native'],
+    ['cursor://anysphere.cursor-mcp/oauth/callback', 'native'],
   ] as const)('%s (%s) is accepted', (uri, type) => {
     expect(redirectUriProblem(uri, type)).toBeNull();
   });
@@ -43,7 +44,9 @@ describe('redirect URIs that may be registered', () => {
     ['javascript:alert(1)', 'web', /https/],
     ['javascript:alert(1)', 'native', /native/],
     ['data:text/html,hi', 'native', /native/],
-    ['myapp:/callback', 'native', /native/],
+    ['file:///etc/passwd', 'native', /native/],
+    ['ws://127.0.0.1/cb', 'native', /native/],
+    ['myapp:/callback', 'web', /https/],
     [`https://app.example.com/${'a'.repeat(2000)}`, 'web', /characters/],
   ] as const)('%s (%s) is refused', (uri, type, why) => {
     expect(redirectUriProblem(uri, type)).toMatch(why);
@@ -208,6 +211,22 @@ describe('client metadata (RFC 7591 names)', () => {
         registration: 'dynamic',
       },
     });
+  });
+
+  it('no application_type: native when every redirect URI reaches only the device (loopback, app scheme)', () => {
+    const type = (uris: string[]) => {
+      const parsed = parseClientMetadata({ ...base, redirect_uris: uris }, admin);
+      return parsed.ok ? parsed.client.application_type : parsed.error.field;
+    };
+    expect(type(['http://localhost:6274/oauth/callback'])).toBe('native');
+    expect(type(['http://127.0.0.1:33418/', 'cursor://anysphere.cursor-mcp/oauth/callback'])).toBe('native');
+    expect(type(['https://app.example.com/cb'])).toBe('web');
+    expect(type(['https://app.example.com/cb', 'http://127.0.0.1/cb'])).toBe('redirect_uris');
+    const explicitWeb = parseClientMetadata(
+      { ...base, application_type: 'web', redirect_uris: ['http://127.0.0.1/cb'] },
+      admin,
+    );
+    expect(explicitWeb).toMatchObject({ ok: false, error: { error: 'invalid_redirect_uri' } });
   });
 
   it('not an object', () => {
