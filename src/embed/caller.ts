@@ -98,6 +98,8 @@ export class CallerResolver implements CallerResolving {
         if (caller === undefined) continue;
         if (caller === null || caller.user.active !== 1 || isDisabled(caller.user, clock.now().toISOString()))
           return null;
+        // A credential made for one resource (an OAuth access token) is not the host's to accept.
+        if (caller.via === 'bearer' && caller.credential.audience !== undefined) return null;
         return { caller, info: { user: publicUser(caller.user), token: caller.token ?? undefined } };
       }
       const verified = await tokens.verify(match[1]!);

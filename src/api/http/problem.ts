@@ -7,6 +7,7 @@ import { knownPathAnswer } from '../../http/response/allow.ts';
 import { publicPath } from '../../http/request/base-path.ts';
 import { isMultipartPrototypeViolation } from '../../http/request/request-keys.ts';
 import { ForbiddenKeyError } from '../../core/request-keys.ts';
+import { bearerChallenge, withChallengeParams } from '../../auth/core/bearer-challenge.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -82,8 +83,13 @@ export async function problemErrorHandler(
   if (error instanceof HttpError) {
     if (error.options.headers) reply.headers(error.options.headers);
     // RFC 9110 §15.5.2: every 401 names a scheme; a bad token's own error says which.
-    if (error.statusCode === 401 && !reply.hasHeader('www-authenticate'))
-      reply.header('www-authenticate', 'Bearer');
+    if (error.statusCode === 401) {
+      const own = reply.getHeader('www-authenticate');
+      const header = typeof own === 'string' ? own : 'Bearer';
+      // Where a client learns how to get a token (the OAuth provider's resource metadata).
+      const params = bearerChallenge(request.server.citadel);
+      reply.header('www-authenticate', params ? withChallengeParams(header, params) : header);
+    }
     const invalid =
       error.options.invalidParams ??
       (error.options.errors

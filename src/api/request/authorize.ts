@@ -3,6 +3,7 @@ import { publicUser } from '../../auth/core/users.ts';
 import { hasAbility } from '../../auth/core/abilities.ts';
 import { resolvedTenant } from '../../auth/core/tenancy.ts';
 import { AuthenticationRequiredError, ForbiddenError, InsufficientScopeError } from '../../core/errors.ts';
+import { InvalidTokenError } from '../../auth/core/caller.ts';
 import type { CompiledResource } from '../resource/compile.ts';
 import type { Verb } from '../resource/types.ts';
 
@@ -46,6 +47,9 @@ function authorizeTenant(resource: CompiledResource, verb: Verb, request: Fastif
 
 /** The caller as the hooks see it; 401/403 when the verb needs a caller (with the token's ability). */
 export function authorize(resource: CompiledResource, verb: Verb, request: FastifyRequest) {
+  // A bearer credential made for another audience (an OAuth token for the issuer's userinfo).
+  const bound = request.caller?.via === 'bearer' ? request.caller.credential.audience : undefined;
+  if (bound !== undefined && bound !== 'api') throw new InvalidTokenError();
   if (resource.tenant !== null) return authorizeTenant(resource, verb, request);
   const caller = request.caller;
   const ability = resource.abilities[verb];

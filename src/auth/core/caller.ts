@@ -97,8 +97,12 @@ async function personalAccessTokenCaller(services: CitadelServices, token: strin
 
 /** The caller, or 401. */
 export function requireCaller(request: { caller: Caller | null }): Caller {
-  if (!request.caller) throw new AuthenticationRequiredError();
-  return request.caller;
+  const caller = request.caller;
+  if (!caller) throw new AuthenticationRequiredError();
+  // A credential made for another resource (an OAuth access token for the resource API) acts
+  // nowhere else: RFC 9068 §4, a token is only for its audience.
+  if (caller.via === 'bearer' && caller.credential.audience !== undefined) throw new InvalidTokenError();
+  return caller;
 }
 
 /** For token callers, the ability or 403; session callers hold every ability of their user. */

@@ -93,3 +93,22 @@ export function coverSigningLifetime(services: CitadelServices, seconds: number)
 export function signingLifetime(services: CitadelServices): number {
   return Math.max(0, ...(slots.get(services)?.lifetimes ?? []));
 }
+
+/**
+ * The header `typ` of a compact JWS, read without verifying anything, to tell token kinds apart
+ * (RFC 8725 §3.11): `undefined` when the token has no `typ` or is not a JWS. Lower-cased, without
+ * an `application/` prefix (RFC 7515 §4.1.9).
+ */
+export function jwsHeaderTyp(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot > 2048) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as unknown;
+    const typ = header !== null && typeof header === 'object' ? (header as { typ?: unknown }).typ : undefined;
+    if (typeof typ !== 'string') return undefined;
+    const lower = typ.toLowerCase();
+    return lower.startsWith('application/') ? lower.slice('application/'.length) : lower;
+  } catch {
+    return undefined;
+  }
+}

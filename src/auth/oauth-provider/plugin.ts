@@ -5,6 +5,8 @@ import { OAUTH_PROVIDER_TABLES } from './tables.ts';
 import { adminClientEndpoints } from './admin-clients.ts';
 import { registrationEndpoints } from './registration.ts';
 import { ACCOUNT_APPS_EVENTS, accountAppsEndpoints } from './account-apps.ts';
+import { initResourceServer, resourceEndpoints } from './protected-resource.ts';
+import { accessTokenBearer } from './resource-bearer.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -19,6 +21,8 @@ import {
 export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
   return definePlugin({
     id: OAUTH_PROVIDER_ID,
+    // Its keys are the server's one key set, which the service tokens keep (and the JWKS publishes).
+    dependencies: ['service-tokens'],
     options: { ...oauthProviderDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveOAuthProviderOptions(options, config),
     migrations: [oauthProviderMigration],
@@ -26,8 +30,12 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     endpoints: [
       ...adminClientEndpoints,
       ...accountAppsEndpoints,
+      ...resourceEndpoints,
       ...(options.dynamicRegistration ? registrationEndpoints : []),
     ],
     securityEvents: [...ACCOUNT_APPS_EVENTS],
+    // `at+jwt` bearer tokens: the resource API accepts access tokens issued for it.
+    bearer: accessTokenBearer,
+    init: ({ services }) => initResourceServer(services),
   });
 }

@@ -75,6 +75,15 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /**
+ * Whether a JWT's header `typ` (as `jwsHeaderTyp` reads it) may be a service token's: `JWT`, or
+ * none. Another `typ` (`at+jwt`, an OAuth access token) is another plugin's kind (RFC 8725 §3.11);
+ * an ID token (`JWT`) is taken here and refused, never accepted as a bearer.
+ */
+export function isServiceTokenTyp(typ: string | undefined): boolean {
+  return typ === undefined || typ === 'jwt';
+}
+
+/**
  * Verifies service tokens for one server: signature against the published key of the header's
  * `kid` (EdDSA only: `alg: none` and every other algorithm are refused), `iss`, `aud`, `exp`, then
  * the user (never the session). A verified token is remembered until it expires and its user for a

@@ -2,9 +2,9 @@ import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { serviceTokenKeysMigration } from './migrations.ts';
 import { serviceTokenEndpoints } from './routes.ts';
-import { looksLikeJwt } from './jwt.ts';
+import { isServiceTokenTyp, looksLikeJwt } from './jwt.ts';
 import { serviceTokenState } from './state.ts';
-import { provideSigningKeys } from '../core/signing-keys.ts';
+import { jwsHeaderTyp, provideSigningKeys } from '../core/signing-keys.ts';
 import {
   SERVICE_TOKENS_ID,
   resolveServiceTokensOptions,
@@ -30,7 +30,7 @@ export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
     // The one key set of the server: other plugins (the OAuth provider) sign with it too.
     init: ({ services }) => provideSigningKeys(services, serviceTokenState(services).ring),
     bearer: (token, services) =>
-      looksLikeJwt(token)
+      looksLikeJwt(token) && isServiceTokenTyp(jwsHeaderTyp(token))
         ? serviceTokenState(services).verifier.caller(token, services.clock.now())
         : undefined,
   });

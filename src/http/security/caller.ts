@@ -50,7 +50,17 @@ export type Caller =
       via: 'bearer';
       user: UserRecord;
       token: TokenRecord;
-      credential: { kind: string; id: string; expiresAt: string };
+      credential: {
+        kind: string;
+        id: string;
+        expiresAt: string;
+        /**
+         * Where the credential may be used, when it was made for one resource only (an OAuth
+         * access token, by its `aud`): `api`, the resource API alone; `issuer`, the endpoints of
+         * the plugin that issued it, which read it themselves (OAuth userinfo). Absent: anywhere.
+         */
+        audience?: 'api' | 'issuer';
+      };
     };
 
 declare module 'fastify' {
