@@ -22,6 +22,9 @@ import { createRecords, deleteRecord } from '../write/write.ts';
 import { updateRecord } from '../write/update.ts';
 import { etagOf, notModified } from '../write/etag.ts';
 import { claimKey, completeKey, idempotencyKey, releaseKey, replay } from '../write/idempotency.ts';
+import type { LiveHub } from '../live/hub.ts';
+import { registerLiveRoute } from '../live/route.ts';
+import { startLiveHub } from '../live/start.ts';
 
 function parseId(resource: CompiledResource, codecs: IdCodecs, raw: string): number | string {
   if (resource.pkObfuscated) {
@@ -57,6 +60,8 @@ function registerResource(
   codecs: IdCodecs,
   /** Some resource of the API is tenant-scoped: resolve the active organization first. */
   tenants: boolean,
+  /** The live changes' hub, when a resource is live. */
+  live: LiveHub | null,
 ): void {
   const collection = `/${version}/${resource.name}`;
   const item = `${collection}/:id`;
@@ -90,6 +95,9 @@ function registerResource(
       ? activeTenant(request, request.server.citadel).then((tenant) => scopeOf(verb, request, tenant))
       : scopeOf(verb, request, null);
   const idOf = (request: FastifyRequest) => parseId(resource, codecs, (request.params as { id: string }).id);
+
+  if (live && resource.config.live && available('get'))
+    registerLiveRoute(scope, resource, version, codecs, begin, live);
 
   const schemas = readResponseSchemas(resource);
   const check = recordCheck(resource);
@@ -220,6 +228,9 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
   const { config, secrets } = app;
   const codecs = deploymentCodecs(secrets, config);
   const tenants = [...compiled.values()].some((resource) => resource.tenant !== null);
+  const live = [...compiled.values()].some((resource) => resource.config.live)
+    ? await startLiveHub(app, api)
+    : null;
 
   await app.register(
     async (scope) => {
@@ -230,7 +241,7 @@ export async function resourceApi(app: FastifyInstance, options: { api: ApiConfi
       for (const publication of api.publications) {
         for (const resource of compiled.values()) {
           if (publishedIn(resource.config, publication.version))
-            registerResource(scope, resource, publication.version, codecs, tenants);
+            registerResource(scope, resource, publication.version, codecs, tenants, live);
         }
       }
     },

@@ -1,6 +1,6 @@
 import { ConfigError } from '../../config/errors.ts';
 import { parseOpenApiVersion, type OpenApiVersion } from '../../core/openapi.ts';
-import type { ApiConfig, PublishOptions, ResourceConfig, Verb } from './types.ts';
+import type { ApiConfig, LiveOptions, PublishOptions, ResourceConfig, Verb } from './types.ts';
 
 /** Every verb of the resource API, in document order. */
 export const VERBS: readonly Verb[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -18,6 +18,13 @@ export const LIST_PARAMETERS: readonly string[] = [
   'fields',
   'count',
   'cursor',
+];
+const LIVE_OPTIONS: readonly string[] = [
+  'retentionSeconds',
+  'heartbeatSeconds',
+  'maxStreamsPerUser',
+  'maxStreamsPerProcess',
+  'bufferBytes',
 ];
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -105,6 +112,9 @@ export function defineResource<const T extends ResourceConfig>(resource: T): T {
         fail(name, `formClass.${verb} accepts the tenant column "${resource.tenant}", which the engine sets`);
     }
   }
+  if (resource.live !== undefined && typeof resource.live !== 'boolean') fail(name, 'live must be true or false');
+  if (resource.live && !(resource.exposedMethods ?? VERBS).includes('get'))
+    fail(name, 'live needs the list read: exposedMethods must include get');
   for (const option of ['requiredAuth', 'exposedMethods'] as const) {
     for (const verb of resource[option] ?? []) {
       if (!VERBS.includes(verb)) fail(name, `${option} has "${verb}"; verbs are ${VERBS.join(', ')}`);
@@ -205,6 +215,12 @@ export function validateApi(api: ApiConfig): void {
     }
   }
   if (api.openapi !== undefined) parseOpenApiVersion(api.openapi, 'api.openapi');
+  for (const [option, value] of Object.entries(api.live ?? {})) {
+    if (!LIVE_OPTIONS.includes(option))
+      throw new ConfigError(`live.${option} is not an option (${LIVE_OPTIONS.join(', ')})`);
+    if (!Number.isInteger(value) || (value as number) < 1)
+      throw new ConfigError(`live.${option} must be a positive integer`);
+  }
   if (!api.apiBaseUrl.startsWith('/') || !/^(\/[A-Za-z0-9._-]+)+$/.test(api.apiBaseUrl)) {
     throw new ConfigError(`apiBaseUrl "${api.apiBaseUrl}" must be a path such as /api`);
   }
@@ -259,6 +275,8 @@ export function createApi<
   resources: R;
   /** OpenAPI version of the documents: `3.0` (3.0.3, the default) or `3.1` (3.1.0). */
   openapi?: OpenApiVersion;
+  /** Limits and timings of live streams (resources with `live: true`). */
+  live?: LiveOptions;
 }): ApiBuilder<R, never, Base> {
   const config: ApiConfig = {
     apiName: options.apiName,
@@ -266,6 +284,7 @@ export function createApi<
     resources: [...options.resources],
     publications: [],
     ...(options.openapi === undefined ? {} : { openapi: parseOpenApiVersion(options.openapi, 'openapi') }),
+    ...(options.live === undefined ? {} : { live: { ...options.live } }),
   };
   validateApi(config);
   return builder(config) as unknown as ApiBuilder<R, never, Base>;

@@ -160,6 +160,26 @@ export interface ResourceConfig {
    * permission. Needs the organizations plugin; the column is never taken from a validator.
    */
   tenant?: string;
+  /**
+   * `GET /{resource}/live`: the list's changes as Server-Sent Events (`created`, `updated`,
+   * `deleted`), filtered for each subscriber by the list's own rules. Changes made through the
+   * resource API are recorded in an outbox in their own transaction (see docs/live.md).
+   */
+  live?: boolean;
+}
+
+/** Limits and timings of live streams (`GET /{resource}/live`); every field has a default. */
+export interface LiveOptions {
+  /** How long events stay resumable with Last-Event-ID, in seconds (default 600). */
+  retentionSeconds?: number;
+  /** Seconds between heartbeat comments (default 25). */
+  heartbeatSeconds?: number;
+  /** Open streams per user (default 10); past it 429. */
+  maxStreamsPerUser?: number;
+  /** Open streams per process (default 1000); past it 429. */
+  maxStreamsPerProcess?: number;
+  /** Bytes a client may leave unread before it is disconnected as too slow (default 262144). */
+  bufferBytes?: number;
 }
 
 /** Router options of one publication. */
@@ -182,4 +202,6 @@ export interface ApiConfig {
    * Default: the configuration's `openapi`, else 3.0.
    */
   openapi?: OpenApiVersion;
+  /** Live streams' limits and timings (resources with `live: true`). */
+  live?: LiveOptions;
 }

@@ -4,6 +4,7 @@ import type { CompiledRelation, CompiledResource } from '../resource/compile.ts'
 import { keyValue } from '../resource/column-types.ts';
 import { afterSave, beforeSave, hookContext, type AnyDb, type RequestScope } from '../request/context.ts';
 import { checkIfMatch, etagOf, hasIfMatch, lockedRow } from './etag.ts';
+import { isLive, noteChange } from '../live/outbox.ts';
 import { formatRecord } from '../read/format.ts';
 import type { DeriveNode } from '../request/query.ts';
 import { loadRelations, scopedQuery } from '../read/read.ts';
@@ -169,12 +170,16 @@ async function updateChild(
 ) {
   const context = hookContext({ ...scope, verb: 'patch' }, target, trx);
   const data = await beforeSave(target, item.data, context);
-  const values = pickWritable(scope.request.server.dialect, target, data);
+  const { dialect } = scope.request.server;
+  const values = pickWritable(dialect, target, data);
+  const before = isLive(target) ? await lockedRow(trx, target, id, dialect) : undefined;
   if (Object.keys(values).length > 0) {
     stampColumns(values, target.updatedStamps, now);
     await trx.updateTable(target.table).set(values).where(target.primaryKey, '=', id).execute();
   }
-  await afterSave(target, await readRow(trx, target, id), context);
+  const saved = await readRow(trx, target, id);
+  if (Object.keys(values).length > 0) noteChange(trx, target, 'updated', before, saved);
+  await afterSave(target, saved, context);
 }
 
 async function deleteChild(
@@ -186,7 +191,9 @@ async function deleteChild(
   trx: AnyDb,
 ) {
   if (!(await inChildScope(scope, target, 'delete', id, trx))) notAChild(path, target.primaryKey, parent);
+  const before = isLive(target) ? await lockedRow(trx, target, id, scope.request.server.dialect) : undefined;
   await trx.deleteFrom(target.table).where(target.primaryKey, '=', id).execute();
+  noteChange(trx, target, 'deleted', before, null);
 }
 
 async function writeChildren(
@@ -274,11 +281,13 @@ export async function updateRecord(
     // Changing children changes the record: its `updated` stamps move too.
     if (Object.keys(values).length > 0 || groups.length > 0)
       stampColumns(values, resource.updatedStamps, run.now);
+    const before = isLive(resource) ? await lockedRow(trx, resource, id, dialect) : undefined;
     if (Object.keys(values).length > 0)
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
     for (const group of groups)
       await writeChildren(scope, resource, id, group, scope.verb === 'put', run, trx);
     const saved = await readRow(trx, resource, id);
+    if (Object.keys(values).length > 0) noteChange(trx, resource, 'updated', before, saved);
     const etag = etagOf(secrets, resource, saved);
     const derive: DeriveNode[] = groups.map((group) => ({ relation: group.relation, children: [] }));
     // The response embeds each relation written, as the caller may now read it.

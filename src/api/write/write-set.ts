@@ -7,6 +7,7 @@ import type { ApiRecord } from '../resource/types.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { HookContext } from '../resource/types.ts';
 import { insertRow, readRow } from './write-sql.ts';
+import { noteChange } from '../live/outbox.ts';
 
 /** A belongsTo object of a payload item: a reference to an existing parent, or a parent to create. */
 export type PreparedParent =
@@ -151,6 +152,7 @@ export async function createLevel(
   }
 
   const rows = await insertRows(run.trx, resource, run.dialect, values);
+  for (const row of rows) noteChange(run.trx, resource, 'created', null, row);
   // Relation names never clash with columns (checked at start-up): the stored columns stay as they are.
   rows.forEach((row, index) => Object.assign(row, parentsOf[index]));
 

@@ -6,7 +6,9 @@ import { columnValueProblem, keyValue } from '../resource/column-types.ts';
 import { constraintError } from './db-errors.ts';
 import { callerIsGone } from '../../http/security/caller-gone.ts';
 import { formatRecord } from '../read/format.ts';
-import { etagOf, guardIfMatch } from './etag.ts';
+import { etagOf, guardIfMatch, lockedRow } from './etag.ts';
+import { hubOf } from '../live/hub.ts';
+import { isLive, noteChange } from '../live/outbox.ts';
 import type { DeriveNode } from '../request/query.ts';
 import { scopedQuery } from '../read/read.ts';
 import type { ApiRecord, HookContext } from '../resource/types.ts';
@@ -266,9 +268,14 @@ function writtenRelations(item: PreparedItem): DeriveNode[] {
  */
 export async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
   const trx = await scope.db.startTransaction().execute();
+  const { db, clock } = scope.request.server;
+  const live = hubOf(db);
   try {
     const result = await work(trx);
+    // The outbox rows of live resources commit with the change (and only with it).
+    const written = live ? await live.beforeCommit(trx, clock.now().toISOString()) : null;
     await trx.commit().execute();
+    if (written) live!.afterCommit(written);
     return result;
   } catch (error) {
     await trx
@@ -388,6 +395,10 @@ export async function deleteRecord(
   await inTransaction(scope, async (trx) => {
     await assertInScope(scope, resource, id, trx);
     await guardIfMatch(scope.request, resource, id, trx);
+    const before = isLive(resource)
+      ? await lockedRow(trx, resource, id, scope.request.server.dialect)
+      : undefined;
     await trx.deleteFrom(resource.table).where(resource.primaryKey, '=', id).execute();
+    noteChange(trx, resource, 'deleted', before, null);
   });
 }

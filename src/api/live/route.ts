@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { BadRequestError } from '../../core/errors.ts';
+import type { CompiledResource } from '../resource/compile.ts';
+import type { IdCodecs } from '../resource/sqids.ts';
+import type { RequestScope } from '../request/context.ts';
+import type { MaybePromise } from '../request/maybe-promise.ts';
+import { parseListQuery, type QueryInput } from '../request/query.ts';
+import { isFilterParameter } from '../request/filters.ts';
+import { isFieldsParameter } from '../request/fields.ts';
+import { checkListPlan } from '../request/plan.ts';
+import type { Verb } from '../resource/types.ts';
+import { credentialOf } from './credentials.ts';
+import { Subscriber, type LiveHub } from './hub.ts';
+import { SseStream } from './sse-stream.ts';
+
+/** The path of a resource's live route under its version. */
+export function livePath(version: string, resource: CompiledResource): string {
+  return `/${version}/${resource.name}/live`;
+}
+
+/** A live query holds the list's filters and `fields`, nothing else (no page, sort, search). */
+function liveQuery(resource: CompiledResource, query: QueryInput): QueryInput {
+  for (const name of Object.keys(query)) {
+    if (isFilterParameter(name) || isFieldsParameter(name) || resource.filterable.has(name)) continue;
+    const reason = 'is not a parameter of a live stream (filter, fields and the filterable columns)';
+    throw new BadRequestError(`The query parameter "${name}" ${reason}.`, {
+      invalidParams: [{ name, reason }],
+    });
+  }
+  return query;
+}
+
+let ownGroups = 0;
+
+/**
+ * Streams whose list reads are the same statement get their events judged once: the same plan and
+ * the same caller identity (user, token and its abilities, organization and role). A resource whose
+ * hooks may read the request itself (not only the caller) judges each stream on its own.
+ */
+function groupOf(
+  resource: CompiledResource,
+  version: string,
+  query: QueryInput,
+  scope: RequestScope,
+): string {
+  const hooks = resource.hooks;
+  const readsRequest =
+    (hooks.beforeQuery || hooks.rowAlternatives || hooks.afterQuery) &&
+    resource.config.beforeQueryReads !== 'caller';
+  if (readsRequest) return `own ${(ownGroups += 1)}`;
+  const plan = JSON.stringify(Object.entries(query).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const tenant = scope.tenant;
+  const caller = scope.caller;
+  return JSON.stringify([
+    resource.name,
+    version,
+    plan,
+    scope.user?.id ?? null,
+    scope.token ? [scope.token.id, [...scope.token.abilities].sort()] : null,
+    caller?.via === 'session' ? (caller.impersonator?.id ?? null) : (caller?.via ?? null),
+    tenant ? [tenant.organizationId, tenant.role, [...tenant.permissions].sort()] : null,
+  ]);
+}
+
+/**
+ * `GET /{version}/{resource}/live`: the list's changes as Server-Sent Events, with the list's
+ * authentication (checked like a list read, 401/403) and its `filter` and `fields` (400).
+ */
+export function registerLiveRoute(
+  scope: FastifyInstance,
+  resource: CompiledResource,
+  version: string,
+  codecs: IdCodecs,
+  begin: (verb: Verb, request: FastifyRequest) => MaybePromise<RequestScope>,
+  hub: LiveHub,
+): void {
+  scope.get(livePath(version, resource), async (request, reply) => {
+    const query = liveQuery(resource, request.query as QueryInput);
+    const plan = parseListQuery(resource, query, codecs, request.server.dialect);
+    const context = await begin('get', request);
+    checkListPlan(context, request.server.secrets, resource, plan);
+    const userId = request.caller?.user.id ?? null;
+    const release = hub.admit(userId);
+    const stream = new SseStream(hub.options.bufferBytes);
+    stream.whenEnded(release);
+    const subscriber = new Subscriber(
+      { resource, plan, scope: context },
+      groupOf(resource, version, query, context),
+      stream,
+      userId,
+      credentialOf(request),
+    );
+    // The client went away: the stream ends and its slot is free.
+    reply.raw.once('close', () => stream.close());
+    const lastEventId = request.headers['last-event-id'];
+    void hub
+      .open(subscriber, typeof lastEventId === 'string' ? lastEventId : undefined)
+      .catch((error: unknown) => {
+        request.log.warn({ err: error }, 'live stream could not start');
+        stream.close();
+      });
+    stream.comment('connected');
+    return reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('x-accel-buffering', 'no')
+      .send(stream.body);
+  });
+}

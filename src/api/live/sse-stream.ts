@@ -1,0 +1,72 @@
+import { PassThrough } from 'node:stream';
+import type { LiveEvent } from './events.ts';
+
+/**
+ * One Server-Sent Events response body. Writes go to a PassThrough the HTTP layer pipes to the
+ * socket; what the client has not read yet stays in that stream, and once it holds more than
+ * `bufferBytes` the client has fallen behind: the stream is destroyed (the connection ends; the
+ * client reconnects with Last-Event-ID), never buffered without bound.
+ */
+export class SseStream {
+  readonly body = new PassThrough();
+  private ended = false;
+  private readonly onEnd: (() => void)[] = [];
+
+  constructor(private readonly bufferBytes: number) {
+    // The client went away (or the stream was destroyed): every end listener runs once.
+    const finish = () => this.finish();
+    this.body.once('close', finish);
+    this.body.once('error', finish);
+  }
+
+  get isOpen(): boolean {
+    return !this.ended;
+  }
+
+  /** Run `listener` once when the stream ends, however it ends. */
+  whenEnded(listener: () => void): void {
+    if (this.ended) listener();
+    else this.onEnd.push(listener);
+  }
+
+  event(event: LiveEvent): void {
+    this.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+  }
+
+  reset(position: number): void {
+    this.write(`id: ${position}\nevent: reset\ndata: {}\n\n`);
+  }
+
+  /** The position to resume from, without an event (an SSE block with an id and no data). */
+  position(position: number): void {
+    this.write(`id: ${position}\n\n`);
+  }
+
+  comment(text: string): void {
+    this.write(`: ${text}\n\n`);
+  }
+
+  /** End the stream, telling the client when to reconnect (milliseconds) if given. */
+  close(retryMs?: number): void {
+    if (this.ended) return;
+    if (retryMs !== undefined) this.body.write(`retry: ${retryMs}\n\n`);
+    this.body.end();
+    this.finish();
+  }
+
+  private write(text: string): void {
+    if (this.ended) return;
+    this.body.write(text);
+    if (this.body.writableLength + this.body.readableLength > this.bufferBytes) {
+      // A slow consumer: cut, not buffered.
+      this.body.destroy();
+      this.finish();
+    }
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const listener of this.onEnd.splice(0)) listener();
+  }
+}
