@@ -70,6 +70,21 @@ export {
 export { ConfigError } from './config/errors.ts';
 export { html, raw, escapeHtml, SafeHtml, type HtmlValue } from './core/html.ts';
 export { layout, field, form, csrfField } from './http/html/layout.ts';
+export {
+  defineMessages,
+  LocalText,
+  type MessageCatalog,
+  type Language,
+  type Text,
+  type Texts,
+} from './core/i18n/catalog.ts';
+export type {
+  EnglishCatalog,
+  Translation,
+  CompleteTranslation,
+  Formatter,
+  PluralForms,
+} from './core/i18n/types.ts';
 export { idColumn, userIdColumn, longText, TIMESTAMP } from './db/columns.ts';
 export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Dialect } from './db/url.ts';

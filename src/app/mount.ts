@@ -26,6 +26,8 @@ import { applyPluginRateLimits, pluginRateLimits } from '../auth/core/plugin-lim
 import type { CitadelServices } from '../auth/core/services.ts';
 import { resolvePluginOptions } from '../auth/core/plugin-options.ts';
 import { pageReplacements } from '../auth/pages.ts';
+import { serverLanguages } from './languages.ts';
+import { rememberLanguage } from '../http/i18n/request-language.ts';
 import type { CitadelPlugin } from '../plugin.ts';
 import { citadelMigrations } from './assembly.ts';
 import '../api/resource/settings.ts';
@@ -116,6 +118,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   app.decorate('servedPaths', servedPaths);
   const replacements = pageReplacements(plugins, config.pages);
   app.decorate('pageReplacements', replacements);
+  app.decorate('languages', serverLanguages(plugins, config));
   // Every service as one plain object, the auth core's included: what domain code is handed.
   const services = createAuthServices(core, {
     plugins,
@@ -172,7 +175,8 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   // A request target over 32 KiB: Citadel's own 414 (with the session loaded, so a form client
   // gets the error page).
   // …and a `.` or `..` path parameter is a path no route serves (404).
-  app.addHook('onRequest', hookOf(refuseLongUrls, refuseDotSegments));
+  // …and a `?lang=` choice sticks: remembered in a cookie.
+  app.addHook('onRequest', hookOf(refuseLongUrls, refuseDotSegments, rememberLanguage));
   app.addHook('preHandler', hookOf(verifyCsrf));
   app.setErrorHandler(authErrorHandler);
   app.setNotFoundHandler((request, reply) => {

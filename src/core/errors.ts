@@ -1,3 +1,6 @@
+import type { Text } from './i18n/catalog.ts';
+import { coreMessages } from './i18n/messages/index.ts';
+
 /**
  * The one error hierarchy. Services throw these; `http/response/error-handler.ts` maps them to the auth
  * envelope (or problem details for the resource API) in one place. Anything else is a 500 with a
@@ -6,7 +9,8 @@
 export interface HttpErrorOptions {
   /** The envelope's `action` (defaults to the route's action). */
   action?: string;
-  errors?: Record<string, string>;
+  /** Per-field texts (`errors.<field>`), in the reader's language when they come from a catalog. */
+  errors?: Record<string, Text>;
   redirectTo?: string;
   data?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -15,16 +19,19 @@ export interface HttpErrorOptions {
 }
 
 /** What a client is told of an unexpected error (the error itself is logged, never shown). */
-export const UNEXPECTED_ERROR_MESSAGE = 'Something went wrong. Please try again later.';
+export const UNEXPECTED_ERROR_MESSAGE = coreMessages.text('error.unexpected');
 
 /** Base of every error with an HTTP status; the error handlers turn it into the envelope or problem details. */
 export class HttpError extends Error {
   override name = 'HttpError';
   readonly statusCode: number;
   readonly options: HttpErrorOptions;
+  /** What the reader is told: `message` is its English text (for logs). */
+  readonly text: Text;
 
-  constructor(statusCode: number, message: string, options: HttpErrorOptions = {}) {
-    super(message);
+  constructor(statusCode: number, message: Text, options: HttpErrorOptions = {}) {
+    super(String(message));
+    this.text = message;
     this.statusCode = statusCode;
     this.options = options;
   }
@@ -34,8 +41,8 @@ export class HttpError extends Error {
 export class ValidationError extends HttpError {
   override name = 'ValidationError';
   constructor(
-    errors: Record<string, string>,
-    message = 'Validation failed.',
+    errors: Record<string, Text>,
+    message: Text = coreMessages.text('error.validation'),
     options: HttpErrorOptions = {},
   ) {
     super(422, message, { ...options, errors });
@@ -45,7 +52,7 @@ export class ValidationError extends HttpError {
 /** 400: a malformed request. */
 export class BadRequestError extends HttpError {
   override name = 'BadRequestError';
-  constructor(message: string, options: HttpErrorOptions = {}) {
+  constructor(message: Text, options: HttpErrorOptions = {}) {
     super(400, message, options);
   }
 }
@@ -53,7 +60,10 @@ export class BadRequestError extends HttpError {
 /** 401: no caller; form clients are sent to the sign-in page. */
 export class AuthenticationRequiredError extends HttpError {
   override name = 'AuthenticationRequiredError';
-  constructor(message = 'Authentication required.', options: HttpErrorOptions = {}) {
+  constructor(
+    message: Text = coreMessages.text('error.authenticationRequired'),
+    options: HttpErrorOptions = {},
+  ) {
     super(401, message, { redirectTo: '/login', ...options });
   }
 }
@@ -61,7 +71,7 @@ export class AuthenticationRequiredError extends HttpError {
 /** 403: the caller may not do this. */
 export class ForbiddenError extends HttpError {
   override name = 'ForbiddenError';
-  constructor(message = 'Forbidden.', options: HttpErrorOptions = {}) {
+  constructor(message: Text = coreMessages.text('error.forbidden'), options: HttpErrorOptions = {}) {
     super(403, message, options);
   }
 }
@@ -70,7 +80,7 @@ export class ForbiddenError extends HttpError {
 export class InsufficientScopeError extends ForbiddenError {
   override name = 'InsufficientScopeError';
   constructor(ability: string) {
-    super(`This token lacks the ability "${ability}".`, {
+    super(coreMessages.text('error.insufficientScope', { ability }), {
       headers: { 'www-authenticate': `Bearer error="insufficient_scope", scope="${ability}"` },
     });
   }
@@ -79,7 +89,7 @@ export class InsufficientScopeError extends ForbiddenError {
 /** 404. */
 export class NotFoundError extends HttpError {
   override name = 'NotFoundError';
-  constructor(message = 'Not found.', options: HttpErrorOptions = {}) {
+  constructor(message: Text = coreMessages.text('error.notFound'), options: HttpErrorOptions = {}) {
     super(404, message, options);
   }
 }
@@ -87,7 +97,7 @@ export class NotFoundError extends HttpError {
 /** 409: the request clashes with the current state (a taken username, a duplicate key). */
 export class ConflictError extends HttpError {
   override name = 'ConflictError';
-  constructor(message = 'Conflict.', options: HttpErrorOptions = {}) {
+  constructor(message: Text = coreMessages.text('error.conflict'), options: HttpErrorOptions = {}) {
     super(409, message, options);
   }
 }
@@ -98,7 +108,7 @@ export class TooManyRequestsError extends HttpError {
   readonly retryAfter: number;
   constructor(
     retryAfterSeconds: number,
-    message = 'Too many attempts. Please try again later.',
+    message: Text = coreMessages.text('error.tooManyAttempts'),
     options: HttpErrorOptions = {},
   ) {
     const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
@@ -117,7 +127,7 @@ export const IMPERSONATION_FORBIDDEN_ACTION = 'impersonation.forbidden';
 export class ImpersonationForbiddenError extends ForbiddenError {
   override name = 'ImpersonationForbiddenError';
   constructor() {
-    super('Not while acting as this user: stop impersonating first.', {
+    super(coreMessages.text('error.impersonation'), {
       action: IMPERSONATION_FORBIDDEN_ACTION,
     });
   }

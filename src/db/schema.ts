@@ -22,6 +22,8 @@ export interface UsersTable {
   /** Set while an administrator has disabled the account; `disabled_until` ends it (null: until enabled). */
   disabled_at: string | null;
   disabled_until: string | null;
+  /** The language the account reads Citadel in (0008_user_locale); null: the request's. */
+  locale: string | null;
   created_at: string;
   updated_at: string;
 }

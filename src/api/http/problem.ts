@@ -7,6 +7,9 @@ import { knownPathAnswer } from '../../http/response/allow.ts';
 import { publicPath } from '../../http/request/base-path.ts';
 import { isMultipartPrototypeViolation } from '../../http/request/request-keys.ts';
 import { ForbiddenKeyError } from '../../core/request-keys.ts';
+import { written, type Language, type Text } from '../../core/i18n/catalog.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+import { requestLanguage } from '../../http/i18n/request-language.ts';
 import { bearerChallenge, withChallengeParams } from '../../auth/core/bearer-challenge.ts';
 
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -23,8 +26,11 @@ export interface ProblemDetails {
 // RFC 9110 renamed these; Node's STATUS_CODES still has the RFC 7231 names.
 const RFC_9110_TITLES: Record<number, string> = { 413: 'Content Too Large', 422: 'Unprocessable Content' };
 
-/** The `title` of a problem with this status (RFC 9110 reason phrases). */
-export function problemTitle(status: number): string {
+/** The `title` of a problem with this status (RFC 9110 reason phrases), in `language` when given. */
+export function problemTitle(status: number, language?: Language): string {
+  const key = `problem.${status}`;
+  if (language && Object.hasOwn(coreMessages.en, key))
+    return coreMessages.in(language)(key as keyof typeof coreMessages.en & `problem.${number}`);
   return RFC_9110_TITLES[status] ?? STATUS_CODES[status] ?? 'Error';
 }
 
@@ -53,17 +59,20 @@ export function sendProblem(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  detail: string,
-  invalidParams?: InvalidParam[],
+  detail: Text,
+  invalidParams?: readonly { name: string; reason: Text }[],
 ) {
+  // `type` stays the same in every language; `title`, `detail` and the reasons are the reader's.
+  const language = requestLanguage(request);
   const body: ProblemDetails = {
     type: 'about:blank',
-    title: problemTitle(status),
+    title: problemTitle(status, language),
     status,
-    detail,
+    detail: written(detail, language),
     instance: instanceOf(request),
   };
-  if (invalidParams?.length) body.invalid_params = invalidParams;
+  if (invalidParams?.length)
+    body.invalid_params = invalidParams.map((param) => ({ ...param, reason: written(param.reason, language) }));
   return reply.code(status).type(PROBLEM_TYPE).send(JSON.stringify(body));
 }
 
@@ -95,18 +104,18 @@ export async function problemErrorHandler(
       (error.options.errors
         ? Object.entries(error.options.errors).map(([name, reason]) => ({ name, reason }))
         : undefined);
-    return sendProblem(request, reply, error.statusCode, error.message, invalid);
+    return sendProblem(request, reply, error.statusCode, error.text, invalid);
   }
   const status = (error as FastifyError).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const detail =
       status === 413
-        ? 'The request body is too large.'
+        ? coreMessages.text('error.bodyTooLarge')
         : status === 415
-          ? 'The request body must be JSON.'
+          ? coreMessages.text('error.bodyNotJson')
           : status === 400
-            ? 'The request could not be read (is the body valid JSON?).'
-            : `${problemTitle(status)}.`;
+            ? coreMessages.text('error.bodyUnreadable')
+            : coreMessages.text('error.status', { title: problemTitle(status, requestLanguage(request)) });
     return sendProblem(request, reply, status, detail);
   }
   request.log.error({ err: error }, 'unhandled resource API error');
@@ -118,5 +127,5 @@ export async function problemNotFound(request: FastifyRequest, reply: FastifyRep
   const known = knownPathAnswer(request, reply);
   if (known instanceof HttpError) return problemErrorHandler(known, request, reply);
   if (known) return known;
-  return sendProblem(request, reply, 404, 'No resource or operation exists at this path.');
+  return sendProblem(request, reply, 404, coreMessages.text('error.noResource'));
 }

@@ -4,6 +4,7 @@ import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
 import type { OrganizationMembership } from './tenancy.ts';
 import type { PageRenderer } from '../../http/response/respond.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
 
 /**
  * One HTTP endpoint as data: everything Citadel needs to serve it, validate
@@ -120,12 +121,13 @@ export interface EndpointResult {
   status: 'success' | 'info' | 'error';
   /** Default 200. */
   statusCode?: number;
-  message?: string;
+  /** A catalog text (`messages.text('key')`) is written in the reader's language. */
+  message?: Text;
   user?: PublicUser;
   data?: Record<string, unknown>;
   redirect_to?: string;
   /** Per-field messages of an answer that is an error in itself (an invalid link's page). */
-  errors?: Record<string, string>;
+  errors?: Record<string, Text>;
   /** Top-level fields of the envelope beside `data` (`token`, `tokens`). */
   fields?: Record<string, unknown>;
   /** Form clients: show the endpoint's page with this result instead of redirecting. */
@@ -217,6 +219,13 @@ export interface Endpoint<
   jsonOnly?: boolean;
   /** Skip the CSRF check: only for endpoints that change nothing. */
   csrfExempt?: boolean;
+  /**
+   * Called by clients of any origin, without credentials (OAuth's token, registration, userinfo;
+   * metadata documents): every answer, errors too, carries `Access-Control-Allow-Origin: *`, a
+   * preflight `OPTIONS` is answered, and a cross-site request is not refused for being one. Only
+   * for endpoints that authenticate the client itself, never by the browser's session.
+   */
+  cors?: true;
   /**
    * A JSON resource (a JWK Set, the route list): it answers JSON for any `Accept`, never a page or
    * a redirect. Only for GET endpoints without a page.

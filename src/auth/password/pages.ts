@@ -1,6 +1,7 @@
 import { html } from '../../http/html/html.ts';
 import { field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { passwordMessages } from './messages/index.ts';
 
 /** Whether the user has a password yet (social sign-up: not yet). */
 export interface SetPasswordPageProps {
@@ -9,23 +10,18 @@ export interface SetPasswordPageProps {
 
 /** Set a first password (social sign-up) or change the current one (asks for sudo first). */
 export function setPasswordPage(ctx: PageContext<SetPasswordPageProps>) {
+  const t = passwordMessages.in(ctx.language);
   const { hasPassword } = ctx.props;
   return layout(
     ctx,
-    hasPassword ? 'Change your password' : 'Set a password',
-    html`<p>
-        ${
-          hasPassword
-            ? 'Changing your password signs you out everywhere else. You may be asked to confirm your identity first.'
-            : 'You signed up with a sign-in provider. Set a password to also sign in with your email or username.'
-        }
-      </p>
+    hasPassword ? t('page.changeTitle') : t('page.setTitle'),
+    html`<p>${hasPassword ? t('page.changeIntro') : t('page.setIntro')}</p>
       ${form(
         ctx,
         '/set-password',
-        html`${field(ctx, { name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true })}
-        ${field(ctx, { name: 'password_confirm', label: 'Confirm new password', type: 'password', autocomplete: 'new-password', required: true })}`,
-        hasPassword ? 'Change password' : 'Set password',
+        html`${field(ctx, { name: 'password', label: t('page.newPassword'), type: 'password', autocomplete: 'new-password', required: true })}
+        ${field(ctx, { name: 'password_confirm', label: t('page.confirmPassword'), type: 'password', autocomplete: 'new-password', required: true })}`,
+        hasPassword ? t('page.change') : t('page.set'),
       )}`,
   );
 }

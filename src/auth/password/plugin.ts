@@ -1,5 +1,6 @@
 import { definePlugin } from '../../plugin.ts';
 import { passwordEndpoints } from './routes.ts';
+import { passwordMessages } from './messages/index.ts';
 
 /** `password()` takes no options (the password length limits are the core's `limits`). */
 export type PasswordOptions = Record<string, never>;
@@ -12,5 +13,6 @@ export function password(options: PasswordOptions = {}) {
     dependencies: ['sudo'],
     options,
     endpoints: passwordEndpoints,
+    messages: passwordMessages,
   });
 }

@@ -6,6 +6,7 @@ import { requireSudo } from '../core/sudo/guard.ts';
 import { sudoFactorsFor } from '../core/sudo/eligible.ts';
 import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../core/password-rules.ts';
 import { setPasswordPage, type SetPasswordPageProps } from './pages.ts';
+import { passwordMessages } from './messages/index.ts';
 import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { passwordChanged } from '../core/password-changed.ts';
 import { notify } from '../core/notify.ts';
@@ -84,9 +85,7 @@ const setPassword = defineEndpoint({
     request.session.regenerate();
     return {
       status: 'success',
-      message: replacing
-        ? 'Your password was changed.'
-        : 'Your password was set. You can now sign in with it.',
+      message: passwordMessages.text(replacing ? 'answer.changed' : 'answer.set'),
       data: { has_password: true },
       redirect_to: '/',
     };

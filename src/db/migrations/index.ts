@@ -10,6 +10,7 @@ import { tokenOrganizationMigration } from './0006_token_organization.ts';
 import { securityEventsMigration } from './0007_security_events.ts';
 import { securityEventsUserForeignKeyMigration } from './0503_security_events_user_fk.ts';
 import { liveChangesMigration } from './0009_live_changes.ts';
+import { userLocaleMigration } from './0008_user_locale.ts';
 
 /** The core's migrations. Plugins bring their own (`CitadelPlugin.migrations`); all run in name order. */
 export const coreMigrations: CitadelMigration[] = [
@@ -23,5 +24,6 @@ export const coreMigrations: CitadelMigration[] = [
   tokenOrganizationMigration,
   securityEventsMigration,
   securityEventsUserForeignKeyMigration,
+  userLocaleMigration,
   liveChangesMigration,
 ];

@@ -1,20 +1,12 @@
 import { html } from './html.ts';
 import { layout } from './layout.ts';
 import type { PageContext } from '../response/respond.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Sign-in required',
-  403: 'Not allowed',
-  404: 'Not found',
-  409: 'Conflict',
-  413: 'Too large',
-  422: 'Please check the form',
-  429: 'Too many attempts',
-  // Not "Something went wrong": the generic message under it says that already.
-  500: 'Server error',
-  503: 'Temporarily unavailable',
-};
+/** Statuses with a title of their own; any other is "Something went wrong". */
+const TITLED = new Set([400, 401, 403, 404, 409, 413, 422, 429, 500, 503] as const);
+type TitledStatus = typeof TITLED extends Set<infer S> ? S : never;
+const isTitled = (status: number): status is TitledStatus => TITLED.has(status as TitledStatus);
 
 /** The message, unless it only repeats the page title ("Not found." under "Not found"). */
 function beyondTitle(message: string | undefined, title: string): string {
@@ -25,8 +17,10 @@ function beyondTitle(message: string | undefined, title: string): string {
 }
 
 export function errorPage(ctx: PageContext) {
+  const t = coreMessages.in(ctx.language);
   const status = ctx.outcome?.statusCode ?? 500;
-  const title = TITLES[status] ?? 'Something went wrong';
+  // 500 is not "Something went wrong": the generic message under it says that already.
+  const title = isTitled(status) ? t(`errorPage.${status}`) : t('errorPage.other');
   // The message is the page's own text here, not a banner above the title that repeats it.
   const frame = { ...ctx, outcome: undefined };
   // A dead link (used or expired sign-in link) offers the way to a new one instead of a dead end.
@@ -34,16 +28,16 @@ export function errorPage(ctx: PageContext) {
   if (status === 404 && next === '/magic-link')
     return layout(
       frame,
-      'This sign-in link no longer works',
-      html`<p>Sign-in links work once and only for a short time.</p>
-        <p><a class="button" href="/magic-link">Email me a new link</a></p>
-        ${ctx.serves('/login') ? html`<p><a href="/login">Sign in with a password instead</a></p>` : ''}`,
+      t('errorPage.deadLinkTitle'),
+      html`<p>${t('errorPage.deadLinkText')}</p>
+        <p><a class="button" href="/magic-link">${t('errorPage.newLink')}</a></p>
+        ${ctx.serves('/login') ? html`<p><a href="/login">${t('errorPage.passwordInstead')}</a></p>` : ''}`,
     );
   const message = beyondTitle(ctx.outcome?.message, title);
   return layout(
     frame,
     title,
     html`${message ? html`<p>${message}</p>` : ''}
-    ${ctx.serves('/') ? html`<p><a href="/">Back to the start page</a></p>` : ''}`,
+    ${ctx.serves('/') ? html`<p><a href="/">${t('errorPage.home')}</a></p>` : ''}`,
   );
 }

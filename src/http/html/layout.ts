@@ -1,5 +1,8 @@
 import { html, trustedCss, type HtmlValue, type SafeHtml } from './html.ts';
 import type { PageContext } from '../response/respond.ts';
+import type { Language } from '../../core/i18n/catalog.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+import { languageSwitcher } from './language-switcher.ts';
 
 /** The pages' built-in styles, kept as written (not through the text escaper: see trustedCss). */
 const STYLE = trustedCss(`
@@ -9,7 +12,7 @@ html{-webkit-text-size-adjust:100%}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:1rem;line-height:1.55;color:var(--ink);background:#fff;margin:0}
 .site-header{border-bottom:1px solid var(--line);background:var(--soft)}
 .site-header .bar{max-width:46rem;margin:0 auto;padding:.6rem 1rem;display:flex;flex-wrap:wrap;gap:.35rem 1rem;align-items:center}
-.site-header .brand{font-weight:700;margin-right:auto;text-decoration:none;color:var(--ink);font-size:1.1rem}
+.site-header .brand{font-weight:700;margin-inline-end:auto;text-decoration:none;color:var(--ink);font-size:1.1rem}
 .site-header .links{display:flex;flex-wrap:wrap;gap:.25rem 1rem}
 .site-header a{color:var(--ink)}
 .site-header form{margin:0}
@@ -50,18 +53,20 @@ code.ability{white-space:nowrap}
 .settings{display:flex;flex-wrap:wrap;gap:.5rem;margin:1rem 0}
 .settings a{padding:.4rem .75rem;border:1px solid var(--line);border-radius:999px;text-decoration:none;background:var(--soft)}
 ul.plain,ol.plain{list-style:none;padding:0;margin:0}
-.badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-left:.4rem}td[data-label]>.badge:first-child,dd>.badge:first-child{margin-left:0}
+.badge{display:inline-block;font-size:.8em;padding:.05rem .5rem;border-radius:999px;background:var(--info);margin-inline-start:.4rem}td[data-label]>.badge:first-child,dd>.badge:first-child{margin-inline-start:0}
 .badge.muted{background:var(--soft)}
 .event{padding:.6rem 0;border-bottom:1px solid var(--line)}.event time{white-space:nowrap}
 .pager{display:flex;gap:1rem;align-items:center;margin:1rem 0}
 .table-wrap{overflow-x:auto}
-table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:.45rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
+table{border-collapse:collapse;width:100%}td,th{text-align:start;padding:.45rem .4rem;border-bottom:1px solid var(--line);vertical-align:top}
 .inline{display:inline}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .qr{display:block;background:#fff;border:1px solid var(--line);border-radius:var(--radius);padding:.5rem;max-width:100%;height:auto}
-.codes{columns:2;padding-left:1.2rem}
+.codes{columns:2;padding-inline-start:1.2rem}
 .impersonation{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center;justify-content:center;padding:.5rem 1rem;background:#fff4ce;border-bottom:2px solid #8a6100;color:#3d2b00}
 .impersonation p{margin:0}.impersonation form{margin:0}.impersonation button{margin:0;padding:.3rem .9rem;background:#3d2b00;border-color:#3d2b00}
+.site-footer{max-width:46rem;margin:0 auto;padding:1rem;border-top:1px solid var(--line);color:var(--muted)}
+.languages ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}.languages a[aria-current]{color:var(--ink);font-weight:600;text-decoration:none}
 .divider{display:flex;align-items:center;gap:.75rem;color:var(--muted);margin:1.25rem 0}.divider::before,.divider::after{content:"";flex:1;border-top:1px solid var(--line)}
 @media (max-width:30rem){.site-header .bar{padding:.5rem 1rem;column-gap:.85rem}
   .site-header .bar.with-parts .switcher{order:2;flex-basis:100%;min-width:0}.site-header .bar.with-parts .switcher select{flex:1;max-width:none;min-width:0}
@@ -95,32 +100,33 @@ export function signInLink(ctx: PageContext, label: string): SafeHtml {
 
 /** The page header: the account pages for a signed-in user, sign-in and registration for others. */
 function header(ctx: PageContext): SafeHtml {
+  const t = coreMessages.in(ctx.language);
   // Signed in, a narrow screen shows two tidy rows: the name and "Sign out", then the page links;
   // with a plugin's header part (the organization switcher), every screen does.
   const links = ctx.user
     ? html`<span class="links"
           >${servedLinks(ctx, [
-            ['/account', 'Account'],
-            ['/sessions', 'Sessions'],
-            ['/two-factor', 'Two-factor'],
-            ['/tokens', 'Tokens'],
+            ['/account', t('nav.account')],
+            ['/sessions', t('nav.sessions')],
+            ['/two-factor', t('nav.twoFactor')],
+            ['/tokens', t('nav.tokens')],
           ])}</span
         >
         <form class="inline" method="post" action="/logout">
           <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button class="link" type="submit">
-            Sign out
+            ${t('nav.signOut')}
           </button>
         </form>`
     : html`<span class="links"
         >${servedLinks(ctx, [
-          ['/login', 'Sign in'],
-          ['/register', 'Create an account'],
+          ['/login', t('nav.signIn')],
+          ['/register', t('nav.register')],
         ])}</span
       >`;
   return html`<header class="site-header">
     <nav
       class="bar${ctx.user ? ' signed-in' : ''}${ctx.headerParts?.length ? ' with-parts' : ''}"
-      aria-label="Main"
+      aria-label="${t('nav.main')}"
     >
       ${ctx.serves('/') ? html`<a class="brand" href="/">${ctx.appName}</a>` : html`<span class="brand">${ctx.appName}</span>`}${[...(ctx.headerParts ?? [])]}${links}
     </nav>
@@ -141,25 +147,27 @@ function errorBanner(ctx: PageContext): SafeHtml | '' {
 /** An administrator acting as the signed-in user: who, and a way back. */
 function impersonationBanner(ctx: PageContext): SafeHtml | '' {
   if (!ctx.impersonator || !ctx.user) return '';
-  return html`<div class="impersonation" role="region" aria-label="Impersonation">
-    <p>
-      You (<strong>${ctx.impersonator.username}</strong>) are acting as <strong>${ctx.user.username}</strong>.
-      Their password, two-factor methods, tokens, email address and account cannot be changed meanwhile.
-    </p>
+  const t = coreMessages.in(ctx.language);
+  return html`<div class="impersonation" role="region" aria-label="${t('impersonation.region')}">
+    <p>${t('impersonation.notice', { admin: ctx.impersonator.username, user: ctx.user.username })}</p>
     <form class="inline" method="post" action="/admin/impersonation/stop">
-      <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button type="submit">Stop</button>
+      <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button type="submit">
+        ${t('impersonation.stop')}
+      </button>
     </form>
   </div>`;
 }
 
 /** The page frame: header, the one-time flash message or error, then the content. */
 export function layout(ctx: PageContext, title: string, content: HtmlValue, head: HtmlValue = ''): SafeHtml {
+  const { language } = ctx;
+  const t = coreMessages.in(language);
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${language.locale}" dir="${language.dir}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title === ctx.appName ? ctx.appName : `${title} · ${ctx.appName}`}</title>
+        <title>${title === ctx.appName ? ctx.appName : t('page.title', { title, app: ctx.appName })}</title>
         <link rel="icon" href="data:," />
         <style>
           ${STYLE}
@@ -176,6 +184,7 @@ export function layout(ctx: PageContext, title: string, content: HtmlValue, head
           <h1>${title}</h1>
           ${content}
         </main>
+        <footer class="site-footer">${languageSwitcher(ctx)}</footer>
       </body>
     </html>`;
 }
@@ -243,9 +252,19 @@ export function form(
   </form>`;
 }
 
-/** A timestamp as people read it ("2026-11-24 09:30 UTC"), machine-readable in `datetime`. */
-export function when(value: string | null | undefined, fallback: string): SafeHtml | string {
-  return value
-    ? html`<time datetime="${value}">${value.replace('T', ' ').slice(0, 16)} UTC</time>`
-    : fallback;
+/**
+ * A timestamp as people read it, machine-readable in `datetime`: in `language` ("24. Nov. 2026,
+ * 09:30 UTC"), else as "2026-11-24 09:30 UTC".
+ */
+export function when(
+  value: string | null | undefined,
+  fallback: string,
+  language?: Language,
+): SafeHtml | string {
+  if (!value) return fallback;
+  const shown =
+    language && !Number.isNaN(Date.parse(value))
+      ? coreMessages.in(language)('time.utc', { at: value })
+      : `${value.replace('T', ' ').slice(0, 16)} UTC`;
+  return html`<time datetime="${value}">${shown}</time>`;
 }

@@ -14,8 +14,25 @@ import { errorPage } from '../html/error-page.ts';
 import { outageAs503 } from './outage.ts';
 import { PRIVATE_NO_STORE } from './cache-control.ts';
 import { callerIsGone } from '../security/caller-gone.ts';
+import { written, type Text } from '../../core/i18n/catalog.ts';
+import { validationText } from '../i18n/validation-text.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+import { requestLanguage } from '../i18n/request-language.ts';
 
 const REFUSALS_ON_THE_FORM = new Set([401, 403, 429]);
+
+/** Fastify's and the body parser's own messages that the core's catalog has, by their English text. */
+const KNOWN_TEXTS = new Map<string, Text>(
+  (['error.notFound', 'error.invalidJson', 'error.bodyTooLarge'] as const).map((key) => [
+    String(coreMessages.text(key)),
+    coreMessages.text(key),
+  ]),
+);
+
+/** A client error's message in the reader's language when the catalog has it, else as it is. */
+function knownText(message: string): Text {
+  return KNOWN_TEXTS.get(message) ?? message;
+}
 
 /** Fastify's own client errors (bad JSON, unsupported type, too large) keep their status. */
 function isFastifyClientError(error: FastifyError): boolean {
@@ -32,7 +49,7 @@ export function outcomeForError(request: FastifyRequest, thrown: FastifyError | 
       action,
       status: 'error',
       statusCode: 422,
-      message: 'Validation failed.',
+      message: coreMessages.text('error.validation'),
       errors: { [error.field]: FORBIDDEN_KEY_REASON },
     };
   }
@@ -41,7 +58,7 @@ export function outcomeForError(request: FastifyRequest, thrown: FastifyError | 
       action: error.options.action ?? action,
       status: 'error',
       statusCode: error.statusCode,
-      message: error.message,
+      message: error.text,
       redirectTo: error.options.redirectTo,
       errors: error.options.errors,
       data: error.options.data,
@@ -49,17 +66,28 @@ export function outcomeForError(request: FastifyRequest, thrown: FastifyError | 
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    const errors: Record<string, string> = {};
+    const errors: Record<string, Text> = {};
     for (const issue of fastifyError.validation) {
       const field =
         issue.instancePath.replace(/^\//, '').replace(/\//g, '.') ||
         String(issue.params?.missingProperty ?? 'body');
-      errors[field] ??= issue.message ?? 'is invalid';
+      errors[field] ??= validationText(issue);
     }
-    return { action, status: 'error', statusCode: 422, message: 'Validation failed.', errors };
+    return {
+      action,
+      status: 'error',
+      statusCode: 422,
+      message: coreMessages.text('error.validation'),
+      errors,
+    };
   }
   if (isFastifyClientError(fastifyError)) {
-    return { action, status: 'error', statusCode: fastifyError.statusCode!, message: fastifyError.message };
+    return {
+      action,
+      status: 'error',
+      statusCode: fastifyError.statusCode!,
+      message: knownText(fastifyError.message),
+    };
   }
   request.log.error({ err: error }, 'unhandled error');
   return { action, status: 'error', statusCode: 500, message: UNEXPECTED_ERROR_MESSAGE };
@@ -91,7 +119,7 @@ export async function authErrorHandler(
       .code(500)
       .header('cache-control', PRIVATE_NO_STORE)
       .type('text/plain; charset=utf-8')
-      .send(UNEXPECTED_ERROR_MESSAGE);
+      .send(written(UNEXPECTED_ERROR_MESSAGE, requestLanguage(request)));
   }
 }
 
@@ -100,7 +128,7 @@ async function answerForm(request: FastifyRequest, reply: FastifyReply, outcome:
   const page = request.routeOptions.config?.page;
   if (outcome.statusCode === 422 && page) return renderPage(request, reply, page, outcome);
   if ((outcome.statusCode === 401 || outcome.statusCode === 403) && outcome.redirectTo) {
-    if (outcome.message) request.session.flash('error', outcome.message);
+    if (outcome.message) request.session.flash('error', written(outcome.message, requestLanguage(request)));
     return reply.redirect(publicPath(request, outcome.redirectTo), 303);
   }
   // A refused form post (wrong password, disabled account, rate limit, expired CSRF token) shows

@@ -8,6 +8,8 @@ import type { Flash, Session } from '../sessions/session.ts';
 import { clientKind } from '../request/negotiation.ts';
 import { csrfToken } from '../security/csrf.ts';
 import { mountLinks, publicPath } from '../request/base-path.ts';
+import { written, writtenAll, type Language, type Text } from '../../core/i18n/catalog.ts';
+import { requestLanguage } from '../i18n/request-language.ts';
 
 export type EnvelopeStatus = 'success' | 'info' | 'error';
 
@@ -17,15 +19,32 @@ export interface Outcome {
   status: EnvelopeStatus;
   /** Default 200. */
   statusCode?: number;
-  message?: string;
+  /** A catalog text is written in the request's language when the answer is shaped. */
+  message?: Text;
   redirectTo?: string;
   user?: PublicUser;
   data?: Record<string, unknown>;
-  errors?: Record<string, string>;
+  errors?: Record<string, Text>;
   /** Extra top-level fields of the envelope (`tokens`, `token`, `token_id`, `name`). */
   fields?: Record<string, unknown>;
   /** Form clients: render the route's page with this outcome instead of redirecting (show-once data). */
   render?: boolean;
+}
+
+/** An outcome with its texts written in the reader's language: what pages and the envelope show. */
+export type WrittenOutcome = Omit<Outcome, 'message' | 'errors'> & {
+  message?: string;
+  errors?: Record<string, string>;
+};
+
+/** `outcome` with its message and field texts in `language`. */
+export function writeOutcome(outcome: Outcome, language: Language): WrittenOutcome {
+  const shown: WrittenOutcome = { ...outcome, message: undefined, errors: undefined };
+  if (outcome.message !== undefined) shown.message = written(outcome.message, language);
+  else delete shown.message;
+  if (outcome.errors !== undefined) shown.errors = writtenAll(outcome.errors, language);
+  else delete shown.errors;
+  return shown;
 }
 
 /**
@@ -36,7 +55,14 @@ export interface PageContext<P = unknown> {
   csrf: string;
   flash?: Flash;
   user: PublicUser | null;
-  outcome?: Outcome;
+  outcome?: WrittenOutcome;
+  /**
+   * The reader's language: `messages.in(ctx.language)` gives a catalog's texts in it;
+   * `ctx.language.locale`, `.dir` and `.format` (dates, numbers, plurals) too.
+   */
+  language: Language;
+  /** Every available language's tag, for the language switcher. */
+  languages: readonly string[];
   /** The submitted fields, for re-filling a form after an error (never passwords). */
   input: Record<string, string>;
   errors: Record<string, string>;
@@ -86,7 +112,7 @@ const NO_STORE = PRIVATE_NO_STORE;
 
 const NEVER_REFILLED = /password|secret|token|code|proof|_csrf/i;
 
-export function envelope(outcome: Outcome): Record<string, unknown> {
+export function envelope(outcome: WrittenOutcome): Record<string, unknown> {
   const body: Record<string, unknown> = {
     action: outcome.action,
     status: outcome.status,
@@ -138,10 +164,12 @@ export async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: PageRenderer,
-  outcome?: Outcome,
+  given?: Outcome,
   beforeSend?: BeforeSend,
 ): Promise<FastifyReply> {
   const caller = request.caller;
+  const language = requestLanguage(request);
+  const outcome = given && writeOutcome(given, language);
   const loadProps = request.routeOptions.config.pageProps;
   const query = request.query;
   const csrf = csrfToken(request);
@@ -150,6 +178,8 @@ export async function renderPage(
     flash: request.session.takeFlash(),
     user: caller && caller.via === 'session' ? publicUser(caller.user) : null,
     outcome,
+    language,
+    languages: request.server.languages.tags,
     input: outcome?.status === 'error' ? refillableInput(request) : (takeSavedInput(request) ?? {}),
     errors: outcome?.errors ?? {},
     query: query && typeof query === 'object' ? (query as Record<string, unknown>) : {},
@@ -187,13 +217,16 @@ export async function respond(
     return reply
       .code(outcome.statusCode ?? 200)
       .header('cache-control', NO_STORE)
-      .send(envelope({ ...outcome, redirectTo }));
+      .send(envelope(writeOutcome({ ...outcome, redirectTo }, requestLanguage(request))));
   }
   const page = request.routeOptions.config.page;
   if ((outcome.render || !outcome.redirectTo) && page)
     return renderPage(request, reply, page, outcome, beforeSend);
   if (outcome.message)
-    request.session.flash(outcome.status === 'error' ? 'error' : outcome.status, outcome.message);
+    request.session.flash(
+      outcome.status === 'error' ? 'error' : outcome.status,
+      written(outcome.message, requestLanguage(request)),
+    );
   await beforeSend?.();
   return reply.redirect(publicPath(request, outcome.redirectTo ?? '/'), 303);
 }

@@ -8,7 +8,8 @@ function problems(read: () => unknown): Record<string, string> {
   try {
     read();
   } catch (error) {
-    if (error instanceof ValidationError) return error.options.errors ?? {};
+    if (error instanceof ValidationError)
+      return Object.fromEntries(Object.entries(error.options.errors ?? {}).map(([f, text]) => [f, String(text)]));
     throw error;
   }
   throw new Error('no ValidationError');

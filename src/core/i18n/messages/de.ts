@@ -1,0 +1,96 @@
+import type { Translation } from '../types.ts';
+import type { CoreEnglish } from './en.ts';
+
+export const de = {
+  'nav.main': 'Hauptnavigation',
+  'nav.account': 'Konto',
+  'nav.sessions': 'Sitzungen',
+  'nav.twoFactor': 'Zwei-Faktor',
+  'nav.tokens': 'Zugriffstokens',
+  'nav.signIn': 'Anmelden',
+  'nav.register': 'Konto erstellen',
+  'nav.signOut': 'Abmelden',
+  'nav.language': 'Sprache',
+  'page.title': ({ title, app }) => `${title} · ${app}`,
+  'impersonation.region': 'Identitätswechsel',
+  'impersonation.notice': ({ admin, user }) =>
+    `Sie (${admin}) handeln gerade als ${user}. Passwort, Zwei-Faktor-Methoden, Zugriffstokens, E-Mail-Adresse und Konto dieser Person lassen sich währenddessen nicht ändern.`,
+  'impersonation.stop': 'Beenden',
+  'time.utc': ({ at }, f) =>
+    f.date(at, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC',
+
+  'errorPage.400': 'Ungültige Anfrage',
+  'errorPage.401': 'Anmeldung erforderlich',
+  'errorPage.403': 'Nicht erlaubt',
+  'errorPage.404': 'Nicht gefunden',
+  'errorPage.409': 'Konflikt',
+  'errorPage.413': 'Zu groß',
+  'errorPage.422': 'Bitte prüfen Sie Ihre Eingaben',
+  'errorPage.429': 'Zu viele Versuche',
+  'errorPage.500': 'Serverfehler',
+  'errorPage.503': 'Vorübergehend nicht verfügbar',
+  'errorPage.other': 'Etwas ist schiefgelaufen',
+  'errorPage.home': 'Zur Startseite',
+  'errorPage.deadLinkTitle': 'Dieser Anmeldelink funktioniert nicht mehr',
+  'errorPage.deadLinkText': 'Anmeldelinks gelten nur einmal und nur für kurze Zeit.',
+  'errorPage.newLink': 'Neuen Link per E-Mail senden',
+  'errorPage.passwordInstead': 'Stattdessen mit Passwort anmelden',
+
+  'error.validation': 'Die Eingaben sind nicht gültig.',
+  'error.unexpected': 'Etwas ist schiefgelaufen. Bitte versuchen Sie es später noch einmal.',
+  'error.authenticationRequired': 'Bitte melden Sie sich an.',
+  'error.forbidden': 'Dazu fehlt Ihnen die Berechtigung.',
+  'error.notFound': 'Nicht gefunden.',
+  'error.conflict': 'Das steht im Widerspruch zum aktuellen Stand.',
+  'error.tooManyAttempts': 'Zu viele Versuche. Bitte versuchen Sie es später noch einmal.',
+  'error.insufficientScope': ({ ability }) => `Diesem Token fehlt die Berechtigung „${ability}“.`,
+  'error.impersonation':
+    'Nicht möglich, solange Sie als diese Person handeln: Beenden Sie zuerst den Identitätswechsel.',
+  'error.bodyTooLarge': 'Der Inhalt der Anfrage ist zu groß.',
+  'error.bodyNotJson': 'Der Inhalt der Anfrage muss JSON sein.',
+  'error.bodyUnreadable': 'Die Anfrage konnte nicht gelesen werden (ist der Inhalt gültiges JSON?).',
+  'error.invalidJson': 'Der Inhalt der Anfrage ist kein gültiges JSON.',
+  'error.noResource': 'Unter diesem Pfad gibt es weder eine Ressource noch eine Operation.',
+  'error.status': ({ title }) => `${title}.`,
+
+  'problem.400': 'Ungültige Anfrage',
+  'problem.401': 'Nicht angemeldet',
+  'problem.403': 'Verboten',
+  'problem.404': 'Nicht gefunden',
+  'problem.405': 'Methode nicht erlaubt',
+  'problem.406': 'Nicht annehmbar',
+  'problem.409': 'Konflikt',
+  'problem.412': 'Vorbedingung fehlgeschlagen',
+  'problem.413': 'Inhalt zu groß',
+  'problem.414': 'URI zu lang',
+  'problem.415': 'Nicht unterstützter Medientyp',
+  'problem.422': 'Nicht verarbeitbarer Inhalt',
+  'problem.428': 'Vorbedingung erforderlich',
+  'problem.429': 'Zu viele Anfragen',
+  'problem.500': 'Interner Serverfehler',
+  'problem.503': 'Dienst nicht verfügbar',
+
+  'invalid.required': 'ist erforderlich',
+  'invalid.type': ({ type }) => `muss vom Typ ${type} sein`,
+  'invalid.minLength': ({ limit }, f) =>
+    f.plural(limit, {
+      one: 'muss mindestens # Zeichen lang sein',
+      other: 'muss mindestens # Zeichen lang sein',
+    }),
+  'invalid.maxLength': ({ limit }, f) =>
+    f.plural(limit, {
+      one: 'darf höchstens # Zeichen lang sein',
+      other: 'darf höchstens # Zeichen lang sein',
+    }),
+  'invalid.minimum': ({ limit }, f) => `muss mindestens ${f.number(limit)} sein`,
+  'invalid.maximum': ({ limit }, f) => `darf höchstens ${f.number(limit)} sein`,
+  'invalid.format': ({ format }) => `muss ein gültiges Format haben (${format})`,
+  'invalid.pattern': 'hat ein ungültiges Format',
+  'invalid.enum': ({ allowed }, f) => `muss einer dieser Werte sein: ${f.list(allowed, 'disjunction')}`,
+  'invalid.additional': 'wird hier nicht angenommen',
+  'invalid.other': 'ist ungültig',
+  'invalid.reservedKey':
+    'verwendet einen reservierten Namen (__proto__, constructor und prototype werden abgelehnt)',
+  'invalid.language': ({ available }, f) =>
+    `muss eine der verfügbaren Sprachen (${f.list(available)}) oder null sein`,
+} satisfies Translation<CoreEnglish>;
