@@ -23,6 +23,8 @@ declare module 'fastify' {
     pageProps?: (request: FastifyRequest) => unknown;
     /** Skip the CSRF check (only for routes that change nothing). */
     csrfExempt?: boolean;
+    /** Any origin may call it without credentials: a cross-site request is not refused for being one. */
+    cors?: boolean;
     /** Never reads a session or a caller (health, readiness, metrics): none is loaded for it. */
     sessionless?: boolean;
     /**

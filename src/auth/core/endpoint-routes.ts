@@ -7,6 +7,7 @@ import {
 } from '../../core/errors.ts';
 import { refillableInput, respond } from '../../http/response/respond.ts';
 import { clientKind } from '../../http/request/negotiation.ts';
+import { allowedMethods } from '../../http/response/allow.ts';
 import { mountedPath } from '../../http/request/base-path.ts';
 import { commitSession, cookieOptions } from '../../http/sessions/plugin.ts';
 import { requireAbility, requireCaller } from './caller.ts';
@@ -245,6 +246,58 @@ function inputOf(
   return Object.assign(Object.create(contextOf(request)) as RequestContext, parts);
 }
 
+/** The headers of a CORS answer: any origin, no credentials, the headers a client reads. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'WWW-Authenticate, Retry-After, Location',
+} as const;
+
+async function allowAnyOrigin(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  reply.headers(CORS_HEADERS);
+  return payload;
+}
+
+/** Paths whose preflight is answered, per server (two endpoints may share a path). */
+const preflightPaths = new WeakMap<FastifyInstance, Set<string>>();
+
+/** A request header list a preflight may name: field names only. */
+const HEADER_LIST = /^[A-Za-z0-9-]+(\s*,\s*[A-Za-z0-9-]+)*$/;
+
+/**
+ * `OPTIONS` at each path of a CORS endpoint: 204 with `Allow`, the methods the path serves and
+ * the headers the client asked to send (field names only), cached by the browser ten minutes.
+ */
+function answerPreflights(app: FastifyInstance, paths: readonly string[]): void {
+  const answered = preflightPaths.get(app) ?? new Set<string>();
+  preflightPaths.set(app, answered);
+  for (const path of paths) {
+    if (answered.has(path)) continue;
+    answered.add(path);
+    app.route({
+      method: 'OPTIONS',
+      url: path,
+      config: { sessionless: true, cors: true },
+      handler: (request, reply) => {
+        const allow = allowedMethods(request) ?? 'OPTIONS';
+        const asked = request.headers['access-control-request-headers'];
+        return reply
+          .code(204)
+          .headers({
+            ...CORS_HEADERS,
+            allow,
+            'access-control-allow-methods': allow,
+            'access-control-allow-headers':
+              typeof asked === 'string' && asked.length <= 500 && HEADER_LIST.test(asked)
+                ? asked
+                : 'Authorization, Content-Type',
+            'access-control-max-age': '600',
+          })
+          .send();
+      },
+    });
+  }
+}
+
 /** Serve one declaration (and its aliases) as Fastify routes of `app`. */
 export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): void {
   const params = inputReader<unknown>(endpoint.params);
@@ -341,6 +394,7 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
             )
         : undefined,
       csrfExempt: endpoint.csrfExempt,
+      cors: endpoint.cors,
       secrets: endpoint.secrets,
       jsonOnly: endpoint.jsonOnly,
       alwaysJson: endpoint.alwaysJson,
@@ -349,7 +403,11 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     // JSON answers are serialized from the declared schemas (form clients get pages or redirects).
     schema: { response: endpoint.responses },
     preHandler: (request) => checkAccess(endpoint, request),
+    // Every answer, the refusals too, readable by a page of any origin (no credentials).
+    ...(endpoint.cors ? { onSend: allowAnyOrigin } : {}),
   };
+  if (endpoint.cors)
+    answerPreflights(app, [endpoint.path, ...(endpoint.aliases ?? []).map((alias) => alias.path)]);
   for (const { method, path } of [
     { method: endpoint.method, path: endpoint.path },
     ...(endpoint.aliases ?? []),

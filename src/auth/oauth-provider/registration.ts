@@ -11,9 +11,6 @@ import { oauthProviderOptions } from './options.ts';
  * own JSON; a registered client is marked `dynamic` and shown as not verified on the consent page.
  */
 
-/** Registration answers may be read by a browser-based client of any origin (no credentials). */
-const CORS = { 'access-control-allow-origin': '*' } as const;
-
 const metadataField = (description: string) => Type.Optional(Type.Unknown({ description }));
 
 const RegistrationBody = Type.Object({
@@ -58,8 +55,9 @@ const register = defineEndpoint({
   path: '/oauth2/register',
   action: 'oauth.register',
   auth: 'anonymous',
-  // Clients call it directly, with no browser session to protect.
+  // Clients of any origin call it directly, with no browser session to protect.
   csrfExempt: true,
+  cors: true,
   jsonOnly: true,
   summary: 'Register a public OAuth client (RFC 7591 dynamic client registration)',
   description:
@@ -82,7 +80,7 @@ const register = defineEndpoint({
     });
     if (!parsed.ok) {
       const { error, error_description } = parsed.error;
-      return { status: 'error', statusCode: 400, json: { error, error_description }, headers: CORS };
+      return { status: 'error', statusCode: 400, json: { error, error_description } };
     }
     const now = services.clock.now();
     const { client } = await createClient(services.db, parsed.client, now);
@@ -97,7 +95,7 @@ const register = defineEndpoint({
       status: 'success',
       statusCode: 201,
       json: { ...metadata, client_id_issued_at: Math.floor(now.getTime() / 1000) },
-      headers: { ...CORS, 'cache-control': 'no-store' },
+      headers: { 'cache-control': 'no-store' },
     };
   },
 });

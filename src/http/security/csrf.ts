@@ -32,9 +32,10 @@ export class CsrfError extends HttpError {
  */
 export function verifyCsrf(request: FastifyRequest, _reply?: FastifyReply): void {
   if (!UNSAFE_METHODS.has(request.method)) return;
-  if (request.headers['sec-fetch-site'] === 'cross-site')
+  if (request.headers['sec-fetch-site'] === 'cross-site' && !request.routeOptions.config.cors)
     throw new CsrfError('Requests from other sites are not accepted.');
-  if (request.method !== 'POST' || request.routeOptions.config.csrfExempt) return;
+  const { csrfExempt, cors } = request.routeOptions.config;
+  if (request.method !== 'POST' || csrfExempt || cors) return;
   if (isCsrfSafeByConstruction(request)) return;
   const body = request.body as Record<string, unknown> | undefined;
   const sent = (body && typeof body === 'object' ? body._csrf : undefined) ?? request.headers['x-csrf-token'];

@@ -143,6 +143,48 @@ describe('POST /oauth2/register', () => {
     expect(({} as Record<string, unknown>).registration).toBeUndefined();
   });
 
+  it('CORS: a preflight from any origin is answered; a cross-site POST is served, every answer readable', async () => {
+    const preflight = await fetch(`${base}/oauth2/register`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://mcp-client.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, mcp-protocol-version');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const hostile = await fetch(`${base}/oauth2/register`, {
+      method: 'OPTIONS',
+      headers: { 'access-control-request-headers': 'content-type; <script>' },
+    });
+    expect(hostile.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
+
+    const crossSite = await register(
+      { redirect_uris: ['https://app.example.com/cb'] },
+      { origin: 'https://mcp-client.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(crossSite.status).toBe(201);
+    expect(crossSite.headers.get('access-control-allow-origin')).toBe('*');
+    const refused = await register(
+      {},
+      { origin: 'https://mcp-client.example', 'sec-fetch-site': 'cross-site' },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    // Other endpoints still refuse a cross-site request.
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: '{}',
+    });
+    expect(login.status).toBe(403);
+    expect(login.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('JSON only; no form CSRF token needed, and a session plays no part', async () => {
     const form = await fetch(`${base}/oauth2/register`, {
       method: 'POST',
@@ -187,6 +229,7 @@ describe('registration limit', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(LIMIT * 2);
     for (const response of responses.filter((r) => r.status === 429)) {
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
       const retryAfter = Number(response.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(3600);
