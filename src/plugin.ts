@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
@@ -239,8 +238,6 @@ export interface CitadelPlugin<
   hooks?: PluginHooks;
   /** Static files it serves (scripts its pages load), cached by browsers for five minutes. */
   assets?: readonly PluginAsset[];
-  /** Routes registered by hand, for what a declaration cannot express yet. */
-  routes?: (app: FastifyInstance) => void | Promise<void>;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
   actions?: readonly PipelineAction[];
   /**
@@ -264,7 +261,7 @@ export interface CitadelPlugin<
   tenancy?: Tenancy;
   /**
    * Rate-limit rules this plugin puts on routes it does not declare (another plugin's endpoints,
-   * its hand-written `routes`, the resource API); its own endpoints carry theirs in `rateLimit`.
+   * the resource API); its own endpoints carry theirs in `rateLimit`.
    * Rule names are unique across the server.
    */
   rateLimits?: readonly PluginRateLimit[];

@@ -1,16 +1,18 @@
 /**
- * A plugin as `definePlugin` takes it: its table (a migration and the table's type), its
- * routes, a pipeline action, a page replacement, an event listener and a sign-in fact. It has no
+ * A plugin as `definePlugin` takes it: its table (a migration and the table's type), an
+ * endpoint, a pipeline action, a page replacement, an event listener and a sign-in fact. It has no
  * options, so it is a constant; a plugin with options is a factory around `definePlugin`, as the
  * built-ins are (`magicLink({ ttlSeconds })`; see docs/architecture.md). Referenced
  * by docs/architecture.md; type-checked with the rest of the repository (`npm run typecheck`).
  * In an application the imports are `citadel`, `citadel/html` and `citadel/migrations`.
  */
 import type { Generated } from 'kysely';
+import { Type } from '@sinclair/typebox';
 import {
-  AuthenticationRequiredError,
   builtInPages,
+  defineEndpoint,
   definePlugin,
+  Envelope,
   signInFactsFor,
   ValidationError,
   type CitadelMigration,
@@ -50,21 +52,34 @@ export const notesPlugin = definePlugin({
   id: 'notes',
   migrations: [createNotes],
 
-  // Registered at the auth routes' prefix, behind the global hooks: the session is loaded, the
-  // caller resolved, and a form post has had its CSRF token checked before the handler runs.
-  routes(app) {
-    app.get('/notes', async (request) => {
-      const caller = request.caller;
-      if (!caller) throw new AuthenticationRequiredError();
-      const rows = await request.server.db
-        .selectFrom('plugin_notes')
-        .select(['body', 'created_at'])
-        .where('user_id', '=', caller.user.id)
-        .orderBy('id')
-        .execute();
-      return { notes: rows };
-    });
-  },
+  // Served at the auth routes' prefix, behind the global hooks: the session is loaded, the caller
+  // resolved (`auth: 'session'`: 401 without one), validated, serialized and documented from its
+  // schemas.
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      path: '/notes',
+      action: 'notes.list',
+      auth: 'session',
+      summary: "The caller's notes, oldest first",
+      responses: {
+        200: Envelope({
+          data: Type.Object({
+            notes: Type.Array(Type.Object({ body: Type.String(), created_at: Type.String() })),
+          }),
+        }),
+      },
+      async handler({ caller, services }) {
+        const notes = await services.db
+          .selectFrom('plugin_notes')
+          .select(['body', 'created_at'])
+          .where('user_id', '=', caller.user.id)
+          .orderBy('id')
+          .execute();
+        return { status: 'success', data: { notes } };
+      },
+    }),
+  ],
 
   // A sign-in step, enabled by listing its id: AUTH_LOGIN_ACTIONS=notes_first_note.
   actions: [

@@ -16,6 +16,7 @@ export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
   const plugins: CitadelPlugin[] = [...(options.plugins ?? defaultPlugins())];
   const ids = new Set<string>();
   const tables = new Map<string, string>();
+  for (const plugin of plugins) refuseRemovedSlots(plugin);
   for (const { id, tables: own = [] } of plugins) {
     if (ids.has(id)) throw new ConfigError(`two plugins have the id "${id}"`);
     ids.add(id);
@@ -36,6 +37,23 @@ export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
   // Each security event type declared once (by the core or one plugin).
   securityEventTypes(plugins);
   return plugins;
+}
+
+/**
+ * Slots a plugin written for an earlier release may still carry, and what replaces each: refused
+ * at start-up, so that a JavaScript plugin does not lose them silently.
+ */
+const REMOVED_SLOTS: Readonly<Record<string, string>> = {
+  routes:
+    'plugins do not receive the Fastify instance: declare each route in `endpoints` (defineEndpoint, pageEndpoint) and call other routes in-process with `services.fetch(request)`',
+};
+
+function refuseRemovedSlots(plugin: CitadelPlugin): void {
+  for (const [slot, instead] of Object.entries(REMOVED_SLOTS))
+    if (slot in plugin)
+      throw new ConfigError(
+        `plugin "${plugin.id}" has a \`${slot}\` slot, which Citadel no longer reads: ${instead}`,
+      );
 }
 
 /** Citadel's own migrations: the core's and every plugin's (they run in name order). */

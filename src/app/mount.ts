@@ -38,7 +38,11 @@ import { HttpError } from '../core/errors.ts';
 import { assertRedisReachable } from '../ops/redis.ts';
 import { shareUserChanges } from '../auth/core/user-changes.ts';
 
+import { injectFetch } from '../embed/fetch.ts';
 import './seed-setting.ts';
+
+/** Where an in-process request (`services.fetch`) comes from. */
+const LOOPBACK_ADDRESS = '127.0.0.1';
 
 export interface MountOptions {
   config: CitadelConfig;
@@ -127,6 +131,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     pageReplacements: replacements,
     pluginOptions,
     apiBaseUrl: config.api?.apiBaseUrl ?? null,
+    // Citadel's own paths, under the prefix of the instance it is mounted in (an embedding host's).
+    fetch: (request) =>
+      injectFetch(app, request, { basePath: '', prefix: app.prefix, remoteAddress: LOOPBACK_ADDRESS }),
   });
   app.decorate('citadel', services);
   // Page headers are rendered by the HTTP layer (`renderPage`), which reads them from the instance.

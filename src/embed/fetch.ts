@@ -37,12 +37,13 @@ export function clientAddressOf(request: Request, context: unknown): string | un
  * Response. `basePath` is the mount path the host routes to Citadel: it is taken off the URL, as
  * `app.use('/auth', handler)` does for the Node handler; the resource API's own path
  * (`apiBaseUrl`, `/api`) is served as it is, for a host that routes it beside the mount; any other
- * URL outside the mount is Citadel's 404.
+ * URL outside the mount is Citadel's 404. `prefix` is the Fastify prefix Citadel's routes sit under
+ * (an encapsulated instance's), put in front of the path.
  */
 export async function injectFetch(
   app: FastifyInstance,
   request: Request,
-  options: { basePath: string; remoteAddress: string; apiBaseUrl?: string },
+  options: { basePath: string; remoteAddress: string; apiBaseUrl?: string; prefix?: string },
 ): Promise<Response> {
   const url = new URL(request.url);
   let path = url.pathname;
@@ -67,7 +68,7 @@ export async function injectFetch(
       : Buffer.from(await request.arrayBuffer());
   const answer = await app.inject({
     method: method as 'GET',
-    url: path + url.search,
+    url: (options.prefix ?? '') + path + url.search,
     headers,
     ...(body === undefined ? {} : { payload: body }),
     remoteAddress: options.remoteAddress,

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '@hono/node-server';
 import { buildApp } from '../../examples/embed-hono/server.ts';
 import demo from '../../examples/blog/citadel.config.ts';
-import { defaultPlugins, definePlugin, type CitadelFetchHandler } from '../../src/index.ts';
+import { Type } from '@sinclair/typebox';
+import {
+  defaultPlugins,
+  defineEndpoint,
+  definePlugin,
+  Envelope,
+  type CitadelFetchHandler,
+} from '../../src/index.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { MailCapture } from '../support/mail.ts';
 import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
@@ -18,9 +25,19 @@ import { TEST_PASSWORD, TEST_SECRET } from '../support/app.ts';
 
 const whereFrom = definePlugin({
   id: 'where-from',
-  routes(app) {
-    app.get('/where-from', async (request) => ({ ip: request.ip }));
-  },
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      path: '/where-from',
+      action: 'where_from',
+      auth: 'optional',
+      alwaysJson: true,
+      responses: { 200: Envelope({ data: Type.Object({ ip: Type.String() }) }) },
+      async handler({ ip }) {
+        return { status: 'success', data: { ip } };
+      },
+    }),
+  ],
 });
 
 describe('createFetchHandler in Hono (examples/embed-hono)', () => {
@@ -174,9 +191,9 @@ describe('createFetchHandler in Hono (examples/embed-hono)', () => {
   it('the client address: the one the host passes, X-Forwarded-For only from a trusted proxy', async () => {
     const ip = async (context: unknown, headers: Record<string, string> = {}) =>
       (await (await citadel(new Request('http://localhost/auth/where-from', { headers }), context)).json())
-        .ip;
+        .data.ip;
     // Through Hono: the socket's address.
-    expect((await (await fetch(`${base}/auth/where-from`)).json()).ip).toBe('127.0.0.1');
+    expect((await (await fetch(`${base}/auth/where-from`)).json()).data.ip).toBe('127.0.0.1');
     expect(await ip({ clientAddress: '198.51.100.7' })).toBe('198.51.100.7');
     expect(await ip({ clientAddress: '198.51.100.7' }, { 'x-forwarded-for': '203.0.113.5' })).toBe(
       '198.51.100.7',

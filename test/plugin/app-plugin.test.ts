@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
 import type { Generated } from 'kysely';
-import { defaultPlugins, definePlugin, ValidationError, type CitadelMigration } from '../../src/index.ts';
+import {
+  defaultPlugins,
+  defineEndpoint,
+  definePlugin,
+  Envelope,
+  ValidationError,
+  type CitadelMigration,
+} from '../../src/index.ts';
 import { html } from '../../src/html.ts';
 import { idColumn, TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
-import { requireCaller } from '../../src/auth/core/caller.ts';
 import { resolvePlugins } from '../../src/app/assembly.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 // An application's own table, typed for Citadel's Kysely instance by declaration merging.
@@ -38,18 +45,24 @@ const signIns: number[] = [];
 const notesPlugin = definePlugin({
   id: 'notes',
   migrations: [notesMigration],
-  routes(app) {
-    app.get('/notes', async (request: FastifyRequest) => {
-      const { user } = requireCaller(request);
-      const notes = await request.server.db
-        .selectFrom('notes')
-        .select(['body'])
-        .where('user_id', '=', user.id)
-        .orderBy('id')
-        .execute();
-      return { notes: notes.map((n) => n.body) };
-    });
-  },
+  endpoints: [
+    defineEndpoint({
+      method: 'GET',
+      path: '/notes',
+      action: 'notes.list',
+      auth: 'session',
+      responses: { 200: Envelope({ data: Type.Object({ notes: Type.Array(Type.String()) }) }) },
+      async handler({ caller, services }) {
+        const notes = await services.db
+          .selectFrom('notes')
+          .select(['body'])
+          .where('user_id', '=', caller.user.id)
+          .orderBy('id')
+          .execute();
+        return { status: 'success', data: { notes: notes.map((n) => n.body) } };
+      },
+    }),
+  ],
   actions: [
     {
       id: 'notes_welcome',
@@ -105,7 +118,7 @@ describe('an application plugin (route, action, table) without editing Citadel',
     expect(signIns).toContain(user.id);
     const notes = await client.get('/notes');
     expect(notes.status).toBe(200);
-    expect(notes.body).toEqual({ notes: ['welcome'] });
+    expect(notes.body.data).toEqual({ notes: ['welcome'] });
   });
 
   it('its action page renders the fields it gave, escaped by the html template', async () => {
@@ -124,6 +137,14 @@ describe('an application plugin (route, action, table) without editing Citadel',
     const other = { id: 'other-notes', tables: ['notes'] };
     expect(() => resolvePlugins({ plugins: [{ ...notesPlugin, tables: ['notes'] }, other] })).toThrow(
       /^plugins "notes" and "other-notes" both create the table "notes"$/,
+    );
+  });
+
+  it('a plugin that still carries a `routes` slot (written for an earlier release) is refused at start-up', () => {
+    const legacy = { id: 'legacy', routes: () => undefined } as unknown as typeof notesPlugin;
+    expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(ConfigError);
+    expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(
+      /^plugin "legacy" has a `routes` slot, which Citadel no longer reads: .*endpoints/,
     );
   });
 });

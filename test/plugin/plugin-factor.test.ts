@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from '@sinclair/typebox';
 import {
   defaultPlugins,
-  AuthenticationRequiredError,
+  defineEndpoint,
   definePlugin,
-  ValidationError,
+  Envelope,
   type CitadelMigration,
   type CitadelServices,
   type Factor,
@@ -98,23 +99,28 @@ const pinChecks: number[] = [];
 const pinPlugin = definePlugin({
   id: 'pin',
   migrations: [pinMigration],
-  routes(app) {
-    app.post('/pin', async (request) => {
-      const caller = request.caller;
-      if (!caller || caller.via !== 'session') throw new AuthenticationRequiredError();
-      const pin = (request.body as Record<string, unknown> | undefined)?.pin;
-      if (typeof pin !== 'string' || !/^\d{6}$/.test(pin)) throw new ValidationError({ pin: 'Six digits.' });
-      await request.server.db
-        .insertInto('pin_factors')
-        .values({
-          user_id: caller.user.id,
-          pin_hash: pinHash(request.server.citadel, caller.user.id, pin),
-          created_at: request.server.clock.now().toISOString(),
-        })
-        .execute();
-      return { status: 'success' };
-    });
-  },
+  endpoints: [
+    defineEndpoint({
+      method: 'POST',
+      path: '/pin',
+      action: 'pin.set',
+      auth: 'session',
+      bearer: false,
+      body: Type.Object({ pin: Type.String({ pattern: '^[0-9]{6}$' }) }),
+      responses: { 200: Envelope() },
+      async handler({ body, caller, services }) {
+        await services.db
+          .insertInto('pin_factors')
+          .values({
+            user_id: caller.user.id,
+            pin_hash: pinHash(services, caller.user.id, body.pin),
+            created_at: services.clock.now().toISOString(),
+          })
+          .execute();
+        return { status: 'success' };
+      },
+    }),
+  ],
   factors: [pinFactor, sudoOnlyFactor],
   events: {
     request(request) {

@@ -1,26 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definePlugin, type CitadelPlugin } from '../../src/index.ts';
+import { Type } from '@sinclair/typebox';
+import { defineEndpoint, definePlugin, Envelope, type CitadelPlugin } from '../../src/index.ts';
 import { blogPlugins } from '../../examples/blog/citadel.config.ts';
 import { startBlogApp, type BlogApp } from '../support/api-app.ts';
 import { startTestApp } from '../support/app.ts';
 
 /**
- * Contract section 15: a plugin brings `rateLimits`, rules for routes it does not declare: another
- * plugin's endpoints, its own hand-written routes, the resource API. A matching request counts
+ * A plugin brings `rateLimits`, rules for routes whatever declares them: another plugin's
+ * endpoints, its own, the resource API. A matching request counts
  * before the route's own rules and before validation; the rest of the server pays nothing.
  */
 const limits = definePlugin({
   id: 'limits',
-  routes(app) {
-    app.get('/limited/ping', async () => ({ pong: true }));
-    app.get('/unlimited/ping', async () => ({ pong: true }));
-  },
+  endpoints: ['/limited/ping', '/unlimited/ping'].map((path) =>
+    defineEndpoint({
+      method: 'GET',
+      path,
+      action: 'ping',
+      auth: 'optional',
+      responses: { 200: Envelope({ data: Type.Object({ pong: Type.Boolean() }) }) },
+      async handler() {
+        return { status: 'success', data: { pong: true } };
+      },
+    }),
+  ),
   rateLimits: [
     // Another plugin's declared endpoint, POST only (the sign-in page stays free).
     { name: 'app:login', path: '/login', method: 'POST', max: 3, windowSeconds: 60 },
     // The resource API, per signed-in user (anonymous callers by address).
     { name: 'app:posts', path: '/api/v1/posts', method: 'GET', max: 2, windowSeconds: 60, per: 'user' },
-    // Its own hand-written routes, by a test on the path.
+    // Its own endpoints, by a test on the path.
     { name: 'app:limited', path: (path) => path.startsWith('/limited/'), max: 1, windowSeconds: 30 },
   ],
 });
@@ -73,7 +82,7 @@ describe('a plugin’s rateLimits', () => {
     expect((await client.get('/api/v1/comments')).status).toBe(200);
   });
 
-  it('limits the plugin’s own hand-written routes matched by a test on the path', async () => {
+  it('limits the plugin’s own endpoints matched by a test on the path', async () => {
     const client = t.client();
     expect((await client.get('/limited/ping')).status).toBe(200);
     expect((await client.get('/limited/ping')).status).toBe(429);

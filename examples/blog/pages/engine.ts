@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { CitadelServices } from '../../../src/plugin-api.ts';
 
 /**
- * The blog pages read and write through the resource API in the same process (`app.inject`: no
- * socket, the whole engine: hooks, validation, visibility, cursors, obfuscated ids), as the
+ * The blog pages read and write through the resource API in the same process (`services.fetch`:
+ * no socket, the whole engine: hooks, validation, visibility, cursors, obfuscated ids), as the
  * signed-in caller when a session cookie is given. The pages never touch the tables themselves.
  */
 
@@ -34,11 +34,10 @@ export interface Engine {
 }
 
 /**
- * The engine of the server `app` belongs to, at `/api/v1` under the same prefix as the blog's
- * routes. `session` is the caller's session cookie value (none: an anonymous read).
+ * The engine of the server `services` belong to, at `/api/v1`. `session` is the caller's session
+ * cookie value (none: an anonymous read).
  */
-export function engineOf(app: FastifyInstance, cookieName: string): Engine {
-  const base = `${app.prefix}/api/v1`;
+export function engineOf(services: Pick<CitadelServices, 'fetch'>, cookieName: string): Engine {
   return {
     async call(method, path, options = {}) {
       const search = new URLSearchParams();
@@ -47,17 +46,20 @@ export function engineOf(app: FastifyInstance, cookieName: string): Engine {
       const headers: Record<string, string> = { accept: 'application/json' };
       if (options.session) headers.cookie = `${cookieName}=${options.session}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await app.inject({
-        method,
-        url: `${base}${path}${search.size > 0 ? `?${search}` : ''}`,
-        headers,
-        payload: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
-      const body = JSON.parse(response.body || '{}') as Record<string, unknown>;
-      if (response.statusCode < 400) {
+      const url = `http://citadel/api/v1${path}${search.size > 0 ? `?${search}` : ''}`;
+      const response = await services.fetch(
+        new Request(url, {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        }),
+      );
+      const text = await response.text();
+      const body = JSON.parse(text || '{}') as Record<string, unknown>;
+      if (response.status < 400) {
         return {
           ok: true,
-          status: response.statusCode,
+          status: response.status,
           data: body.data as never,
           pagination: body.pagination as Pagination | undefined,
         };
@@ -68,7 +70,7 @@ export function engineOf(app: FastifyInstance, cookieName: string): Engine {
       for (const { name, reason } of problem.invalid_params ?? []) invalid[name.replace(/^\//, '')] = reason;
       return {
         ok: false,
-        status: response.statusCode,
+        status: response.status,
         detail: problem.detail ?? 'The request failed.',
         invalid,
       };

@@ -1,5 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import {
   builtInPages,
   defineEndpoint,
@@ -332,8 +331,9 @@ export function blogPages() {
   return definePlugin({
     id: 'blog',
     endpoints: [post, comment, mine, newPost, create, edit, update, publish, remove],
-    routes(app: FastifyInstance) {
-      engine = engineOf(app, SESSION_COOKIE);
+    // The pages call the resource API in process, through the server's own pipeline.
+    init({ services }) {
+      engine = engineOf(services, SESSION_COOKIE);
     },
     // The home page (`/`) becomes the blog's front page.
     pages: { home: async (ctx) => frontPage(ctx, await front(ctx.query)) },

@@ -10,7 +10,8 @@ import { serveAuthDocs } from './docs-routes.ts';
 
 /**
  * The auth core's HTTP side: who the caller is (remember-me restoration, then the session or the
- * bearer token) on every request, the plugins' `request` listeners, and each plugin's routes.
+ * bearer token) on every request, the plugins' `request` listeners, and each plugin's endpoints
+ * and assets.
  */
 export const authCore = fp(async function authCore(app: FastifyInstance) {
   const { requestListeners } = app.citadel;
@@ -69,7 +70,7 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
       registerEndpoints(app, endpoints);
       continue;
     }
-    if (!plugin.routes && !plugin.assets && endpoints.length === 0) continue;
+    if (!plugin.assets && endpoints.length === 0) continue;
     await app.register(async (scope) => {
       registerEndpoints(scope, endpoints);
       for (const asset of plugin.assets ?? []) {
@@ -78,7 +79,6 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
           reply.type(asset.contentType).header('cache-control', 'public, max-age=300').send(body),
         );
       }
-      await plugin.routes?.(scope);
     });
   }
   serveAuthDocs(app, groups);

@@ -105,6 +105,8 @@ export interface AuthServicesOptions {
   pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
   /** The resource API's base path (`/api`), when there is one, for the typed client's route list. */
   apiBaseUrl?: string | null;
+  /** A request through the server's own pipeline, in process (`services.fetch`). */
+  fetch: CitadelServices['fetch'];
 }
 
 /**
@@ -130,6 +132,7 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   return {
     ...core,
     log: options.log,
+    fetch: options.fetch,
     servedPaths: options.servedPaths,
     pageReplacements: options.pageReplacements,
     pluginOptions: options.pluginOptions,

@@ -17,4 +17,12 @@ export interface Log {
 export interface CitadelServices extends HttpServices {
   /** The server's logger. */
   log: Log;
+  /**
+   * One request through this server's own pipeline, in process (no socket): routing, sessions,
+   * CSRF, validation, hooks and the resource API, exactly as for a client. The URL's path and query
+   * are Citadel's own (without the path it is mounted at); its origin is ignored. The request
+   * comes from the loopback address and carries only the headers it is given (a session cookie
+   * to act as a visitor).
+   */
+  fetch(request: Request): Promise<Response>;
 }

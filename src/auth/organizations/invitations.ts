@@ -30,6 +30,18 @@ export {
   pendingInvitations,
 } from './invitations-service.ts';
 
+/** The emailed invitation link's path: `{appUrl}/organizations/invitations/links/{token}`. */
+export const INVITATION_LINK_PATH = '/organizations/invitations/links/:token';
+
+/** The invitation link to mail, with `proof` when it also proves the address. */
+export function invitationLinkUrl(appUrl: string, token: string, proof?: string): string {
+  const url = `${appUrl}${INVITATION_LINK_PATH.replace(':token', encodeURIComponent(token))}`;
+  return proof === undefined ? url : `${url}?proof=${encodeURIComponent(proof)}`;
+}
+
+/** A page's declaration, marked so that the typed client has no method for it. */
+const pageOnly = <E extends object>(endpoint: E) => ({ ...endpoint, pageOnly: true as const });
+
 /** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
 export const MAX_TOKEN_LENGTH = 128;
 
@@ -99,6 +111,46 @@ export function invitationEndpoints(
 ) {
   const linkProps = (input: EndpointInput<unknown, unknown, { token?: string; proof?: string }>) =>
     invitationProps(input.services, input.body.token ?? '', input.caller, input.body.proof);
+
+  // A browser page: the typed client has no method for it.
+  const link = pageOnly(
+    defineEndpoint({
+      method: 'GET',
+      path: INVITATION_LINK_PATH,
+      // Links mailed before this path existed keep working.
+      aliases: [{ method: 'GET', path: '/organizations/invitations/:token' }],
+      action: 'organizations.invitation',
+      auth: 'optional',
+      summary: 'The emailed invitation link: a page whose button accepts it',
+      description:
+        'Opening the link changes nothing (mail scanners open links). `proof` comes from the link POST /organizations/invitations/confirmation emails. Accept with POST /organizations/invitations/accept.',
+      params: Type.Object({ token: TokenText('The token of the invitation link') }),
+      query: Type.Object({
+        proof: Type.Optional(TokenText('The token of the emailed link that proves the address')),
+      }),
+      secrets: ['token', 'proof'],
+      failures: [404],
+      responses: { 200: Envelope() },
+      page: invitationPage,
+      pageProps: (input) =>
+        invitationProps(input.services, input.params.token ?? '', input.caller, input.query.proof),
+      async handler({ params, services }) {
+        const found = await invitationByToken(services.db, services.clock.now(), params.token);
+        if (!found)
+          return {
+            status: 'error',
+            statusCode: 404,
+            message: 'This invitation is invalid, was already used or has expired.',
+            render: true,
+          };
+        return {
+          status: 'info',
+          message: 'Accept with POST /organizations/invitations/accept {token}.',
+          render: true,
+        };
+      },
+    }),
+  );
 
   const list = defineEndpoint({
     method: 'GET',
@@ -211,7 +263,7 @@ export function invitationEndpoints(
       const { config } = services;
       const user = caller.user;
       const { proof, organization } = await createEmailProof(services, user, body.token);
-      const url = `${config.appUrl}/organizations/invitations/${encodeURIComponent(body.token)}?proof=${encodeURIComponent(proof)}`;
+      const url = invitationLinkUrl(config.appUrl, body.token, proof);
       await services.mailer.send(
         composeMail(user.email, {
           subject: `Confirm your address to join ${organization}`,
@@ -229,5 +281,5 @@ export function invitationEndpoints(
     },
   });
 
-  return { list, revoke, accept, sendProof };
+  return { link, list, revoke, accept, sendProof };
 }

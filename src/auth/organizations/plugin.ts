@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import { definePlugin } from '../../plugin.ts';
 import { organizationEmailProofsMigration, organizationsMigration } from './migrations.ts';
 import { organizationEndpoints, organizationsOf } from './routes.ts';
-import { invitationLink } from './link-routes.ts';
 import { switcher } from './pages.ts';
 import { ORGANIZATION_ERROR_CODES, ORGANIZATION_EVENTS } from './events.ts';
 import { compileRoles } from './roles.ts';
@@ -34,7 +33,6 @@ export function organizations(options: OrganizationsOptions = {}) {
       'organization_email_proofs',
     ],
     endpoints: organizationEndpoints(roles),
-    routes: invitationLink,
     tenancy: createTenancy(roles),
     events: { request: noteSessionOrganization },
     securityEvents: ORGANIZATION_EVENTS,

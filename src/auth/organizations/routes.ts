@@ -26,7 +26,7 @@ import {
 } from './service.ts';
 import { MAX_ROW_ID, rowIdFromText } from '../../db/row-id.ts';
 import { isManagerRole, OrganizationWithRole, parseId, requireMember } from './access.ts';
-import { invitationEndpoints } from './invitations.ts';
+import { invitationEndpoints, invitationLinkUrl } from './invitations.ts';
 import { createInvitation, invitationsOf } from './invitations-service.ts';
 
 /** At most this many invitations per organization per hour. */
@@ -284,7 +284,7 @@ export function organizationEndpoints(roles: RolePermissions) {
         role: body.role,
         invitedBy: caller.user.id,
       });
-      const url = `${config.appUrl}/organizations/invitations/${encodeURIComponent(token)}`;
+      const url = invitationLinkUrl(config.appUrl, token);
       await services.mailer.send(
         composeMail(email, {
           subject: `Join ${member.name}`,
@@ -304,6 +304,7 @@ export function organizationEndpoints(roles: RolePermissions) {
   });
 
   const {
+    link: invitationLink,
     list: listInvitations,
     revoke: revokeInvitation,
     accept,
@@ -413,6 +414,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     setActive,
     accept,
     sendProof,
+    invitationLink,
     show,
     update,
     remove,
