@@ -62,6 +62,13 @@ export class Subscriber {
     if (event) this.stream.event(event);
   }
 
+  /** The events up to `id` cannot be delivered: a reset, and on from there. */
+  reset(id: number): void {
+    if (this.held) this.held = [];
+    this.cursor = Math.max(this.cursor, id);
+    this.stream.reset(id);
+  }
+
   /** Replay done: what arrived meanwhile goes out, in order, past what the replay sent. */
   live(cursor: number): void {
     this.cursor = Math.max(this.cursor, cursor);
@@ -222,7 +229,7 @@ export class LiveHub {
       return feed.position;
     });
     const resumeFrom = lastEventIdHeader === undefined ? null : parseEventId(lastEventIdHeader);
-    if (resumeFrom !== null && (await this.resumable(name, resumeFrom, start))) {
+    if (resumeFrom !== null && (await this.resumable(name, resumeFrom))) {
       let cursor = resumeFrom;
       while (cursor < start && subscriber.stream.isOpen) {
         const changes = await changesAfter(db, name, cursor, BATCH, start);
@@ -231,13 +238,16 @@ export class LiveHub {
         events.forEach((event) => event && subscriber.stream.event(event));
         cursor = changes.at(-1)!.id;
       }
+      // Replayed events this caller may not see still move its position.
+      subscriber.stream.position(Math.max(start, cursor));
     } else if (lastEventIdHeader !== undefined) subscriber.stream.reset(start);
     else subscriber.stream.position(start);
     subscriber.live(start);
   }
 
   /** Every event after `id` is still held (and `id` is one this resource has had). */
-  private async resumable(resource: string, id: number, last: number): Promise<boolean> {
+  private async resumable(resource: string, id: number): Promise<boolean> {
+    const last = await lastEventId(this.deps.db, resource);
     if (id > last) return false;
     if (id === last) return true;
     const row = (await this.deps.db
@@ -300,8 +310,18 @@ export class LiveHub {
   }
 
   private async drain(feed: Feed): Promise<void> {
+    const { db } = this.deps;
     while (feed.subscribers.size > 0) {
-      const changes = await changesAfter(this.deps.db, feed.resource, feed.position, BATCH);
+      const changes = await changesAfter(db, feed.resource, feed.position, BATCH);
+      const next = changes[0]?.id ?? (await lastEventId(db, feed.resource));
+      if (next > feed.position + 1) {
+        // Events this process never delivered are no longer held (swept while it was far behind):
+        // its streams cannot know what they missed, so each gets a reset from here.
+        const resumeAt = changes.length > 0 ? next - 1 : next;
+        for (const subscriber of feed.subscribers) subscriber.reset(resumeAt);
+        feed.position = resumeAt;
+        continue;
+      }
       if (changes.length === 0) return;
       await this.deliver(feed, changes);
       feed.position = changes.at(-1)!.id;
