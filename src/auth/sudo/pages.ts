@@ -1,8 +1,12 @@
 import { html, type SafeHtml } from '../../http/html/html.ts';
-import { field, form, layout, when } from '../../http/html/layout.ts';
+import { field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { safeNext } from '../core/sudo/next.ts';
 import type { PluginFactorView } from '../core/factors/types.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+import { authMessages } from '../core/messages/index.ts';
+import { sudoMessages } from './messages/index.ts';
+import type { SudoEnglish } from './messages/en.ts';
 
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
@@ -22,6 +26,7 @@ export interface SudoPageProps {
 
 /** The step-up page: one form per factor this user can prove. */
 export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
+  const t = sudoMessages.in(ctx.language);
   const { factors, state } = ctx.props;
   const next = safeNext(ctx.outcome?.data?.next ?? ctx.query.next ?? ctx.input.next) ?? '';
   const keepNext = next ? hidden('next', next) : '';
@@ -32,35 +37,35 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
   if (factors.includes('password'))
     forms.push(
       html`<section id="sudo-password">
-        <h2>Password</h2>
+        <h2>${t('page.password')}</h2>
         ${form(
           ctx,
           '/sudo/verify',
           html`${hidden('factor', 'password')}${keepNext}
-          ${field(forFactor('password'), { name: 'proof', label: 'Password', hideLabel: true, type: 'password', autocomplete: 'current-password', required: true })}`,
-          'Confirm',
+          ${field(forFactor('password'), { name: 'proof', label: t('page.password'), hideLabel: true, type: 'password', autocomplete: 'current-password', required: true })}`,
+          t('page.confirm'),
         )}
       </section>`,
     );
   if (factors.includes('totp'))
     forms.push(
       html`<section id="sudo-totp">
-        <h2>Authenticator app</h2>
+        <h2>${t('page.totp')}</h2>
         ${form(
           ctx,
           '/sudo/verify',
           html`${hidden('factor', 'totp')}${keepNext}
-          ${field(forFactor('totp'), { name: 'proof', label: 'Code from the app', autocomplete: 'one-time-code', inputmode: 'numeric', required: true })}`,
-          'Confirm',
+          ${field(forFactor('totp'), { name: 'proof', label: t('page.totpCode'), autocomplete: 'one-time-code', inputmode: 'numeric', required: true })}`,
+          t('page.confirm'),
         )}
       </section>`,
     );
   if (factors.includes('passkey'))
     forms.push(
       html`<section id="sudo-passkey">
-        <h2>Passkey</h2>
+        <h2>${t('page.passkey')}</h2>
         <button type="button" id="passkey-sudo" data-passkey-auth="sudo" data-next="${next}">
-          Use a passkey
+          ${t('page.usePasskey')}
         </button>
         <p id="passkey-status" role="status"></p>
       </section>`,
@@ -68,13 +73,13 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
   if (factors.includes('recovery_code'))
     forms.push(
       html`<section id="sudo-recovery">
-        <h2>Recovery code</h2>
+        <h2>${t('page.recoveryCode')}</h2>
         ${form(
           ctx,
           '/sudo/verify',
           html`${hidden('factor', 'recovery_code')}${keepNext}
-          ${field(forFactor('recovery_code'), { name: 'proof', label: 'Recovery code', hideLabel: true, autocomplete: 'off', required: true })}`,
-          'Confirm',
+          ${field(forFactor('recovery_code'), { name: 'proof', label: t('page.recoveryCode'), hideLabel: true, autocomplete: 'off', required: true })}`,
+          t('page.confirm'),
         )}
       </section>`,
     );
@@ -87,31 +92,30 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
           '/sudo/verify',
           html`${hidden('factor', factor.id)}${keepNext}
           ${field(forFactor(factor.id), { name: 'proof', label: factor.input.label, hideLabel: factor.input.label === factor.label, autocomplete: factor.input.autocomplete ?? 'off', inputmode: factor.input.inputmode, required: true })}`,
-          'Confirm',
+          t('page.confirm'),
         )}
       </section>`,
     );
 
   // The guard's flash ("Please confirm your identity…") would repeat what this page says better.
-  const frame = ctx.flash?.message === SUDO_REQUIRED ? { ...ctx, flash: undefined } : ctx;
-  const purpose = next ? purposeOf(next) : null;
+  const frame = isSudoRequiredFlash(ctx) ? { ...ctx, flash: undefined } : ctx;
+  const purposeKey = next ? purposeOf(next) : null;
+  const purpose = purposeKey ? t(purposeKey) : null;
+  const minutes = Math.round(ctx.props.ttlSeconds / 60);
   const status = state
     ? html`<p id="sudo-active">
-          Sensitive changes are allowed until ${when(state.expiresAt, '')}, without asking again.
+          ${t('page.activeUntil', { until: coreMessages.in(ctx.language)('time.utc', { at: state.expiresAt }) })}
         </p>
         <div class="actions">
-          ${next ? html`<a class="button" id="sudo-continue" href="${next}">Continue${purpose ? ` to ${purpose}` : ''}</a>` : ''}
-          ${form(ctx, '/sudo/exit', '', 'Leave sudo mode', html`class="inline"`, 'secondary')}
+          ${next ? html`<a class="button" id="sudo-continue" href="${next}">${purpose ? t('page.continueTo', { purpose }) : t('page.continue')}</a>` : ''}
+          ${form(ctx, '/sudo/exit', '', t('page.leave'), html`class="inline"`, 'secondary')}
         </div>`
-    : html`<p>
-        ${purpose ? html`To <strong>${purpose}</strong>, confirm` : 'Confirm'} it is you with one of these.
-        You will not be asked again for ${Math.round(ctx.props.ttlSeconds / 60)} minutes.
-      </p>`;
-  const none = factors.length === 0 ? html`<p>Sign in again to continue.</p>` : '';
+    : html`<p>${purpose ? t('page.introFor', { purpose, minutes }) : t('page.intro', { minutes })}</p>`;
+  const none = factors.length === 0 ? html`<p>${t('page.signInAgain')}</p>` : '';
 
   return layout(
     frame,
-    state ? 'Sudo mode is on' : 'Confirm it is you',
+    state ? t('page.activeTitle') : t('page.title'),
     html`${status}${state ? '' : html`${forms}${none}`}`,
     factors.includes('passkey')
       ? html`<script src="/assets/simplewebauthn.js" defer></script>
@@ -120,15 +124,23 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
   );
 }
 
-const SUDO_REQUIRED = 'Please confirm your identity to continue.';
+/** The guard's flash, in the reader's language or (not yet translated) in English. */
+function isSudoRequiredFlash(ctx: PageContext): boolean {
+  const shown = ctx.flash?.message;
+  if (shown === undefined) return false;
+  const required = authMessages.text('sudo.required');
+  return shown === required.in(ctx.language) || shown === String(required);
+}
+
+type Purpose = Extract<keyof SudoEnglish, `purpose.${string}`>;
 
 /** What the page the user came from does, in words, so the prompt says what asked for it. */
-function purposeOf(next: string): string | null {
+function purposeOf(next: string): Purpose | null {
   const path = next.split('?')[0];
-  if (path === '/tokens') return 'create an access token';
-  if (path === '/two-factor') return 'change your two-factor settings';
-  if (path === '/account') return 'change your email address';
-  if (path === '/account/delete') return 'delete your account';
-  if (path === '/set-password') return 'change your password';
+  if (path === '/tokens') return 'purpose.tokens';
+  if (path === '/two-factor') return 'purpose.twoFactor';
+  if (path === '/account') return 'purpose.email';
+  if (path === '/account/delete') return 'purpose.deleteAccount';
+  if (path === '/set-password') return 'purpose.password';
   return null;
 }

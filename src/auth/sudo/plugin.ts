@@ -1,6 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { sudoEndpoints } from './routes.ts';
+import { sudoMessages } from './messages/index.ts';
 import { hasSudoFactor } from '../core/sudo/eligible.ts';
 import { grantSudo } from '../core/sudo/state.ts';
 import type { DeclaredEventTypes } from '../core/security-events.ts';
@@ -21,8 +22,9 @@ export function sudo(options: Partial<SudoOptions> = {}) {
     options: { ...sudoDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveSudoOptions(options, config),
     endpoints: sudoEndpoints,
-    securityEvents: SUDO_EVENTS,
-    events: {
+    events: SUDO_EVENTS,
+    messages: sudoMessages,
+    hooks: {
       // A user with nothing to prove (for example social-only, no password) is elevated at sign-in.
       async signedIn({ request, user }) {
         if (!(await hasSudoFactor(request, user)))

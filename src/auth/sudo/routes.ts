@@ -12,6 +12,7 @@ import { safeNext } from '../core/sudo/next.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
 import { sudoOptions } from './options.ts';
+import { sudoMessages } from './messages/index.ts';
 
 /** Where the browser goes after elevation, saved by GET /sudo?next= and bound to the user. */
 const NEXT_KEY = 'sudo_next';
@@ -26,7 +27,7 @@ function takeNext(request: RequestContext, userId: number): string | null {
   return saved && saved.userId === userId ? safeNext(saved.next) : null;
 }
 
-const NOT_AVAILABLE = 'This factor is not available for your account.';
+const NOT_AVAILABLE = sudoMessages.text('answer.notAvailable');
 
 /** A return path, as sent: `safeNext` decides whether it is one (anything else is ignored). */
 const NextPath = Type.String({ 'x-raw': true, description: 'A same-site path to return to' });
@@ -155,7 +156,7 @@ const verifySudo = defineEndpoint({
     await services.rateLimiter.consume(limitKey, options.maxFailures, options.failureWindowSeconds);
     await beginSecondFactorAttempt(services, user, originOf(request));
     if (!(await factor.verify(request, user, proof, 'sudo'))) {
-      throw new ValidationError({ proof: 'That proof was not accepted. Please try again.' });
+      throw new ValidationError({ proof: sudoMessages.text('answer.notAccepted') });
     }
     await proofNotWrong(services, user.id);
     await services.rateLimiter.reset(limitKey);
@@ -172,7 +173,7 @@ const verifySudo = defineEndpoint({
     request.session.delete(NEXT_KEY);
     return {
       status: 'success',
-      message: 'Identity confirmed.',
+      message: sudoMessages.text('answer.confirmed'),
       redirect_to: next,
       data: { expires_at: state.expiresAt },
     };
@@ -191,7 +192,12 @@ const exitSudo = defineEndpoint({
   pageProps: sudoPageProps,
   async handler(request) {
     endSudo(request);
-    return { status: 'success', message: 'You left sudo mode.', data: { active: false }, redirect_to: '/' };
+    return {
+      status: 'success',
+      message: sudoMessages.text('answer.left'),
+      data: { active: false },
+      redirect_to: '/',
+    };
   },
 });
 
