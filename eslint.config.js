@@ -44,7 +44,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/assets/**/*.js'],
+    files: ['src/**/assets/**/*.js', 'examples/**/assets/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

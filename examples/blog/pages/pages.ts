@@ -109,20 +109,24 @@ export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
     : html`<p class="hint">
         <a href="/login">Sign in</a> or <a href="/register">create an account</a> to write posts and comment.
       </p>`;
+  // The newest page follows the live route (assets/live.js): new posts appear without a reload.
+  const live = !searching && !data.cursor;
+  const emptyText = searching ? 'No published post matches this search.' : 'Nothing is published yet.';
   const list =
-    data.posts.length === 0
-      ? html`<p>${searching ? 'No published post matches this search.' : 'Nothing is published yet.'}</p>`
-      : html`<ul class="post-list">
-          ${data.posts.map((post) => {
-            const excerpt = text(post.excerpt);
-            const cut = text(post.body).length > excerpt.length;
-            return html`<li>
-              <h2><a href="/posts/${post.id}">${text(post.title)}</a></h2>
-              <p class="meta">by ${author(post)} · ${date(post.created_at)}</p>
-              <p>${cut ? `${excerpt.trimEnd()}…` : excerpt}</p>
-            </li>`;
-          })}
-        </ul>`;
+    data.posts.length === 0 && !live
+      ? html`<p>${emptyText}</p>`
+      : html`${live ? html`<p data-live-empty ${data.posts.length > 0 ? 'hidden' : ''}>${emptyText}</p>` : ''}
+          <ul class="post-list" ${live ? html`data-live="/api/v1/posts" data-limit="10"` : ''}>
+            ${data.posts.map((post) => {
+              const excerpt = text(post.excerpt);
+              const cut = text(post.body).length > excerpt.length;
+              return html`<li data-id="${post.id}">
+                <h2><a href="/posts/${post.id}">${text(post.title)}</a></h2>
+                <p class="meta">by ${author(post)} · ${date(post.created_at)}</p>
+                <p>${cut ? `${excerpt.trimEnd()}…` : excerpt}</p>
+              </li>`;
+            })}
+          </ul>`;
   const content = html`${writing}
     <form class="search" method="get" action="/" role="search">
       <label for="field-search">Search posts</label>
@@ -145,7 +149,16 @@ export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
           </nav>`
         : ''
     }`;
-  return blogLayout(ctx, searching ? `Posts matching “${data.search}”` : 'Latest posts', content);
+  const title = searching ? `Posts matching “${data.search}”` : 'Latest posts';
+  if (!live) return blogLayout(ctx, title, content);
+  return layout(
+    ctx,
+    title,
+    html`${content}
+      <p class="hint" role="status" data-live-status></p>`,
+    html`${STYLE}
+      <script src="/assets/blog-live.js" defer></script>`,
+  );
 }
 
 /** `/posts/{id}`: the post, its comments, and the comment form for a signed-in reader. */

@@ -13,6 +13,7 @@ import {
 } from '../../../src/index.ts';
 import type { PageContext, SafeHtml } from '../../../src/html.ts';
 import { engineOf, type ApiRecord, type Engine, type EngineAnswer } from './engine.ts';
+import { blogAssets } from './assets.ts';
 import {
   frontPage,
   missingPostPage,
@@ -337,5 +338,7 @@ export function blogPages() {
     },
     // The home page (`/`) becomes the blog's front page.
     pages: { home: async (ctx) => frontPage(ctx, await front(ctx.query)) },
+    // The front page's live updates (assets/live.js).
+    assets: blogAssets,
   });
 }

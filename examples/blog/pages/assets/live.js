@@ -1,0 +1,132 @@
+// The front page's live updates: the newest posts follow the API's live route (Server-Sent
+// Events) without a reload. Served from our origin (the CSP forbids inline scripts); the page works
+// without it. Every value from the API lands in the page as text (textContent), never as markup.
+(function () {
+  'use strict';
+
+  var list = document.querySelector('ul.post-list[data-live]');
+  if (!list || typeof EventSource !== 'function') return;
+  var api = list.getAttribute('data-live');
+  var limit = Number(list.getAttribute('data-limit')) || 10;
+  var empty = document.querySelector('[data-live-empty]');
+  var status = document.querySelector('[data-live-status]');
+  var EXCERPT = 100;
+
+  function say(text) {
+    if (status) status.textContent = text;
+  }
+
+  function itemOf(id) {
+    for (var i = 0; i < list.children.length; i += 1) {
+      if (list.children[i].getAttribute('data-id') === id) return list.children[i];
+    }
+    return null;
+  }
+
+  /** The same markup as the server's list item (pages.ts, frontPage). */
+  function render(post) {
+    var item = document.createElement('li');
+    item.setAttribute('data-id', post.id);
+    var heading = document.createElement('h2');
+    var link = document.createElement('a');
+    link.href = '/posts/' + encodeURIComponent(post.id);
+    heading.appendChild(link);
+    var meta = document.createElement('p');
+    meta.className = 'meta';
+    var excerpt = document.createElement('p');
+    item.append(heading, meta, excerpt);
+    fill(item, post);
+    return item;
+  }
+
+  /** Title, author, date and excerpt of an item from a record (fields absent are left as they are). */
+  function fill(item, post) {
+    if (typeof post.title === 'string') item.querySelector('h2 a').textContent = post.title;
+    if (typeof post.created_at === 'string') {
+      var meta = item.querySelector('.meta');
+      var author = post.author && post.author.username ? post.author.username : 'someone';
+      var time = document.createElement('time');
+      time.setAttribute('datetime', post.created_at);
+      time.textContent = post.created_at.replace('T', ' ').slice(0, 16) + ' UTC';
+      meta.replaceChildren('by ' + author + ' · ', time);
+    }
+    if (typeof post.body === 'string') {
+      var text = post.body.slice(0, EXCERPT);
+      item.querySelector('p:last-child').textContent =
+        post.body.length > text.length ? text.trimEnd() + '…' : text;
+    }
+  }
+
+  function showEmpty() {
+    if (empty) empty.hidden = list.children.length > 0;
+  }
+
+  function read(path) {
+    return fetch(path, { headers: { accept: 'application/json' }, credentials: 'same-origin' }).then(
+      function (response) {
+        return response.ok ? response.json() : null;
+      },
+    );
+  }
+
+  // A new post: read it with its author (the event's record has the post's own fields only).
+  function created(id) {
+    read(api + '/' + encodeURIComponent(id) + '?derive=author').then(function (body) {
+      if (!body || !body.data || itemOf(id)) return;
+      list.insertBefore(render(body.data), list.firstChild);
+      while (list.children.length > limit) list.removeChild(list.lastChild);
+      showEmpty();
+      say('New post: ' + body.data.title);
+    });
+  }
+
+  // The stream could not resume: draw the newest posts again.
+  function reload() {
+    read(api + '?sort=-created_at&status=published&derive=author&count=none&limit=' + limit).then(
+      function (body) {
+        if (!body || !Array.isArray(body.data)) return;
+        list.replaceChildren.apply(list, body.data.map(render));
+        showEmpty();
+      },
+    );
+  }
+
+  function handle(kind) {
+    return function (event) {
+      var change;
+      try {
+        change = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      var item = change && typeof change.id === 'string' ? itemOf(change.id) : null;
+      if (kind === 'created') {
+        created(change.id);
+      } else if (kind === 'updated' && item) {
+        fill(item, change.record || {});
+      } else if (kind === 'deleted' && item) {
+        list.removeChild(item);
+        showEmpty();
+        say('A post was removed.');
+      }
+    };
+  }
+
+  // Published posts only (a signed-in author's stream would also carry their drafts).
+  var source = new EventSource(api + '/live?status=published&fields=title,body,created_at');
+  source.addEventListener('created', handle('created'));
+  source.addEventListener('updated', handle('updated'));
+  source.addEventListener('deleted', handle('deleted'));
+  source.addEventListener('reset', reload);
+  // The stream's state, for styles and tests: open, or closed once the browser gave up.
+  source.addEventListener('open', function () {
+    list.setAttribute('data-live-state', 'open');
+  });
+  source.addEventListener('error', function () {
+    if (source.readyState === EventSource.CLOSED) list.setAttribute('data-live-state', 'closed');
+  });
+  // The browser reconnects by itself (with Last-Event-ID); it gives up on a refusal (401, 429).
+  window.addEventListener('pagehide', function () {
+    source.close();
+  });
+})();
