@@ -46,7 +46,8 @@ export function adminUsersPage(ctx: PageContext<AdminPageProps>): SafeHtml {
   return layout(
     ctx,
     'Users',
-    html`<form method="get" action="/admin/users" role="search" class="card">
+    html`${ctx.serves('/admin/oauth/clients') ? html`<p><a href="/admin/oauth/clients">OAuth clients</a></p>` : ''}
+      <form method="get" action="/admin/users" role="search" class="card">
         ${field(ctx, {
           name: 'search',
           label: 'Search by username or email',

@@ -92,27 +92,29 @@ function select(
     ${error ? html`<div class="field-error">${error}</div>` : ''}`;
 }
 
-function scopeChoices(ctx: PageContext, scopes: readonly string[]): SafeHtml {
+/**
+ * The allowed scopes: one text field (a form re-filled after the sudo page keeps text fields, not
+ * checkbox lists), with every supported scope listed under it.
+ */
+function scopeField(ctx: PageContext, scopes: readonly string[]): SafeHtml {
+  const id = 'field-scope';
   const error = ctx.errors.scope;
-  const defaults = new Set(['openid', 'profile', 'email']);
-  return html`<fieldset style="border:0;padding:0;margin:.9rem 0 0">
-    <legend style="font-weight:600">Allowed scopes</legend>
-    <div class="hint">What the client may ask users for; users still choose to consent.</div>
-    <div style="display:flex;flex-wrap:wrap;gap:0 1.25rem">
-      ${scopes.map(
-        (scope) =>
-          html`<label class="check"
-            ><input
-              type="checkbox"
-              name="scope"
-              value="${scope}"
-              ${defaults.has(scope) ? 'checked' : ''}
-            /><code class="ability">${scope}</code></label
-          >`,
-      )}
+  return html`<label for="${id}">Allowed scopes</label>
+    <div class="hint" id="${id}-hint">
+      Separated by spaces: what the client may ask users for (each user still consents). Supported:
+      ${scopes.map((scope) => html`<code class="ability">${scope}</code> `)}
     </div>
-    ${error ? html`<div class="field-error">${error}</div>` : ''}
-  </fieldset>`;
+    <input
+      id="${id}"
+      name="scope"
+      type="text"
+      value="${ctx.input.scope ?? 'openid profile email'}"
+      autocomplete="off"
+      required
+      aria-describedby="${id}-hint${error ? html` ${id}-error` : ''}"
+      ${error ? html`aria-invalid="true"` : ''}
+    />
+    ${error ? html`<div class="field-error" id="${id}-error">${error}</div>` : ''}`;
 }
 
 /** /admin/oauth/clients: the clients, a new client's secret once, the registration form. */
@@ -165,15 +167,15 @@ export function adminClientsPage(ctx: PageContext<AdminClientsPageProps>): SafeH
           ${textarea(ctx, 'redirect_uris', 'Redirect URIs', 'One per line. https; a native app may use http://127.0.0.1 (any port).', true)}
           ${textarea(ctx, 'post_logout_redirect_uris', 'Post-logout redirect URIs (optional)', 'One per line.', false)}
           ${select(ctx, 'token_endpoint_auth_method', 'Client type', [
-            ['client_secret_basic', 'Confidential: a secret, sent with HTTP Basic'],
-            ['client_secret_post', 'Confidential: a secret, sent in the form body'],
-            ['none', 'Public: no secret (single-page, mobile, desktop, CLI)'],
+            ['client_secret_basic', 'Confidential, secret in HTTP Basic'],
+            ['client_secret_post', 'Confidential, secret in the body'],
+            ['none', 'Public, no secret (app, SPA, CLI)'],
           ])}
           ${select(ctx, 'application_type', 'Application', [
             ['web', 'Web application'],
-            ['native', 'Native application (loopback or app-scheme redirects)'],
+            ['native', 'Native app (loopback, app scheme)'],
           ])}
-          ${scopeChoices(ctx, scopes)}`,
+          ${scopeField(ctx, scopes)}`,
           'Register client',
         )}
       </section>`,
