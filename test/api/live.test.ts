@@ -194,6 +194,26 @@ describe('live posts', () => {
     expect((await old.changesCount(1))[0]!.type).toBe('reset');
   });
 
+  it('is documented: text/event-stream, its parameters, statuses and event shapes', async () => {
+    const doc = (await t.client().get('/api/v1/docs')).body as {
+      paths: Record<string, { get: Record<string, unknown> & { parameters: { name: string }[] } }>;
+    };
+    const operation = doc.paths['/posts/live']!.get;
+    expect(Object.keys(operation.responses as object)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '429', '500']),
+    );
+    expect(operation.responses).toHaveProperty(['200', 'content', 'text/event-stream']);
+    const names = operation.parameters.map((parameter) => parameter.name);
+    expect(names).toEqual(expect.arrayContaining(['Last-Event-ID', 'status', 'pinned']));
+    expect(names).not.toContain('page');
+    expect(Object.keys(operation['x-citadel-events'] as object).sort()).toEqual([
+      'created',
+      'deleted',
+      'reset',
+      'updated',
+    ]);
+  });
+
   it('ids the raw row never: obfuscated ids only', async () => {
     const stream = await live('/api/v1/posts/live', cookieOf(aliceClient));
     const post = await createPost(aliceClient, { status: 'published', title: 'Obfuscated' });

@@ -76,15 +76,17 @@ describe('OpenAPI documents of the demo blog API', () => {
       '/my_posts',
       '/my_posts/{id}',
       '/posts',
+      '/posts/live',
       '/posts/{id}',
       '/projects',
+      '/projects/live',
       '/projects/{id}',
     ]);
     // my_posts: read only, and only by a signed-in caller.
     expect(Object.keys(v1.paths['/my_posts']!)).toEqual(['get']);
     expect(Object.keys(v1.paths['/my_posts/{id}']!).sort()).toEqual(['get', 'parameters']);
     expect(v1.paths['/my_posts']!.get!['x-required-ability']).toBe('my_posts:read');
-    expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/{id}']);
+    expect(Object.keys(v2.paths).sort()).toEqual(['/posts', '/posts/live', '/posts/{id}']);
     expect(Object.keys(v1.components.schemas)).toContain('Comments');
     expect(Object.keys(v2.components.schemas).filter((name) => name.startsWith('Comments'))).toEqual([]);
     // comments: read by anyone, created by anyone, changed and deleted by the post's author; no put validator.

@@ -5,7 +5,7 @@ import { typeSchema } from './column-schema.ts';
 import { itemParameters, listParameters } from './parameters.ts';
 import { componentName, JSON_TYPE, ref, type DocContext } from './names.ts';
 import { VERB_TITLE } from './input-schema.ts';
-import { operationSummary } from './summaries.ts';
+import { labelsOf, operationSummary } from './summaries.ts';
 import {
   dataEnvelope,
   errorResponses,
@@ -74,6 +74,85 @@ function operation(
     ...(required || tenant !== null ? { 'x-required-ability': ability } : {}),
     ...(tenant !== null ? { 'x-citadel-tenant': tenant } : {}),
   };
+}
+
+/** Query parameters of a live stream: the list's filters and `fields`. */
+function liveParameters(resource: CompiledResource, component: string): unknown[] {
+  return (listParameters(resource, component) as { name: string }[]).filter(
+    ({ name }) =>
+      name === 'filter' ||
+      name.startsWith('filter[') ||
+      name.startsWith('fields') ||
+      resource.filterable.has(name),
+  );
+}
+
+/** `GET /{resource}/live`: Server-Sent Events, each event's `data` described in `x-citadel-events`. */
+function liveOperation(
+  resource: CompiledResource,
+  component: string,
+  keySchema: Record<string, unknown>,
+  record: unknown,
+) {
+  const { plural } = labelsOf(resource.config);
+  const withRecord = {
+    type: 'object',
+    properties: { id: keySchema, record },
+    required: ['id', 'record'],
+    additionalProperties: false,
+  };
+  return operation(
+    resource,
+    'get',
+    `live${component}`,
+    `Follow ${plural} as they change`,
+    [
+      'Server-Sent Events (`text/event-stream`): a `created`, `updated` or `deleted` event for each committed change to a record this caller could read through the list now (its authentication, abilities, organization, row rules, and the `filter` given), in commit order.',
+      'A record that enters the view is `created`, one that leaves it is `deleted` (without the record). Each event has an `id`; reconnect with `Last-Event-ID` to receive every missed event in order, or one `reset` event (`data: {}`: reload the list) when they are no longer held.',
+      'Comments (`: heartbeat`) keep the connection open; a stream ends when its session or token ends, and with a `retry:` hint when the server stops. A client that does not read is disconnected.',
+    ].join('\n\n'),
+    [
+      400,
+      429,
+      ...([...resource.filterable].some((column) =>
+        ['integer', 'bigint'].includes(resource.columnTypes.get(column)!),
+      )
+        ? [422]
+        : []),
+    ],
+    {
+      200: {
+        description: 'The stream of events.',
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string', description: 'Server-Sent Events; see `x-citadel-events`.' },
+          },
+        },
+      },
+    },
+    {
+      parameters: [
+        ...liveParameters(resource, component),
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          description: 'The `id` of the last event received: the stream resumes after it.',
+          schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+        },
+      ],
+      'x-citadel-events': {
+        created: withRecord,
+        updated: withRecord,
+        deleted: {
+          type: 'object',
+          properties: { id: keySchema },
+          required: ['id'],
+          additionalProperties: false,
+        },
+        reset: { type: 'object', additionalProperties: false },
+      },
+    },
+  );
 }
 
 export function pathsOf(ctx: DocContext, resource: CompiledResource) {
@@ -218,6 +297,8 @@ export function pathsOf(ctx: DocContext, resource: CompiledResource) {
     );
   }
   const paths: Record<string, Record<string, unknown>> = {};
+  if (resource.config.live && verbs.has('get'))
+    paths[`/${resource.name}/live`] = { get: liveOperation(resource, component, keySchema, record) };
   if (Object.keys(collection).length > 0) paths[`/${resource.name}`] = collection;
   if (Object.keys(item).length > 0) paths[`/${resource.name}/{id}`] = { parameters: [idParameter], ...item };
   return paths;

@@ -80,6 +80,10 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
     description:
       'The payload failed validation (see `invalid_params`), a filter names an integer outside the range of its column, or (POST) the `Idempotency-Key` was used with another request.',
   },
+  429: {
+    name: 'TooManyRequests',
+    description: 'Too many open live streams (per user or per server): try again after `Retry-After` seconds.',
+  },
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };
 
