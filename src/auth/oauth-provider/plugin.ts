@@ -7,6 +7,14 @@ import { registrationEndpoints } from './registration.ts';
 import { ACCOUNT_APPS_EVENTS, accountAppsEndpoints } from './account-apps.ts';
 import { initResourceServer, resourceEndpoints } from './protected-resource.ts';
 import { accessTokenBearer } from './resource-bearer.ts';
+import { discoveryEndpoints } from './discovery.ts';
+import { authorizeEndpoints } from './authorize.ts';
+import { tokenEndpoints } from './token.ts';
+import { userinfoEndpoints } from './userinfo.ts';
+import { revokeEndpoints } from './revoke.ts';
+import { introspectEndpoints } from './introspect.ts';
+import { endSessionEndpoints } from './end-session.ts';
+import { endPendingOnSignOut, noteSignIn } from './sign-in-hooks.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -28,14 +36,26 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     migrations: [oauthProviderMigration],
     tables: OAUTH_PROVIDER_TABLES,
     endpoints: [
+      ...discoveryEndpoints,
+      ...authorizeEndpoints,
+      ...tokenEndpoints,
+      ...userinfoEndpoints,
+      ...revokeEndpoints,
+      ...introspectEndpoints,
+      ...endSessionEndpoints,
       ...adminClientEndpoints,
       ...accountAppsEndpoints,
       ...resourceEndpoints,
       ...(options.dynamicRegistration ? registrationEndpoints : []),
     ],
-    securityEvents: [...ACCOUNT_APPS_EVENTS],
+    events: [...ACCOUNT_APPS_EVENTS],
     // `at+jwt` bearer tokens: the resource API accepts access tokens issued for it.
     bearer: accessTokenBearer,
+    hooks: {
+      // Each sign-in: when and how (auth_time, amr), and back to a waiting authorization.
+      signedIn: noteSignIn,
+      after: [{ match: { action: 'logout' }, handler: endPendingOnSignOut }],
+    },
     init: ({ services }) => initResourceServer(services),
   });
 }
