@@ -1,5 +1,7 @@
 import { isValidAbility } from '../core/abilities.ts';
 import { rowIdFromText } from '../../db/row-id.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
+import { tokensMessages } from './messages/index.ts';
 
 /** A token may carry this many abilities at most: enough for any real scope list, bounded storage. */
 export const MAX_ABILITIES = 50;
@@ -11,20 +13,20 @@ export const MAX_ABILITIES = 50;
  */
 export function parseAbilities(
   value: string | string[] | undefined,
-  errors: Record<string, string>,
+  errors: Record<string, Text>,
 ): string[] | undefined {
   if (value === undefined) return ['*'];
   const items = typeof value === 'string' ? value.split(/[\s,]+/).filter(Boolean) : value;
   if (items.length === 0) {
-    errors.abilities = 'Give at least one ability, or leave the field out for "*".';
+    errors.abilities = tokensMessages.text('error.noAbility');
     return undefined;
   }
   if (items.length > MAX_ABILITIES) {
-    errors.abilities = `A token can hold at most ${MAX_ABILITIES} abilities.`;
+    errors.abilities = tokensMessages.text('error.tooManyAbilities', { max: MAX_ABILITIES });
     return undefined;
   }
   if (!items.every(isValidAbility)) {
-    errors.abilities = 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".';
+    errors.abilities = tokensMessages.text('error.abilityFormat');
     return undefined;
   }
   return [...new Set(items)];
@@ -66,16 +68,16 @@ export function parseIsoTimestamp(text: string): Date | null {
 export function parseExpiresAt(
   text: string | undefined,
   now: Date,
-  errors: Record<string, string>,
+  errors: Record<string, Text>,
 ): string | null | undefined {
   if (text === undefined) return null;
   const date = parseIsoTimestamp(text);
   if (!date) {
-    errors.expires_at = 'Expiry must be an ISO 8601 timestamp, for example 2030-01-31T12:00:00Z.';
+    errors.expires_at = tokensMessages.text('error.expiryFormat');
     return undefined;
   }
   if (date.getTime() <= now.getTime()) {
-    errors.expires_at = 'Expiry must be in the future.';
+    errors.expires_at = tokensMessages.text('error.expiryPast');
     return undefined;
   }
   return date.toISOString();

@@ -2,6 +2,7 @@ import { html } from '../../http/html/html.ts';
 import { csrfField, field, form, layout, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import type { TokenRecord } from '../../http/security/caller.ts';
+import { tokensMessages } from './messages/index.ts';
 
 /** What the token page lists: the signed-in user's tokens, and whether creating needs sudo first. */
 export interface TokensPageProps {
@@ -13,37 +14,38 @@ export interface TokensPageProps {
 
 /** The token page: the new token once (right after creation), the list with revoke, the create form. */
 export function tokensPage(ctx: PageContext<TokensPageProps>) {
+  const t = tokensMessages.in(ctx.language);
   const { tokens, needsSudo } = ctx.props;
   const created = ctx.outcome?.action === 'tokens.create' && ctx.outcome.status === 'success';
   const plain = created ? ctx.outcome?.fields?.token : undefined;
   return layout(
     ctx,
-    'Personal access tokens',
+    t('page.title'),
     html`${
         typeof plain === 'string'
           ? html`<section class="flash success" id="new-token" role="status">
-              <p><strong>Copy your new token now.</strong> It will not be shown again.</p>
+              <p><strong>${t('page.copyNow')}</strong> ${t('page.shownOnce')}</p>
               <p><code class="secret" id="new-token-value">${plain}</code></p>
-              <button type="button" class="secondary" data-copy="new-token-value">Copy token</button>
+              <button type="button" class="secondary" data-copy="new-token-value">${t('page.copy')}</button>
             </section>`
           : ''
       }
       <p>
-        Tokens let scripts and API clients act as you: send one in the header
-        <code class="ability">Authorization: Bearer &lt;token&gt;</code>.
+        ${t('page.intro')}
+        <code class="ability" dir="ltr">Authorization: Bearer &lt;token&gt;</code>
       </p>
       ${
         tokens.length === 0
-          ? html`<p id="no-tokens">You have no tokens.</p>`
+          ? html`<p id="no-tokens">${t('page.none')}</p>`
           : html`<div class="table-wrap">
               <table id="token-list" class="stack">
                 <thead>
                   <tr>
-                    <th>Name</th>
-                    <th>Abilities</th>
-                    <th>Last used</th>
-                    <th>Expires</th>
-                    <th><span class="visually-hidden">Actions</span></th>
+                    <th>${t('page.name')}</th>
+                    <th>${t('page.abilities')}</th>
+                    <th>${t('page.lastUsed')}</th>
+                    <th>${t('page.expires')}</th>
+                    <th><span class="visually-hidden">${t('page.actions')}</span></th>
                   </tr>
                 </thead>
                 <tbody>
@@ -52,16 +54,20 @@ export function tokensPage(ctx: PageContext<TokensPageProps>) {
                       html`<tr data-token-id="${token.id}">
                         <td class="wrap"><strong>${token.name}</strong></td>
                         <td>${token.abilities.map((a) => html`<code class="ability">${a}</code> `)}</td>
-                        <td>Last used ${when(token.last_used_at, 'never')}</td>
-                        <td>Expires ${when(token.expires_at, 'never')}</td>
+                        <td>
+                          ${token.last_used_at ? html`${t('page.lastUsed')} ${when(token.last_used_at, '', ctx.language)}` : t('page.neverUsed')}
+                        </td>
+                        <td>
+                          ${token.expires_at ? html`${t('page.expires')} ${when(token.expires_at, '', ctx.language)}` : t('page.noExpiry')}
+                        </td>
                         <td>
                           <form
                             method="post"
                             action="/tokens/revoke/${token.id}"
                             class="inline"
-                            data-confirm="Revoke the token ${token.name}? Anything using it stops working."
+                            data-confirm="${t('page.revokeConfirm', { name: token.name })}"
                           >
-                            ${csrfField(ctx)}<button type="submit" class="danger">Revoke</button>
+                            ${csrfField(ctx)}<button type="submit" class="danger">${t('page.revoke')}</button>
                           </form>
                         </td>
                       </tr>`,
@@ -70,25 +76,22 @@ export function tokensPage(ctx: PageContext<TokensPageProps>) {
               </table>
             </div>`
       }
-      <h2>Create a token</h2>
+      <h2>${t('page.createTitle')}</h2>
       ${
         needsSudo
           ? html`<p id="sudo-notice" class="hint">
-              Creating a token needs a recent confirmation of your identity. You will be asked for it when you
-              submit, then brought back here with what you typed (<a
-                href="/sudo?next=${encodeURIComponent('/tokens')}"
-                >confirm now</a
-              >).
+              ${t('page.sudoNotice')}
+              <a href="/sudo?next=${encodeURIComponent('/tokens')}">${t('page.confirmNow')}</a>
             </p>`
           : ''
       }
       ${form(
         ctx,
         '/tokens/create',
-        html`${field(ctx, { name: 'name', label: 'Name', required: true, hint: 'What the token is for, e.g. "CI deploy".' })}
-        ${field(ctx, { name: 'abilities', label: 'Abilities', hint: 'Separated by commas or spaces, e.g. posts:read, posts:create. Leave empty for every ability (*).' })}
-        ${field(ctx, { name: 'expires_at', label: 'Expires on (optional)', type: 'date', hint: 'The token stops working at the start of that day (00:00 UTC).' })}`,
-        'Create token',
+        html`${field(ctx, { name: 'name', label: t('page.name'), required: true, hint: t('page.nameHint') })}
+        ${field(ctx, { name: 'abilities', label: t('page.abilities'), hint: t('page.abilitiesHint') })}
+        ${field(ctx, { name: 'expires_at', label: t('page.expiresOn'), type: 'date', hint: t('page.expiresHint') })}`,
+        t('page.create'),
       )}`,
   );
 }

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../plugin.ts';
 import { tokenEndpoints } from './routes.ts';
+import { tokensMessages } from './messages/index.ts';
 
 /** `tokens()` takes no options (verifying a token is the core's; see `limits.tokenLastUsedInterval`). */
 export type TokensOptions = Record<string, never>;
@@ -12,5 +13,6 @@ export function tokens(options: TokensOptions = {}) {
     dependencies: ['sudo'],
     options,
     endpoints: tokenEndpoints,
+    messages: tokensMessages,
   });
 }

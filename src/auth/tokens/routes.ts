@@ -5,6 +5,8 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { isSudoActive } from '../core/sudo/guard.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
 import { coversAbilities } from '../core/abilities.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
+import { tokensMessages } from './messages/index.ts';
 import { MAX_ABILITIES, parseAbilities, parseExpiresAt, parseTokenId } from './input.ts';
 import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
@@ -83,31 +85,31 @@ const createToken = defineEndpoint({
   pageProps: tokensPageProps,
   async handler(request) {
     const { body, caller, services, ip } = request;
-    const errors: Record<string, string> = {};
+    const errors: Record<string, Text> = {};
     const abilities = parseAbilities(body.abilities, errors);
     let expiresAt = parseExpiresAt(body.expires_at, services.clock.now(), errors);
     if (caller.via === 'token' && caller.token.expires_at !== null && expiresAt !== undefined) {
       // A token cannot extend its own life by minting a longer-lived one.
       if (expiresAt === null) expiresAt = caller.token.expires_at;
       else if (expiresAt > caller.token.expires_at)
-        errors.expires_at ??= 'Expiry cannot be later than that of the token making the request.';
+        errors.expires_at ??= tokensMessages.text('error.expiryBeyondCaller');
     }
     // A token made by a token acts in the same organization, if that one has one.
     let organizationId = body.organization_id ?? null;
     if (caller.via === 'token' && caller.token.organization_id !== null) {
       if (organizationId === null) organizationId = caller.token.organization_id;
       else if (organizationId !== caller.token.organization_id)
-        errors.organization_id ??= 'A token made by a token acts in the same organization.';
+        errors.organization_id ??= tokensMessages.text('error.sameOrganization');
     }
     if (
       organizationId !== null &&
       !errors.organization_id &&
       !(await services.tenancy?.isMember(services.db, caller.user.id, organizationId))
     )
-      errors.organization_id = 'You are not a member of this organization.';
+      errors.organization_id = tokensMessages.text('error.notMember');
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     if (caller.via === 'token' && !coversAbilities(caller.token.abilities, abilities!)) {
-      throw new ForbiddenError('A token can only create tokens with abilities it holds itself.');
+      throw new ForbiddenError(tokensMessages.text('error.abilitiesBeyondCaller'));
     }
     const user = caller.user;
     const issued = await changeWithEvent(
@@ -138,7 +140,7 @@ const createToken = defineEndpoint({
     return {
       status: 'success',
       statusCode: 201,
-      message: 'Token created. Copy it now: it will not be shown again.',
+      message: tokensMessages.text('answer.created'),
       fields: { token: issued.token, token_id: issued.record.id, name: issued.record.name },
       // Form clients see the page with the token on it, once; a redirect would lose it.
       render: true,
@@ -171,8 +173,8 @@ const revokeToken = defineEndpoint({
         (db) => services.tokens.revoke(userId, id, db),
         (done) => done,
       ));
-    if (!revoked) throw new NotFoundError('Token not found.');
-    return { status: 'success', message: 'Token revoked.', redirect_to: '/tokens' };
+    if (!revoked) throw new NotFoundError(tokensMessages.text('error.notFound'));
+    return { status: 'success', message: tokensMessages.text('answer.revoked'), redirect_to: '/tokens' };
   },
 });
 

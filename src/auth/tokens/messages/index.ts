@@ -1,0 +1,8 @@
+import { defineMessages } from '../../../core/i18n/catalog.ts';
+import { ar } from './ar.ts';
+import { de } from './de.ts';
+import { en } from './en.ts';
+import { fr } from './fr.ts';
+
+/** The personal access tokens plugin's catalog (`tokens.<key>`). */
+export const tokensMessages = defineMessages('tokens', en, { de, fr, ar });
