@@ -12,7 +12,8 @@ import {
   setClientDisabled,
   CLIENT_LIMITS,
 } from './clients.ts';
-import { allowableScopes, parseClientMetadata, resourceScopes } from './client-metadata.ts';
+import { parseClientMetadata } from './client-metadata.ts';
+import { isResourceScope, supportedScopes } from './scopes.ts';
 import { ClientSchema, clientMetadata } from './client-schema.ts';
 import { adminClientPage, adminClientsPage, type AdminClientsPageProps } from './admin-clients-pages.ts';
 
@@ -71,7 +72,7 @@ type PageInput = EndpointInput<{ client_id?: string }, unknown, unknown>;
 /** What the pages show: every client (the list) or one; null for anyone but an administrator. */
 async function pageProps(input: PageInput): Promise<AdminClientsPageProps> {
   const { caller, services } = input;
-  const scopes = allowableScopes(services.config);
+  const scopes = supportedScopes(services);
   const allowed =
     caller !== null && isAdmin(caller.user) && !(caller.via === 'session' && caller.impersonator);
   if (!allowed) return { clients: null, client: null, scopes };
@@ -138,7 +139,7 @@ const create = defineEndpoint({
         post_logout_redirect_uris: asList(body.post_logout_redirect_uris),
         scope: Array.isArray(body.scope) ? body.scope.join(' ') : body.scope,
       },
-      { registration: 'admin', resourceScopes: resourceScopes(services.config) },
+      { registration: 'admin', resourceScopes: supportedScopes(services).filter(isResourceScope) },
     );
     if (!parsed.ok) throw new ValidationError({ [parsed.error.field]: parsed.error.error_description });
     const { client, clientSecret } = await createClient(services.db, parsed.client, services.clock.now());

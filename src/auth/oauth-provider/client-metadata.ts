@@ -14,6 +14,7 @@ import {
   type Registration,
   type TokenEndpointAuthMethod,
 } from './clients.ts';
+import { OIDC_SCOPES } from './scopes.ts';
 
 /**
  * Client metadata (RFC 7591 names) as an administrator or a dynamically registering client sends
@@ -29,9 +30,6 @@ export interface MetadataError {
   /** The metadata field at fault. */
   field: string;
 }
-
-/** The OpenID Connect scopes every client may be allowed. */
-export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 
 /** A resource ability as a scope: `<resource>:<verb>`, never `*` or `<resource>:*`. */
 const RESOURCE_SCOPE = /^[a-z][a-z0-9_-]{0,62}:(read|create|update|delete)$/;
@@ -219,18 +217,4 @@ export function parseClientMetadata(body: unknown, rules: MetadataRules): Result
     if (error instanceof Refusal) return { ok: false, error: error.detail };
     throw error;
   }
-}
-
-const RESOURCE_VERBS = ['read', 'create', 'update', 'delete'] as const;
-
-/** The resource API's abilities as scopes (`posts:read`, `posts:create`, …): none without an API. */
-export function resourceScopes(config: { api?: { resources: readonly { name: string }[] } }): string[] {
-  return (config.api?.resources ?? []).flatMap((resource) =>
-    RESOURCE_VERBS.map((verb) => `${resource.name}:${verb}`),
-  );
-}
-
-/** Every scope a client may be allowed: the OpenID Connect ones, then the resource abilities. */
-export function allowableScopes(config: { api?: { resources: readonly { name: string }[] } }): string[] {
-  return [...OIDC_SCOPES, ...resourceScopes(config)];
 }

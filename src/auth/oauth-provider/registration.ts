@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineEndpoint } from '../core/endpoint.ts';
 import { createClient } from './clients.ts';
-import { allowableScopes, parseClientMetadata, resourceScopes } from './client-metadata.ts';
+import { parseClientMetadata } from './client-metadata.ts';
+import { isResourceScope, supportedScopes } from './scopes.ts';
 import { clientMetadata } from './client-schema.ts';
 import { oauthProviderOptions } from './options.ts';
 
@@ -75,8 +76,8 @@ const register = defineEndpoint({
       registration: 'dynamic',
       // A client that names no scope (Copilot CLI) may ask for any supported one; the user
       // consents to each on the consent page, as for a client that listed them all.
-      defaultScopes: allowableScopes(services.config),
-      resourceScopes: resourceScopes(services.config),
+      defaultScopes: supportedScopes(services),
+      resourceScopes: supportedScopes(services).filter(isResourceScope),
     });
     if (!parsed.ok) {
       const { error, error_description } = parsed.error;
