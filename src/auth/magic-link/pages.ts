@@ -1,22 +1,28 @@
 import { html } from '../../http/html/html.ts';
 import { field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { magicLinkMessages } from './messages/index.ts';
 
 /** The request form: one address, one button. */
 export function magicLinkPage(ctx: PageContext) {
+  const t = magicLinkMessages.in(ctx.language);
   return layout(
     ctx,
-    'Sign in by email',
-    html`<p>
-        Enter your email address. If it belongs to an account, we will email you a link that signs you in.
-      </p>
+    t('page.title'),
+    html`<p>${t('page.intro')}</p>
       ${form(
         ctx,
         '/magic-link',
-        field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true }),
-        'Email me a link',
+        field(ctx, {
+          name: 'email',
+          label: t('page.email'),
+          type: 'email',
+          autocomplete: 'email',
+          required: true,
+        }),
+        t('page.send'),
       )}
-      ${ctx.serves('/login') ? html`<p><a href="/login">Sign in with a password instead</a></p>` : ''}`,
+      ${ctx.serves('/login') ? html`<p><a href="/login">${t('page.passwordInstead')}</a></p>` : ''}`,
   );
 }
 
@@ -27,16 +33,14 @@ export interface MagicLinkSentPageProps {
 
 /** After the request: the same words for any address. */
 export function magicLinkSentPage(ctx: PageContext<MagicLinkSentPageProps>) {
+  const t = magicLinkMessages.in(ctx.language);
   const minutes = ctx.props.linkMinutes;
   // The request's "a sign-in link is on its way" would only repeat what this page says.
   const frame = ctx.flash?.type === 'success' ? { ...ctx, flash: undefined } : ctx;
   return layout(
     frame,
-    'Check your email',
-    html`<p>
-        If that address belongs to an account, we sent it a sign-in link. Open it in this browser: it works
-        once and for ${minutes} minutes.
-      </p>
-      <p>Nothing arrived? Check your spam folder, or <a href="/magic-link">ask for another link</a>.</p>`,
+    t('sent.title'),
+    html`<p>${t('sent.intro', { minutes })}</p>
+      <p>${t('sent.nothing')} <a href="/magic-link">${t('sent.another')}</a></p>`,
   );
 }

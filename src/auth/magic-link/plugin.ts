@@ -2,6 +2,7 @@ import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { magicLinkEndpoints } from './routes.ts';
 import { magicLinkMigration } from './migrations.ts';
+import { magicLinkMessages } from './messages/index.ts';
 import {
   MAGIC_LINK_ID,
   magicLinkDefaults,
@@ -18,6 +19,7 @@ export function magicLink(options: Partial<MagicLinkOptions> = {}) {
     migrations: [magicLinkMigration],
     tables: ['magic_link_tokens'],
     endpoints: magicLinkEndpoints,
+    messages: magicLinkMessages,
     // A link that signs in with one more step to go (a pipeline action).
     errorCodes: ['magic_link.action_required'],
   });

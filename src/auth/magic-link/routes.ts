@@ -10,9 +10,10 @@ import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { signInAnswer } from '../core/sign-in/response.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
 import { magicLinkOptions } from './options.ts';
+import { magicLinkMessages } from './messages/index.ts';
 import { magicLinkPage, magicLinkSentPage, type MagicLinkSentPageProps } from './pages.ts';
 
-const INVALID_LINK = 'This sign-in link is invalid, was already used or has expired.';
+const INVALID_LINK = magicLinkMessages.text('error.invalidLink');
 
 /** The link's token, exactly as emailed (its length is checked where it is claimed). */
 const TokenText = Type.String({ 'x-raw': true, description: 'The emailed sign-in token' });
@@ -57,7 +58,7 @@ const sendLink = defineEndpoint({
     );
     return {
       status: 'success',
-      message: 'If that address belongs to an account, a sign-in link is on its way.',
+      message: magicLinkMessages.text('answer.sent'),
       // Browsers go on to the "check your email" page; API clients get `/magic-link`.
       redirect_to: request.client === 'form' ? '/magic-link/sent' : '/magic-link',
     };
@@ -94,7 +95,7 @@ const verifyLink = defineEndpoint({
       result,
       {
         status: 'success',
-        message: 'You are signed in.',
+        message: magicLinkMessages.text('answer.signedIn'),
         user: publicUser(request.caller?.user ?? user),
         redirect_to: '/',
       },

@@ -1,0 +1,26 @@
+import type { EnglishCatalog } from '../../../core/i18n/types.ts';
+
+/** The sign-in-by-email plugin's texts in English: the typed source of its other languages. */
+export const en = {
+  'page.title': 'Sign in by email',
+  'page.intro':
+    'Enter your email address. If it belongs to an account, we will email you a link that signs you in.',
+  'page.email': 'Email',
+  'page.send': 'Email me a link',
+  'page.passwordInstead': 'Sign in with a password instead',
+  'sent.title': 'Check your email',
+  'sent.intro': ({ minutes }: { minutes: number }, f) =>
+    f.plural(minutes, {
+      one: 'If that address belongs to an account, we sent it a sign-in link. Open it in this browser: it works once and for # minute.',
+      other:
+        'If that address belongs to an account, we sent it a sign-in link. Open it in this browser: it works once and for # minutes.',
+    }),
+  'sent.nothing': 'Nothing arrived? Check your spam folder.',
+  'sent.another': 'Ask for another link',
+
+  'answer.sent': 'If that address belongs to an account, a sign-in link is on its way.',
+  'answer.signedIn': 'You are signed in.',
+  'error.invalidLink': 'This sign-in link is invalid, was already used or has expired.',
+} as const satisfies EnglishCatalog;
+
+export type MagicLinkEnglish = typeof en;
