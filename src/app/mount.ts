@@ -122,7 +122,9 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
   app.decorate('servedPaths', servedPaths);
   const replacements = pageReplacements(plugins, config.pages);
   app.decorate('pageReplacements', replacements);
-  app.decorate('languages', serverLanguages(plugins, config));
+  const languages = serverLanguages(plugins, config);
+  app.decorate('languages', languages);
+  core.emails.useLanguages(languages);
   // Every service as one plain object, the auth core's included: what domain code is handed.
   const services = createAuthServices(core, {
     plugins,

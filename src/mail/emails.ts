@@ -2,9 +2,27 @@ import { SafeHtml } from '../core/html.ts';
 import type { Mailer } from './mailer.ts';
 import { composeContent, type MailContent } from './templates.ts';
 import type { EmailKind, EmailKinds, EmailTemplates } from './kinds.ts';
+import type { Language } from '../core/i18n/catalog.ts';
+import { englishOnly, type Languages } from '../core/i18n/languages.ts';
 
-/** Props as the sender gives them; APP_NAME is added here. */
-export type EmailPropsInput<K extends EmailKind> = Omit<EmailKinds[K], 'appName'>;
+/**
+ * Props as the sender gives them; APP_NAME is added here, and `locale` names the language to write
+ * in: the recipient's account `locale`, else the request's (`recipientLocale`); absent: the default.
+ */
+export type EmailPropsInput<K extends EmailKind> = Omit<EmailKinds[K], 'appName' | 'locale'> & {
+  locale?: string | null;
+};
+
+/** The language of a message to `recipient`: their account's, else the request's that caused it. */
+export function recipientLocale(
+  recipient: { locale?: string | null } | null | undefined,
+  request: { language: Language } | null | undefined,
+): string | undefined {
+  return recipient?.locale ?? request?.language.locale;
+}
+
+/** A kind's built-in message for its props, written in `language`. */
+export type EmailDefaults<K extends EmailKind> = (props: EmailKinds[K], language: Language) => MailContent;
 
 /**
  * Sends Citadel's messages by kind: the application's replacement (`emails`) where it has one,
@@ -13,6 +31,8 @@ export type EmailPropsInput<K extends EmailKind> = Omit<EmailKinds[K], 'appName'
 export class EmailSender {
   /** Sends not yet accepted by the transport (nor failed), and `afterResponse` work not yet done. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The server's languages (set once they are known, at mount); English until then. */
+  private languages: Pick<Languages, 'get'> = { get: () => englishOnly() };
 
   constructor(
     private readonly mailer: Mailer,
@@ -20,11 +40,12 @@ export class EmailSender {
     private readonly appName: string,
   ) {}
 
-  send<K extends EmailKind>(
-    kind: K,
-    input: EmailPropsInput<K>,
-    defaults: (props: EmailKinds[K]) => MailContent,
-  ): Promise<void> {
+  /** Write messages in the server's languages (the core's, the plugins' and the application's). */
+  useLanguages(languages: Pick<Languages, 'get'>): void {
+    this.languages = languages;
+  }
+
+  send<K extends EmailKind>(kind: K, input: EmailPropsInput<K>, defaults: EmailDefaults<K>): Promise<void> {
     return this.track(this.compose(kind, input, defaults));
   }
 
@@ -56,10 +77,11 @@ export class EmailSender {
   private async compose<K extends EmailKind>(
     kind: K,
     input: EmailPropsInput<K>,
-    defaults: (props: EmailKinds[K]) => MailContent,
+    defaults: EmailDefaults<K>,
   ): Promise<void> {
-    const props = { ...input, appName: this.appName } as EmailKinds[K];
-    const content = composeContent(defaults(props));
+    const language = this.languages.get(input.locale);
+    const props = { ...input, appName: this.appName, locale: language.locale } as EmailKinds[K];
+    const content = composeContent(defaults(props, language), language);
     const template = this.templates[kind];
     const replaced = template ? await template(props, content) : {};
     const html = replaced.html ?? content.html;

@@ -14,6 +14,8 @@ export interface EmailProps {
   username: string;
   /** APP_NAME. */
   appName: string;
+  /** The language the message is written in (the recipient's, else the request's). */
+  locale: string;
 }
 
 /** A message with a single-use link (the URL carries the token: it is a secret until used). */

@@ -1,4 +1,7 @@
 import { html } from '../core/html.ts';
+import type { Language } from '../core/i18n/catalog.ts';
+import { coreMessages } from '../core/i18n/messages/index.ts';
+import { englishOnly } from '../core/i18n/languages.ts';
 import type { MailMessage } from './mailer.ts';
 import type { EmailContent } from './kinds.ts';
 
@@ -14,18 +17,19 @@ export interface MailContent {
   outro?: string;
 }
 
-/** The three parts of a message; every value is escaped in the HTML. */
-export function composeContent(content: MailContent): EmailContent {
+/** The three parts of a message in `language` (default English); every value is escaped in the HTML. */
+export function composeContent(content: MailContent, language: Language = englishOnly()): EmailContent {
+  const codeLine = content.code ? coreMessages.in(language)('mail.code', { code: content.code }) : '';
   const text = [
     content.intro,
     content.link ? `${content.link.label}: ${content.link.url}` : '',
-    content.code ? `Your code: ${content.code}` : '',
+    codeLine,
     content.outro ?? '',
   ]
     .filter(Boolean)
     .join('\n\n');
   const body = html`<!doctype html>
-    <html>
+    <html lang="${language.locale}" dir="${language.dir}">
       <body style="font-family: sans-serif; line-height: 1.5">
         <p>${content.intro}</p>
         ${content.link ? html`<p><a href="${content.link.url}">${content.link.label}</a></p>` : ''}
@@ -36,7 +40,7 @@ export function composeContent(content: MailContent): EmailContent {
   return { subject: content.subject, text, html: body };
 }
 
-export function composeMail(to: string, content: MailContent): MailMessage {
-  const { subject, text, html: body } = composeContent(content);
+export function composeMail(to: string, content: MailContent, language?: Language): MailMessage {
+  const { subject, text, html: body } = composeContent(content, language);
   return { to, subject, text, html: body.toString() };
 }

@@ -3,6 +3,8 @@ import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox
 import { ValidationError } from '../../core/errors.ts';
 import { emptyRecord } from '../../core/request-keys.ts';
 import { parseMailbox } from '../../http/request/email-address.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
+import { authMessages } from './messages/index.ts';
 
 /**
  * Reading an endpoint's params, query or body against its TypeBox schema:
@@ -47,8 +49,8 @@ function humanize(name: string): string {
 }
 
 /** One field's text, or a problem with it. */
-function decodeString(value: string, node: SchemaNode): string | undefined | { problem: string } {
-  if (value.includes('\u0000')) return { problem: 'contains an invalid character.' };
+function decodeString(value: string, node: SchemaNode): string | undefined | { problem: 'invalidCharacter' } {
+  if (value.includes('\u0000')) return { problem: 'invalidCharacter' };
   const text = node['x-raw'] ? value : value.trim();
   if (text === '') return undefined;
   if (node.format === 'email') return parseMailbox(text) ?? text;
@@ -85,48 +87,49 @@ function acceptsNull(node: SchemaNode): boolean {
   return node.type === 'null' || (node.anyOf?.some((option) => option.type === 'null') ?? false);
 }
 
-function message(error: ValueError, label: string): string {
+function message(error: ValueError, label: string): Text {
   const node = error.schema as SchemaNode;
   if (error.type !== ValueErrorType.ObjectRequiredProperty && node['x-message']) return node['x-message'];
+  const t = authMessages.text;
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
-      return `${label} is required.`;
+      return t('field.required', { label });
     case ValueErrorType.StringMinLength:
       return node.minLength === 1
-        ? `${label} is required.`
-        : `${label} must be at least ${node.minLength} characters.`;
+        ? t('field.required', { label })
+        : t('field.minLength', { label, limit: node.minLength ?? 0 });
     case ValueErrorType.StringMaxLength:
-      return `${label} must be at most ${node.maxLength} characters.`;
+      return t('field.maxLength', { label, limit: node.maxLength ?? 0 });
     case ValueErrorType.StringFormat:
-      return node.format === 'email' ? `${label} must be a valid email address.` : `${label} is not valid.`;
+      return node.format === 'email' ? t('field.email', { label }) : t('field.invalid', { label });
     case ValueErrorType.StringPattern:
-      return node['x-pattern-message'] ?? `${label} is not valid.`;
+      return node['x-pattern-message'] ?? t('field.invalid', { label });
     case ValueErrorType.String:
-      return `${label} must be text.`;
+      return t('field.text', { label });
     case ValueErrorType.Boolean:
-      return `${label} must be true or false.`;
+      return t('field.boolean', { label });
     case ValueErrorType.Integer:
     case ValueErrorType.Number:
-      return `${label} must be a number.`;
+      return t('field.number', { label });
     case ValueErrorType.IntegerMinimum:
     case ValueErrorType.NumberMinimum:
-      return `${label} must be at least ${node.minimum}.`;
+      return t('field.minimum', { label, limit: node.minimum ?? 0 });
     case ValueErrorType.IntegerMaximum:
     case ValueErrorType.NumberMaximum:
-      return `${label} must be at most ${node.maximum}.`;
+      return t('field.maximum', { label, limit: node.maximum ?? 0 });
     case ValueErrorType.Array:
-      return `${label} must be a list.`;
+      return t('field.list', { label });
     case ValueErrorType.ArrayMinItems:
-      return `${label} must list at least ${node.minItems}.`;
+      return t('field.minItems', { label, limit: node.minItems ?? 0 });
     case ValueErrorType.ArrayMaxItems:
-      return `${label} must list at most ${node.maxItems}.`;
+      return t('field.maxItems', { label, limit: node.maxItems ?? 0 });
     default:
-      return `${label} is not valid.`;
+      return t('field.invalid', { label });
   }
 }
 
 /** Rules across fields or from settings, run on the decoded value even when the schema failed. */
-export type InputRefinement = (value: Record<string, unknown>) => Record<string, string> | void;
+export type InputRefinement = (value: Record<string, unknown>) => Record<string, Text> | void;
 
 const LENGTH_ERRORS: ReadonlySet<ValueErrorType> = new Set([
   ValueErrorType.StringMinLength,
@@ -134,22 +137,22 @@ const LENGTH_ERRORS: ReadonlySet<ValueErrorType> = new Set([
 ]);
 
 /** A top-level text field's length rule, counted in characters as a person counts them. */
-function lengthProblem(text: string, node: SchemaNode, label: string): string | null {
+function lengthProblem(text: string, node: SchemaNode, label: string): Text | null {
   if (node.minLength === undefined && node.maxLength === undefined) return null;
   const length = [...text].length;
   if (node.minLength !== undefined && length < node.minLength)
     return node.minLength === 1
-      ? `${label} is required.`
-      : `${label} must be at least ${node.minLength} characters.`;
+      ? authMessages.text('field.required', { label })
+      : authMessages.text('field.minLength', { label, limit: node.minLength });
   if (node.maxLength !== undefined && length > node.maxLength)
-    return `${label} must be at most ${node.maxLength} characters.`;
+    return authMessages.text('field.maxLength', { label, limit: node.maxLength });
   return null;
 }
 
 /** A decoded value and the problems found in it (none: it matches the schema). */
 export interface DecodedInput<T> {
   value: T;
-  errors: Record<string, string>;
+  errors: Record<string, Text>;
 }
 
 export interface InputReader<T> {
@@ -196,7 +199,7 @@ export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
           ? (raw as Record<string, unknown>)
           : {};
       const value = emptyRecord();
-      const errors: Record<string, string> = {};
+      const errors: Record<string, Text> = {};
       const rest = root.additionalProperties;
       const fields: [string, SchemaNode][] = Object.entries(properties);
       if (rest)
@@ -207,7 +210,7 @@ export function inputReader<T>(schema: TSchema | undefined): InputReader<T> {
         if (!Object.hasOwn(source, field)) continue;
         const decoded = decodeValue(source[field], node);
         if (decoded !== null && typeof decoded === 'object' && 'problem' in decoded) {
-          errors[field] = `${labelOf(field)} ${(decoded as { problem: string }).problem}`;
+          errors[field] = authMessages.text('field.invalidCharacter', { label: labelOf(field) });
         } else if (decoded === undefined || decoded === null) {
           if (acceptsNull(node)) value[field] = null;
         } else {

@@ -7,6 +7,7 @@ import {
 } from '../../core/errors.ts';
 import { refillableInput, respond } from '../../http/response/respond.ts';
 import { clientKind } from '../../http/request/negotiation.ts';
+import { requestLanguage } from '../../http/i18n/request-language.ts';
 import { allowedMethods } from '../../http/response/allow.ts';
 import { mountedPath } from '../../http/request/base-path.ts';
 import { commitSession, cookieOptions } from '../../http/sessions/plugin.ts';
@@ -108,6 +109,10 @@ class FastifyRequestContext implements RequestContext {
   set caller(caller) {
     this[kRequest].caller = caller;
   }
+  get language(): RequestContext['language'] {
+    return requestLanguage(this[kRequest]);
+  }
+
   get log(): RequestContext['log'] {
     return this[kRequest].log;
   }

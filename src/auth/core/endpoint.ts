@@ -78,7 +78,8 @@ export interface RateLimitInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
-  errors: Record<string, string>;
+  /** The input's problems by field (a rule may count only valid requests). */
+  errors: Record<string, Text>;
   ip: string;
   caller: Caller | null;
 }
@@ -214,7 +215,7 @@ export interface Endpoint<
   refine?: (
     body: Partial<StaticOrUndefined<B>> & Record<string, unknown>,
     services: CitadelServices,
-  ) => Record<string, string> | void;
+  ) => Record<string, Text> | void;
   /** Reads JSON only (the passkey ceremonies): any other body is 415, before the CSRF check. */
   jsonOnly?: boolean;
   /** Skip the CSRF check: only for endpoints that change nothing. */

@@ -1,6 +1,9 @@
 import type { CitadelServices } from './services.ts';
-import type { EmailKind, EmailKinds, NoticeEmailProps } from '../../mail/kinds.ts';
+import type { EmailKind, EmailKinds } from '../../mail/kinds.ts';
 import { accountSettings, type NotificationId } from './account-settings.ts';
+import type { EmailPropsInput } from '../../mail/emails.ts';
+import type { Language } from '../../core/i18n/catalog.ts';
+import { authMessages } from './messages/index.ts';
 
 export interface NotificationFacts {
   /** Where it happened: a device description and an address, never a secret. */
@@ -8,11 +11,9 @@ export interface NotificationFacts {
   ip?: string | null;
   /** Factor label, token name, new address… */
   subject?: string;
+  /** The language of the request that caused it: the notice's, when the recipient chose none. */
+  locale?: string;
 }
-
-const REVIEW =
-  'If this was you, there is nothing to do. If it was not, change your password and review the ' +
-  'sessions and security events in your account settings.';
 
 /** Which message each notification is, and its props beyond the common ones. */
 const KINDS = {
@@ -26,53 +27,75 @@ const KINDS = {
   second_factor_locked: 'secondFactorLockedNotice',
 } as const satisfies Record<NotificationId, EmailKind>;
 
-function where(props: NoticeEmailProps): string {
-  return props.device ? ` from ${props.device}${props.ip ? ` (${props.ip})` : ''}` : '';
-}
+type NoticeKind = (typeof KINDS)[NotificationId];
 
-/** The default subject and first paragraph of each notice. */
-function content(kind: (typeof KINDS)[NotificationId], props: EmailKinds[typeof kind]) {
+/** The default subject and first paragraph of each notice, in `language`. */
+function content(kind: NoticeKind, props: EmailKinds[NoticeKind], language: Language) {
+  const t = authMessages.in(language);
   const { username } = props;
+  const where = props.device ? t('notice.where', { device: props.device, ip: props.ip }) : '';
   switch (kind) {
     case 'newDeviceNotice':
       return {
-        subject: 'New sign-in to your account',
-        intro: `A new sign-in to your account ${username}${where(props)}. This device has not been seen for this account recently.`,
+        subject: t('notice.newDevice.subject'),
+        intro: t('notice.newDevice.intro', { username, where }),
       };
     case 'passwordChangedNotice':
       return {
-        subject: 'Your password was changed',
-        intro: `The password of your account ${username} was changed${where(props)}.`,
+        subject: t('notice.passwordChanged.subject'),
+        intro: t('notice.passwordChanged.intro', { username, where }),
       };
     case 'passwordResetNotice':
       return {
-        subject: 'Your password was reset',
-        intro: `The password of your account ${username} was reset with an emailed link${where(props)}. Every session was signed out.`,
+        subject: t('notice.passwordReset.subject'),
+        intro: t('notice.passwordReset.intro', { username, where }),
       };
-    case 'emailChangeNotice':
+    case 'emailChangeNotice': {
+      const { newEmail } = props as EmailKinds['emailChangeNotice'];
       return {
-        subject: 'Your email address is being changed',
-        intro: `Someone asked${where(props)} to change the email address of your account ${username} to ${(props as EmailKinds['emailChangeNotice']).newEmail}. It changes only when the link sent to the new address is confirmed, signed in to this account.`,
+        subject: t('notice.emailChange.subject'),
+        intro: t('notice.emailChange.intro', {
+          username,
+          where,
+          newEmail: newEmail || t('notice.emailChange.anotherAddress'),
+        }),
       };
-    case 'factorAddedNotice':
+    }
+    case 'factorAddedNotice': {
+      const { factor } = props as EmailKinds['factorAddedNotice'];
       return {
-        subject: 'A two-factor method was added',
-        intro: `${(props as EmailKinds['factorAddedNotice']).factor} was added to your account ${username}${where(props)}.`,
+        subject: t('notice.factorAdded.subject'),
+        intro: t('notice.factorAdded.intro', {
+          username,
+          where,
+          factor: factor || t('notice.factor.unnamed'),
+        }),
       };
-    case 'factorRemovedNotice':
+    }
+    case 'factorRemovedNotice': {
+      const { factor } = props as EmailKinds['factorRemovedNotice'];
       return {
-        subject: 'A two-factor method was removed',
-        intro: `${(props as EmailKinds['factorRemovedNotice']).factor} was removed from your account ${username}${where(props)}.`,
+        subject: t('notice.factorRemoved.subject'),
+        intro: t('notice.factorRemoved.intro', {
+          username,
+          where,
+          factor: factor || t('notice.factor.unnamed'),
+        }),
       };
+    }
     case 'tokenCreatedNotice':
       return {
-        subject: 'A personal access token was created',
-        intro: `A personal access token named "${(props as EmailKinds['tokenCreatedNotice']).tokenName}" was created for your account ${username}${where(props)}.`,
+        subject: t('notice.tokenCreated.subject'),
+        intro: t('notice.tokenCreated.intro', {
+          username,
+          where,
+          tokenName: (props as EmailKinds['tokenCreatedNotice']).tokenName,
+        }),
       };
     case 'secondFactorLockedNotice':
       return {
-        subject: 'Two-factor sign-in is locked for now',
-        intro: `Too many wrong two-factor codes were entered for your account ${username}${where(props)}. Code entry is paused for a while.`,
+        subject: t('notice.secondFactorLocked.subject'),
+        intro: t('notice.secondFactorLocked.intro', { username, where }),
       };
   }
 }
@@ -84,7 +107,7 @@ function content(kind: (typeof KINDS)[NotificationId], props: EmailKinds[typeof 
  */
 export function notify(
   services: CitadelServices,
-  to: { email: string; username: string },
+  to: { email: string; username: string; locale?: string | null },
   id: NotificationId,
   facts: NotificationFacts = {},
 ): Promise<void> {
@@ -93,17 +116,22 @@ export function notify(
   const props = {
     to: to.email,
     username: to.username,
+    locale: to.locale ?? facts.locale,
     device: facts.device ?? null,
     ip: facts.ip ?? null,
     // Only the kind's own props: what a custom mail service sees is what the kind declares.
-    ...(kind === 'emailChangeNotice' ? { newEmail: facts.subject ?? 'another address' } : {}),
+    // Without a subject the text names "another address" / "a two-factor method" in its language.
+    ...(kind === 'emailChangeNotice' ? { newEmail: facts.subject ?? '' } : {}),
     ...(kind === 'factorAddedNotice' || kind === 'factorRemovedNotice'
-      ? { factor: facts.subject ?? 'A two-factor method' }
+      ? { factor: facts.subject ?? '' }
       : {}),
     ...(kind === 'tokenCreatedNotice' ? { tokenName: facts.subject ?? '' } : {}),
-  } as EmailKinds[typeof kind];
+  } as EmailPropsInput<typeof kind>;
   return services.emails
-    .send(kind, props, (full) => ({ ...content(kind, full), outro: REVIEW }))
+    .send(kind, props, (full, language) => ({
+      ...content(kind, full, language),
+      outro: authMessages.in(language)('notice.review'),
+    }))
     .catch((error: unknown) => {
       services.log.error(
         { err: { message: (error as Error).message } },

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { Limits } from '../../config/types.ts';
 import { isCommonPassword } from './passwords.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
+import { authMessages } from './messages/index.ts';
 
 /**
  * The password rules of registration, reset and set-password (`password`, `password_confirm`):
@@ -10,21 +12,20 @@ import { isCommonPassword } from './passwords.ts';
 export function newPasswordProblems(
   body: { password?: unknown; password_confirm?: unknown },
   limits: Pick<Limits, 'passwordMinLength' | 'passwordMaxLength'>,
-): Record<string, string> {
-  const errors: Record<string, string> = {};
+): Record<string, Text> {
+  const errors: Record<string, Text> = {};
   const { password, password_confirm: confirm } = body;
   if (typeof password === 'string') {
     const length = [...password].length;
     if (length < limits.passwordMinLength)
-      errors.password = `Password must be at least ${limits.passwordMinLength} characters.`;
+      errors.password = authMessages.text('password.tooShort', { min: limits.passwordMinLength });
     else if (length > limits.passwordMaxLength)
-      errors.password = `Password must be at most ${limits.passwordMaxLength} characters.`;
-    else if (isCommonPassword(password))
-      errors.password = 'This password is too common. Please choose another one.';
+      errors.password = authMessages.text('password.tooLong', { max: limits.passwordMaxLength });
+    else if (isCommonPassword(password)) errors.password = authMessages.text('password.common');
   }
   // The mismatch is reported even when the password has its own problem: every error at once.
   if (typeof password === 'string' && typeof confirm === 'string' && confirm !== password)
-    errors.password_confirm = 'Password confirmation does not match.';
+    errors.password_confirm = authMessages.text('password.mismatch');
   return errors;
 }
 

@@ -2,6 +2,7 @@ import type { Caller } from '../../http/security/caller.ts';
 import type { ClientKind } from '../../http/request/negotiation.ts';
 import type { Session } from '../../http/sessions/session.ts';
 import type { CitadelServices, Log } from './services.ts';
+import type { Language } from '../../core/i18n/catalog.ts';
 
 /** A cookie the answer sets (`value`), or clears (`value: null`). */
 export interface CookieWrite {
@@ -45,6 +46,11 @@ export interface RequestContext {
   caller: Caller | null;
   /** The request's logger (with its request id). */
   readonly log: Log;
+  /**
+   * The reader's language (account `locale`, `?lang=`, cookie, `Accept-Language`, default): a
+   * catalog's `in(language)`, and the fallback language of an email to a recipient without one.
+   */
+  readonly language: Language;
   /** Cookies this answer writes, in order; the adapter sets them on the answer. */
   readonly cookieWrites: CookieWrite[];
   /** A sign-in of this request: the RFC 8176 methods it proved (`pwd`, `otp`, `hwk`, `mfa`, `email`). */

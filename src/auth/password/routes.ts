@@ -75,6 +75,7 @@ const setPassword = defineEndpoint({
     void notify(services, user, 'password_changed', {
       device: describeDevice(originOf(request).userAgent),
       ip,
+      locale: request.language.locale,
     });
 
     // Whoever else held a session or a remember-me cookie of this account is out; this browser

@@ -1,4 +1,5 @@
 import { createFormatter } from './format.ts';
+import { coreMessages } from './messages/index.ts';
 import type { Language, MessageCatalog } from './catalog.ts';
 import type { MessageValue, TextDirection } from './types.ts';
 
@@ -151,4 +152,11 @@ function canonicalTag(tag: string): string {
   } catch {
     throw new LanguageSettingError(`"${tag}" is not a language tag`);
   }
+}
+
+let english: Language | undefined;
+/** English alone, from the core's catalog (what a message is written in before the server's languages are known). */
+export function englishOnly(): Language {
+  english ??= new Languages({ catalogs: [coreMessages] }).get('en');
+  return english;
 }

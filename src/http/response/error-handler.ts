@@ -5,7 +5,7 @@ import {
   TooManyRequestsError,
   UNEXPECTED_ERROR_MESSAGE,
 } from '../../core/errors.ts';
-import { ForbiddenKeyError, FORBIDDEN_KEY_REASON } from '../../core/request-keys.ts';
+import { ForbiddenKeyError } from '../../core/request-keys.ts';
 import { isMultipartPrototypeViolation } from '../request/request-keys.ts';
 import { clientKind } from '../request/negotiation.ts';
 import { renderPage, respond, type Outcome } from './respond.ts';
@@ -50,7 +50,7 @@ export function outcomeForError(request: FastifyRequest, thrown: FastifyError | 
       status: 'error',
       statusCode: 422,
       message: coreMessages.text('error.validation'),
-      errors: { [error.field]: FORBIDDEN_KEY_REASON },
+      errors: { [error.field]: coreMessages.text('invalid.reservedKey') },
     };
   }
   if (error instanceof HttpError) {

@@ -42,7 +42,6 @@ export const de = {
   'sudo.required': 'Bitte bestätigen Sie Ihre Identität, um fortzufahren.',
   'sudo.wrongCredential': 'Mit diesem Nachweis ist dieser Vorgang nicht möglich.',
 
-  'mail.code': ({ code }) => `Ihr Code: ${code}`,
   'notice.where': ({ device, ip }) => (ip ? ` von ${device} (${ip})` : ` von ${device}`),
   'notice.review':
     'Wenn Sie das waren, ist nichts weiter zu tun. Falls nicht, ändern Sie Ihr Passwort und prüfen Sie die Sitzungen und Sicherheitsereignisse in Ihren Kontoeinstellungen.',

@@ -19,10 +19,10 @@ export const en = {
   'field.text': ({ label }: { label: string }) => `${label} must be text.`,
   'field.boolean': ({ label }: { label: string }) => `${label} must be true or false.`,
   'field.number': ({ label }: { label: string }) => `${label} must be a number.`,
-  'field.minimum': ({ label, limit }: { label: string; limit: number }, f) =>
-    `${label} must be at least ${f.number(limit)}.`,
-  'field.maximum': ({ label, limit }: { label: string; limit: number }, f) =>
-    `${label} must be at most ${f.number(limit)}.`,
+  'field.minimum': ({ label, limit }: { label: string; limit: number }) =>
+    `${label} must be at least ${limit}.`,
+  'field.maximum': ({ label, limit }: { label: string; limit: number }) =>
+    `${label} must be at most ${limit}.`,
   'field.list': ({ label }: { label: string }) => `${label} must be a list.`,
   'field.minItems': ({ label, limit }: { label: string; limit: number }, f) =>
     `${label} must list at least ${f.number(limit)}.`,
@@ -48,8 +48,6 @@ export const en = {
   'sudo.required': 'Please confirm your identity to continue.',
   'sudo.wrongCredential': 'This credential cannot be used for this operation.',
 
-  // Every email.
-  'mail.code': ({ code }: { code: string }) => `Your code: ${code}`,
   // Security notices: where the change came from, then what happened.
   'notice.where': ({ device, ip }: { device: string; ip: string | null }) =>
     ip ? ` from ${device} (${ip})` : ` from ${device}`,

@@ -36,7 +36,6 @@ export const fr = {
   'sudo.required': 'Veuillez confirmer votre identité pour continuer.',
   'sudo.wrongCredential': 'Cette preuve d’identité ne peut pas servir pour cette opération.',
 
-  'mail.code': ({ code }) => `Votre code : ${code}`,
   'notice.where': ({ device, ip }) => (ip ? ` depuis ${device} (${ip})` : ` depuis ${device}`),
   'notice.review':
     'Si c’était vous, vous n’avez rien à faire. Sinon, changez votre mot de passe et vérifiez les sessions et les événements de sécurité dans les paramètres de votre compte.',

@@ -8,6 +8,7 @@ import { sudoFactorsFor } from './eligible.ts';
 import { safeNext } from './next.ts';
 import { saveInput } from '../../../http/response/respond.ts';
 import type { RequestContext } from '../request-context.ts';
+import { authMessages } from '../messages/index.ts';
 
 /** True when the request's session user holds unexpired sudo for that same user. */
 export async function isSudoActive(request: RequestContext): Promise<boolean> {
@@ -28,7 +29,7 @@ export async function requireSudo(request: RequestContext, returnTo?: string): P
   // A plugin's bearer credential (a service token) never confirms sudo; nor does an administrator
   // acting as someone else.
   if (caller.via === 'bearer')
-    throw new ForbiddenError('This credential cannot be used for this operation.', {
+    throw new ForbiddenError(authMessages.text('sudo.wrongCredential'), {
       action: 'sudo.refused',
     });
   if (caller.impersonator) throw new ImpersonationForbiddenError();
@@ -46,7 +47,7 @@ export async function requireSudo(request: RequestContext, returnTo?: string): P
         saveInput(request.session, next, caller.user.id, request.refillableInput);
     }
   }
-  throw new ForbiddenError('Please confirm your identity to continue.', {
+  throw new ForbiddenError(authMessages.text('sudo.required'), {
     action: 'sudo.required',
     redirectTo,
     data: { factors },

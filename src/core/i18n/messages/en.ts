@@ -77,6 +77,9 @@ export const en = {
   'problem.500': 'Internal Server Error',
   'problem.503': 'Service Unavailable',
 
+  // Every email.
+  'mail.code': ({ code }: { code: string }) => `Your code: ${code}`,
+
   // Validation texts (`errors.<field>`), by JSON Schema keyword.
   'invalid.required': 'is required',
   'invalid.type': ({ type }: { type: string }) =>
