@@ -224,6 +224,58 @@ describe('admin API of OAuth clients', () => {
     }
   });
 
+  it('the flow honours it: a rotated secret, a disabled client are refused at the token and authorize endpoints', async () => {
+    const created = await admin.post(
+      '/admin/oauth/clients',
+      webClientMetadata({ token_endpoint_auth_method: 'client_secret_post' }),
+    );
+    const { client_id: clientId, client_secret: first } = created.body.data as Record<string, string>;
+    const token = async (secret: string) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/oauth2/token',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: secret,
+        }).toString(),
+      });
+      return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+    };
+    const authorize = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/oauth2/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: 'https://app.example.com/callback',
+          scope: 'openid',
+          state: 'st',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        }).toString()}`,
+      });
+    expect((await token(first)).status).toBe(200);
+    expect((await authorize()).statusCode).toBe(302);
+
+    const second = (await admin.post(`/admin/oauth/clients/${clientId}/secret`, {})).body.data.client_secret;
+    expect(await token(first)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect((await token(second)).status).toBe(200);
+
+    await admin.post(`/admin/oauth/clients/${clientId}/disable`, {});
+    expect(await token(second)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    const refused = await authorize();
+    // An unknown (or disabled) client is shown on a page, never redirected to.
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers.location).toBeUndefined();
+
+    await admin.post(`/admin/oauth/clients/${clientId}/enable`, {});
+    expect((await token(second)).status).toBe(200);
+    await admin.delete(`/admin/oauth/clients/${clientId}`);
+    expect(await token(second)).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+  });
+
   it('the client id is exact: a case variant is another (unknown) client', async () => {
     const created = await admin.post('/admin/oauth/clients', webClientMetadata());
     const clientId = created.body.data.client_id as string;
