@@ -349,8 +349,9 @@ export function registerEndpoint(app: FastifyInstance, endpoint: AnyEndpoint): v
     const commit = () => commitRequest(request, reply, context);
     if (result.headers) reply.headers(result.headers);
     // A sign-in that a listener continues elsewhere (a waiting authorization request).
-    if (context.signInContinue !== undefined && result.redirect_to !== undefined && request.caller)
-      result = { ...result, redirect_to: context.signInContinue };
+    // (Set on the handler's input, which inherits from the request's context.)
+    if (input.signInContinue !== undefined && result.redirect_to !== undefined && input.caller)
+      result = { ...result, redirect_to: input.signInContinue };
     if (result.location !== undefined) {
       await commit();
       return reply.redirect(result.location, 302);

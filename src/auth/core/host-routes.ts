@@ -43,6 +43,9 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
       if (request.routeOptions.config.sessionless) return;
       // A bad bearer token throws (401); request.caller then stays null (never a host's value).
       request.caller = null;
+      // Called without credentials (OAuth's client endpoints): their Authorization header is the
+      // endpoint's own to read (client authentication, a token it checks), never a caller.
+      if (request.routeOptions.config.cors) return;
       if (request.session.userId !== null || request.cookies[REMEMBER_COOKIE])
         return identify(request, reply);
       // No credential of any kind (no token, no signed-in session, no remember-me cookie): an

@@ -19,9 +19,6 @@ import { coversScopes } from './scopes.ts';
 import { oauthProviderOptions } from './options.ts';
 import { readSignIn } from './sign-in-record.ts';
 
-/** The authorize pages may not be framed (clickjacking a consent). */
-const NO_FRAMES = { 'x-frame-options': 'DENY' };
-
 const RATE_LIMIT = { name: 'oauth-authorize:ip', max: 60, windowSeconds: 60 } as const;
 
 const AuthorizeResponse = Envelope({
@@ -58,7 +55,7 @@ const AuthorizeQuerySchema = Type.Object({
 
 function errorPage(message: string): EndpointResult {
   const data: AuthorizePageData = { view: 'error', message };
-  return { status: 'error', statusCode: 400, message, data, render: true, headers: NO_FRAMES };
+  return { status: 'error', statusCode: 400, message, data, render: true };
 }
 
 function redirectError(
@@ -171,7 +168,7 @@ async function proceedAuthorization(
     redirect_host: redirectHost(authorization.redirectUri),
     scopes: authorization.scope,
   };
-  return { status: 'info', data, render: true, headers: NO_FRAMES };
+  return { status: 'info', data, render: true };
 }
 
 const authorize = defineEndpoint({
