@@ -488,7 +488,13 @@ export function overTcp(
     const req = httpRequest(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
+      // A live stream (Server-Sent Events) does not end: what it sent in 50 ms is its answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream'))
+        setTimeout(() => {
+          res.emit('end');
+          req.destroy();
+        }, 50);
+      res.once('end', () => {
         const setCookie = res.headers['set-cookie'] ?? [];
         resolve({
           statusCode: res.statusCode ?? 0,

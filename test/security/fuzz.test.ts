@@ -588,9 +588,11 @@ describe('fuzz: generated requests across every route, by real callers', () => {
           const dotted = r.segments.some(
             (x) => typeof x === 'object' && !(x instanceof Ref) && /^(?:\.|%2e){1,2}$/i.test(x.raw),
           );
-          const response = dotted
-            ? await overTcp(t.app, r.method, url, headers, payload)
-            : await t.app.inject({ method: r.method as 'GET', url, headers, payload });
+          // Live streams stay open: read over TCP for a moment (inject would wait for their end).
+          const response =
+            dotted || /\/live$/.test(r.pattern)
+              ? await overTcp(t.app, r.method, url, headers, payload)
+              : await t.app.inject({ method: r.method as 'GET', url, headers, payload });
           if (session) absorbCookies(session, response);
           // A caller the run itself signed out, disabled or deleted: repaired before its next request.
           // (A 401 also answers a bearer token on a session-only route: GET /me tells which.)

@@ -178,6 +178,8 @@ describe('no response leaks internals (contract section 6)', () => {
         `/api/v1/posts?limit=${q}`,
         `/api/v1/posts/${q}`,
         `/api/v1/comments?post_id=${q}`,
+        `/api/v1/posts/live?page=${q}`,
+        `/api/v1/projects/live?fields=${q}`,
       ]) {
         checkEcho(url, await t.client().get(url));
       }
@@ -210,6 +212,7 @@ describe('no response leaks internals (contract section 6)', () => {
       '/api/v1/posts?search=%00',
       '/api/v1/posts?sort=title%00',
       '/api/v1/comments?post_id=%00',
+      '/api/v1/posts/live?status=%00',
     ]) {
       const response = check(url, await t.client().get(url));
       expect(response.status, `${url}: ${response.text}`).toBe(400);

@@ -20,6 +20,7 @@ export class LiveStream {
   lastEventId: string | undefined;
   ended = false;
   private waiters: (() => void)[] = [];
+  private message: IncomingMessage | null = null;
 
   private constructor(
     readonly response: { status: number; ok: boolean; headers: Headers },
@@ -38,6 +39,7 @@ export class LiveStream {
           { status, ok: status >= 200 && status < 300, headers: received },
           request,
         );
+        stream.message = message;
         if (stream.response.ok) void stream.read(message);
         else {
           stream.ended = true;
@@ -116,5 +118,14 @@ export class LiveStream {
 
   close(): void {
     this.request.destroy();
+  }
+
+  /** Stop reading (the bytes stay in the socket's buffers, then the server's). */
+  pause(): void {
+    this.message?.pause();
+  }
+
+  resume(): void {
+    this.message?.resume();
   }
 }

@@ -90,8 +90,12 @@ export function registerLiveRoute(
       userId,
       credentialOf(request),
     );
-    // The client went away: the stream ends and its slot is free.
-    reply.raw.once('close', () => stream.close());
+    // The client went away, or the stream ended: its slot is free, and its connection is not kept
+    // (a client that stopped reading would otherwise hold it open, and shutdown would wait for it).
+    reply.raw.once('close', () => {
+      stream.close();
+      reply.raw.socket?.destroy();
+    });
     const lastEventId = request.headers['last-event-id'];
     void hub
       .open(subscriber, typeof lastEventId === 'string' ? lastEventId : undefined)
