@@ -1,11 +1,12 @@
 import type { UserRecord } from '../core/users.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { accountsMessages } from './messages/index.ts';
 
 /** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
 export const ACTIVATION_PENDING = {
   action: 'register.action_required',
   status: 'info',
-  message: 'Your account was created. One more step is needed to activate it.',
+  message: accountsMessages.text('answer.activationPending'),
   redirect_to: '/action/show',
 } as const;
 

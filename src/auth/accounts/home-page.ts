@@ -1,34 +1,37 @@
 import { html } from '../../http/html/html.ts';
 import { layout, servedLinks } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { accountsMessages } from './messages/index.ts';
+import type { AccountsEnglish } from './messages/en.ts';
 
 const API_DOCS = '/api/v1/docs/ui';
-const LINKS: readonly (readonly [string, string])[] = [
-  ['/account', 'Your account'],
-  ['/sessions', 'Sessions and devices'],
-  ['/two-factor', 'Two-factor settings'],
-  ['/tokens', 'Personal access tokens'],
-  ['/set-password', 'Password'],
-  [API_DOCS, 'API documentation'],
+const LINKS: readonly (readonly [string, keyof AccountsEnglish & `home.${string}`])[] = [
+  ['/account', 'home.account'],
+  ['/sessions', 'home.sessions'],
+  ['/two-factor', 'home.twoFactor'],
+  ['/tokens', 'home.tokens'],
+  ['/set-password', 'home.password'],
+  [API_DOCS, 'home.apiDocs'],
 ];
 
 export function homePage(ctx: PageContext) {
+  const t = accountsMessages.in(ctx.language);
   const content = ctx.user
-    ? html`<p>Signed in as <strong>${ctx.user.username}</strong> (${ctx.user.email}).</p>
+    ? html`<p>${t('home.signedInAs', { username: ctx.user.username, email: ctx.user.email })}</p>
         <ul>
-          ${LINKS.filter(([path]) => ctx.serves(path)).map(([path, label]) => html`<li><a href="${path}">${label}</a></li>`)}
+          ${LINKS.filter(([path]) => ctx.serves(path)).map(([path, label]) => html`<li><a href="${path}">${t(label)}</a></li>`)}
         </ul>`
     : html`<p>
-          Welcome.
+          ${t('home.welcome')}
           ${servedLinks(
             ctx,
             [
-              ['/login', 'Sign in'],
-              ['/register', 'Create an account'],
+              ['/login', t('home.signIn')],
+              ['/register', t('home.register')],
             ],
-            ' or ',
+            t('home.or'),
           )}.
         </p>
-        ${ctx.serves(API_DOCS) ? html`<p><a href="${API_DOCS}">API documentation</a></p>` : ''}`;
+        ${ctx.serves(API_DOCS) ? html`<p><a href="${API_DOCS}">${t('home.apiDocs')}</a></p>` : ''}`;
   return layout(ctx, ctx.appName, content);
 }

@@ -6,12 +6,13 @@ import { recordSecurityEvent } from '../core/security-events.ts';
 import { assertMaySignIn } from '../core/sign-in/activation.ts';
 import { accountsOptions } from './options.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { accountsMessages } from './messages/index.ts';
 
 export class InvalidCredentialsError extends HttpError {
   override name = 'InvalidCredentialsError';
   constructor() {
-    super(401, 'Invalid credentials.', {
-      errors: { credentials: 'The email, username or password is incorrect.' },
+    super(401, accountsMessages.text('error.invalidCredentials'), {
+      errors: { credentials: accountsMessages.text('error.credentials') },
     });
   }
 }

@@ -1,6 +1,7 @@
 import { html } from '../../http/html/html.ts';
 import { field, form, layout, servedLinks } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { accountsMessages } from './messages/index.ts';
 
 /** The sign-in and registration pages show a button per configured social provider. */
 export interface SignInPageProps {
@@ -14,37 +15,39 @@ function socialButtons(ctx: PageContext<SignInPageProps>) {
   // Social sign-in left out: no provider buttons, whatever OAUTH_* says.
   const providers = ctx.props.providers.filter((p) => ctx.serves(`/oauth/${p.id}`));
   if (providers.length === 0) return '';
-  return html`<p>Or continue with:</p>
+  const t = accountsMessages.in(ctx.language);
+  return html`<p>${t('social.intro')}</p>
     <ul class="social">
-      ${providers.map((p) => html`<li><a href="/oauth/${p.id}">Sign in with ${p.label}</a></li>`)}
+      ${providers.map((p) => html`<li><a href="/oauth/${p.id}">${t('social.signInWith', { provider: p.label })}</a></li>`)}
     </ul>`;
 }
 
 export function loginPage(ctx: PageContext<SignInPageProps>) {
+  const t = accountsMessages.in(ctx.language);
   return layout(
     ctx,
-    'Sign in',
+    t('login.title'),
     html`${ctx.errors.credentials ? html`<div class="flash error" role="alert">${ctx.errors.credentials}</div>` : ''}
       ${form(
         ctx,
         '/login',
-        html`${field(ctx, { name: 'email', label: 'Email or username', autocomplete: 'username webauthn', required: true })}
-          ${field(ctx, { name: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', required: true })}
+        html`${field(ctx, { name: 'email', label: t('login.identifier'), autocomplete: 'username webauthn', required: true })}
+          ${field(ctx, { name: 'password', label: t('login.password'), type: 'password', autocomplete: 'current-password', required: true })}
           <label class="check"
-            ><input type="checkbox" name="remember" value="1" /> Keep me signed in for 30 days</label
+            ><input type="checkbox" name="remember" value="1" /> ${t('login.remember', { days: 30 })}</label
           >`,
-        'Sign in',
+        t('login.submit'),
       )}
-      <div class="divider">or</div>
-      <button type="button" class="secondary" id="passkey-login">Sign in with a passkey</button>
+      <div class="divider">${t('login.or')}</div>
+      <button type="button" class="secondary" id="passkey-login">${t('login.passkey')}</button>
       <p id="passkey-login-status" role="status"></p>
       <p>
         ${servedLinks(
           ctx,
           [
-            ['/forgot-password', 'Forgot your password?'],
-            ['/magic-link', 'Email me a sign-in link'],
-            ['/register', 'Create an account'],
+            ['/forgot-password', t('login.forgot')],
+            ['/magic-link', t('login.magicLink')],
+            ['/register', t('login.register')],
           ],
           ' · ',
         )}
@@ -56,39 +59,39 @@ export function loginPage(ctx: PageContext<SignInPageProps>) {
 }
 
 export function registerPage(ctx: PageContext<SignInPageProps>) {
+  const t = accountsMessages.in(ctx.language);
   const limits = ctx.props.passwordLength;
   return layout(
     ctx,
-    'Create an account',
+    t('register.title'),
     html`${form(
         ctx,
         '/register',
-        html`${field(ctx, { name: 'username', label: 'Username', autocomplete: 'username', required: true, hint: '3 to 30 letters, digits and spaces.' })}
-        ${field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true })}
+        html`${field(ctx, { name: 'username', label: t('register.username'), autocomplete: 'username', required: true, hint: t('register.usernameHint', { min: 3, max: 30 }) })}
+        ${field(ctx, { name: 'email', label: t('register.email'), type: 'email', autocomplete: 'email', required: true })}
         ${field(ctx, {
           name: 'password',
-          label: 'Password',
+          label: t('register.password'),
           type: 'password',
           autocomplete: 'new-password',
           required: true,
-          hint: `${limits.passwordMinLength} to ${limits.passwordMaxLength} characters, not a commonly used password. A few unrelated words work well.`,
+          hint: t('register.passwordHint', { min: limits.passwordMinLength, max: limits.passwordMaxLength }),
         })}
-        ${field(ctx, { name: 'password_confirm', label: 'Confirm password', type: 'password', autocomplete: 'new-password', required: true })}`,
-        'Create account',
+        ${field(ctx, { name: 'password_confirm', label: t('register.confirm'), type: 'password', autocomplete: 'new-password', required: true })}`,
+        t('register.submit'),
       )}
-      <p>Already registered? <a href="/login">Sign in</a></p>
+      <p>${t('register.already')} <a href="/login">${t('register.signIn')}</a></p>
       ${socialButtons(ctx)}`,
   );
 }
 
 export function forgotPasswordPage(ctx: PageContext) {
+  const t = accountsMessages.in(ctx.language);
   return layout(
     ctx,
-    'Forgot your password?',
-    html`<p>
-        Enter your email address. If it belongs to an account, we will send a link to choose a new password.
-      </p>
-      ${form(ctx, '/forgot-password', field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'email', required: true }), 'Send reset link')}`,
+    t('forgot.title'),
+    html`<p>${t('forgot.intro')}</p>
+      ${form(ctx, '/forgot-password', field(ctx, { name: 'email', label: t('forgot.email'), type: 'email', autocomplete: 'email', required: true }), t('forgot.submit'))}`,
   );
 }
 
@@ -98,25 +101,26 @@ export interface ResetPasswordPageProps {
 }
 
 export function resetPasswordPage(ctx: PageContext<ResetPasswordPageProps>) {
+  const t = accountsMessages.in(ctx.language);
   const { token } = ctx.props;
   // A dead link: nothing to fill in, only why and the way to a new link.
   if (ctx.errors.token)
     return layout(
       ctx,
-      'This reset link no longer works',
-      html`<p id="reset-link-error">${ctx.errors.token} Reset links work once and only for a short time.</p>
-        <p><a class="button" href="/forgot-password">Ask for a new link</a></p>`,
+      t('reset.deadTitle'),
+      html`<p id="reset-link-error">${ctx.errors.token} ${t('reset.deadText')}</p>
+        <p><a class="button" href="/forgot-password">${t('reset.newLink')}</a></p>`,
     );
   return layout(
     ctx,
-    'Choose a new password',
+    t('reset.title'),
     form(
       ctx,
       '/reset-password',
       html`<input type="hidden" name="token" value="${token}" />
-        ${field(ctx, { name: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', required: true })}
-        ${field(ctx, { name: 'password_confirm', label: 'Confirm new password', type: 'password', autocomplete: 'new-password', required: true })}`,
-      'Set new password',
+        ${field(ctx, { name: 'password', label: t('reset.password'), type: 'password', autocomplete: 'new-password', required: true })}
+        ${field(ctx, { name: 'password_confirm', label: t('reset.confirm'), type: 'password', autocomplete: 'new-password', required: true })}`,
+      t('reset.submit'),
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { accountEndpoints } from './routes.ts';
+import { accountsMessages } from './messages/index.ts';
 import { ACCOUNTS_ID, accountsDefaults, resolveAccountsOptions, type AccountsOptions } from './options.ts';
 
 /**
@@ -13,6 +14,7 @@ export function accounts(options: Partial<AccountsOptions> = {}) {
     options: { ...accountsDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveAccountsOptions(options, config),
     endpoints: accountEndpoints,
+    messages: accountsMessages,
     // A registration that continues with a pipeline action.
     errorCodes: ['register.action_required'],
   });

@@ -33,6 +33,9 @@ import { describeDevice } from '../core/device.ts';
 import { passwordChanged } from '../core/password-changed.ts';
 import { pluginOptions } from '../core/plugin-options.ts';
 import type { CitadelServices } from '../core/services.ts';
+import type { Text } from '../../core/i18n/catalog.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+import { accountsMessages } from './messages/index.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */
 
@@ -43,7 +46,7 @@ const SIGN_IN = Envelope({ user: 'optional' });
 
 const EMAIL = Type.String({ format: 'email', maxLength: 191 });
 const RESET_TOKEN = Type.String({ maxLength: 256 });
-const INVALID_RESET_LINK = 'This reset link is invalid or has expired.';
+const INVALID_RESET_LINK = accountsMessages.text('error.invalidResetLink');
 
 const home = defineEndpoint({
   method: 'GET',
@@ -89,7 +92,7 @@ const login = defineEndpoint({
   }),
   refine: (body) =>
     body.email === undefined && body.username === undefined
-      ? { email: 'Email or username is required.' }
+      ? { email: accountsMessages.text('error.identifierRequired') }
       : undefined,
   failures: [401, 403, 429],
   responses: { 200: SIGN_IN },
@@ -109,7 +112,7 @@ const login = defineEndpoint({
     });
     return signInAnswer(result, {
       status: 'success',
-      message: 'You are signed in.',
+      message: accountsMessages.text('answer.signedIn'),
       user: publicUser(user),
       redirect_to: '/',
     });
@@ -145,7 +148,7 @@ const logout = defineEndpoint({
         request.session.alongWithSave(sessionEvent(services.clock, event));
       }
     }
-    return { status: 'success', message: 'You have been signed out.', redirect_to: '/login' };
+    return { status: 'success', message: accountsMessages.text('answer.signedOut'), redirect_to: '/login' };
   },
 });
 
@@ -174,12 +177,13 @@ const register = defineEndpoint({
   async handler(request) {
     const { body, services } = request;
     const { username, email, password } = body;
-    const errors: Record<string, string> = {};
-    if (await services.users.findByUsername(username)) errors.username = 'This username is already taken.';
+    const errors: Record<string, Text> = {};
+    if (await services.users.findByUsername(username))
+      errors.username = accountsMessages.text('error.usernameTaken');
     // REGISTER_HIDE_EXISTING: a known address is not an error; its owner is mailed instead.
     const hideExisting = services.config.registerHideExisting;
     let knownOwner = await services.users.findByEmail(email);
-    if (knownOwner && !hideExisting) errors.email = 'This email address is already registered.';
+    if (knownOwner && !hideExisting) errors.email = accountsMessages.text('error.emailTaken');
     if (Object.keys(errors).length > 0) throw new ValidationError(errors);
     const answerForKnownAddress = async (owner: UserRecord): Promise<EndpointResult> => {
       await mailOwnerOfExistingAddress(request, owner);
@@ -203,9 +207,9 @@ const register = defineEndpoint({
         // Two registrations raced past the checks above: the unique index decides.
         knownOwner = await services.users.findByEmail(email);
         if (knownOwner && hideExisting) return null;
-        if (knownOwner) throw new ValidationError({ email: 'This email address is already registered.' });
+        if (knownOwner) throw new ValidationError({ email: accountsMessages.text('error.emailTaken') });
         if (await services.users.findByUsername(username))
-          throw new ValidationError({ username: 'This username is already taken.' });
+          throw new ValidationError({ username: accountsMessages.text('error.usernameTaken') });
         throw error;
       });
 
@@ -219,7 +223,7 @@ const register = defineEndpoint({
     return {
       status: 'success',
       statusCode: 201,
-      message: 'Your account was created and you are signed in.',
+      message: accountsMessages.text('answer.created'),
       user: publicUser(user),
       redirect_to: '/',
     };
@@ -246,7 +250,7 @@ const forgotPassword = defineEndpoint({
     );
     return {
       status: 'success',
-      message: 'If that address belongs to an account, a link to reset the password is on its way.',
+      message: accountsMessages.text('answer.resetSent'),
       redirect_to: '/login',
     };
   },
@@ -269,7 +273,7 @@ const showResetPassword = defineEndpoint({
       status: usable ? 'info' : 'error',
       // An error envelope carries an error status, like the POST with the same token would.
       statusCode: usable ? 200 : 422,
-      message: usable ? undefined : 'Validation failed.',
+      message: usable ? undefined : coreMessages.text('error.validation'),
       data: { token_valid: usable },
       errors: usable ? undefined : { token: INVALID_RESET_LINK },
       render: true,
@@ -314,7 +318,7 @@ const resetPassword = defineEndpoint({
     if (request.session.userId === userId) request.session.clear();
     return {
       status: 'success',
-      message: 'Your password was changed. Please sign in with the new one.',
+      message: accountsMessages.text('answer.passwordReset'),
       redirect_to: '/login',
     };
   },

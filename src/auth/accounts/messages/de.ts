@@ -1,0 +1,73 @@
+import type { Translation } from '../../../core/i18n/types.ts';
+import type { AccountsEnglish } from './en.ts';
+
+export const de = {
+  'social.intro': 'Oder weiter mit:',
+  'social.signInWith': ({ provider }) => `Mit ${provider} anmelden`,
+
+  'login.title': 'Anmelden',
+  'login.identifier': 'E-Mail-Adresse oder Benutzername',
+  'login.password': 'Passwort',
+  'login.remember': ({ days }, f) =>
+    f.plural(days, { one: '# Tag lang angemeldet bleiben', other: '# Tage lang angemeldet bleiben' }),
+  'login.submit': 'Anmelden',
+  'login.or': 'oder',
+  'login.passkey': 'Mit Passkey anmelden',
+  'login.forgot': 'Passwort vergessen?',
+  'login.magicLink': 'Anmeldelink per E-Mail senden',
+  'login.register': 'Konto erstellen',
+
+  'register.title': 'Konto erstellen',
+  'register.username': 'Benutzername',
+  'register.usernameHint': ({ min, max }, f) =>
+    `${f.number(min)} bis ${f.number(max)} Buchstaben, Ziffern und Leerzeichen.`,
+  'register.email': 'E-Mail-Adresse',
+  'register.password': 'Passwort',
+  'register.passwordHint': ({ min, max }, f) =>
+    `${f.number(min)} bis ${f.number(max)} Zeichen, kein häufig verwendetes Passwort. Einige Wörter, die nichts miteinander zu tun haben, eignen sich gut.`,
+  'register.confirm': 'Passwort bestätigen',
+  'register.submit': 'Konto erstellen',
+  'register.already': 'Bereits registriert?',
+  'register.signIn': 'Anmelden',
+
+  'forgot.title': 'Passwort vergessen?',
+  'forgot.intro':
+    'Geben Sie Ihre E-Mail-Adresse ein. Gehört sie zu einem Konto, senden wir Ihnen einen Link, mit dem Sie ein neues Passwort wählen können.',
+  'forgot.email': 'E-Mail-Adresse',
+  'forgot.submit': 'Link zum Zurücksetzen senden',
+
+  'reset.deadTitle': 'Dieser Link zum Zurücksetzen funktioniert nicht mehr',
+  'reset.deadText': 'Links zum Zurücksetzen gelten nur einmal und nur für kurze Zeit.',
+  'reset.newLink': 'Neuen Link anfordern',
+  'reset.title': 'Neues Passwort wählen',
+  'reset.password': 'Neues Passwort',
+  'reset.confirm': 'Neues Passwort bestätigen',
+  'reset.submit': 'Neues Passwort speichern',
+
+  'home.signedInAs': ({ username, email }) => `Angemeldet als ${username} (${email}).`,
+  'home.account': 'Ihr Konto',
+  'home.sessions': 'Sitzungen und Geräte',
+  'home.twoFactor': 'Zwei-Faktor-Einstellungen',
+  'home.tokens': 'Persönliche Zugriffstokens',
+  'home.password': 'Passwort',
+  'home.apiDocs': 'API-Dokumentation',
+  'home.welcome': 'Willkommen.',
+  'home.signIn': 'Anmelden',
+  'home.register': 'Konto erstellen',
+  'home.or': ' oder ',
+
+  'error.identifierRequired': 'Bitte geben Sie Ihre E-Mail-Adresse oder Ihren Benutzernamen ein.',
+  'error.usernameTaken': 'Dieser Benutzername ist bereits vergeben.',
+  'error.emailTaken': 'Diese E-Mail-Adresse ist bereits registriert.',
+  'error.invalidResetLink': 'Dieser Link zum Zurücksetzen ist ungültig oder abgelaufen.',
+  'error.invalidCredentials': 'Ungültige Anmeldedaten.',
+  'error.credentials': 'E-Mail-Adresse, Benutzername oder Passwort ist falsch.',
+
+  'answer.signedIn': 'Sie sind angemeldet.',
+  'answer.signedOut': 'Sie wurden abgemeldet.',
+  'answer.created': 'Ihr Konto wurde erstellt und Sie sind angemeldet.',
+  'answer.activationPending': 'Ihr Konto wurde erstellt. Zur Aktivierung ist noch ein Schritt nötig.',
+  'answer.resetSent':
+    'Gehört die Adresse zu einem Konto, ist ein Link zum Zurücksetzen des Passworts unterwegs.',
+  'answer.passwordReset': 'Ihr Passwort wurde geändert. Bitte melden Sie sich mit dem neuen Passwort an.',
+} satisfies Translation<AccountsEnglish>;
