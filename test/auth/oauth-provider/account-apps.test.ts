@@ -12,7 +12,16 @@ import { createClient } from '../../../src/auth/oauth-provider/clients.ts';
 import { mintAccessToken } from '../../../src/auth/oauth-provider/access-token.ts';
 import { providerKeys } from '../../../src/auth/oauth-provider/keys.ts';
 import { accessTokenVerifier } from '../../../src/auth/oauth-provider/resource-bearer.ts';
+import * as oidc from 'openid-client';
 import { startOAuthApp } from './clients-fixture.ts';
+import {
+  authorizeAsNewBrowser,
+  follow,
+  registerClient,
+  relyingParty,
+  startAuthorization,
+  startProvider,
+} from './flow-fixture.ts';
 
 const ISSUER = 'http://localhost:3000';
 
@@ -260,5 +269,51 @@ describe('connected apps', () => {
     expect((await t.client().delete(`/account/apps/${clientId}`, 'json', { token: deleter })).status).toBe(
       200,
     );
+  });
+});
+
+describe('connected apps, end to end with openid-client', () => {
+  let t: TestApp;
+  let issuer: string;
+  beforeAll(async () => {
+    ({ t, issuer } = await startProvider());
+  });
+  afterAll(async () => t?.close());
+
+  it('withdrawing ends the refresh token, the access token at userinfo, and the remembered consent', async () => {
+    const user = await t.createUser({ emailVerified: true });
+    const { client, clientSecret } = await registerClient(t, { client_name: 'Withdraw RP' });
+    const config = await relyingParty(issuer, client.client_id, clientSecret);
+    const started = await startAuthorization(config);
+    const { browser, callback } = await authorizeAsNewBrowser(t, issuer, started, user);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+      expectedNonce: started.nonce,
+    });
+    expect(tokens.refresh_token).toBeTruthy();
+    // The app is listed where the user can see it, and it works.
+    const listed = await browser.get('/account/apps');
+    expect(listed.body.data.apps.map((app: { client_id: string }) => app.client_id)).toEqual([
+      client.client_id,
+    ]);
+    await oidc.fetchUserInfo(config, tokens.access_token, String(user.id));
+
+    const withdrawn = await browser.delete(`/account/apps/${client.client_id}`);
+    expect(withdrawn.status, withdrawn.text).toBe(200);
+
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    const userinfo = await fetch(`${issuer}/oauth2/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(userinfo.status).toBe(401);
+    // Consent is asked again: the next authorization stops on the consent page.
+    const again = await startAuthorization(config);
+    const stop = await follow(browser, issuer, again.url.href);
+    expect(stop.external).toBeUndefined();
+    expect(stop.response?.status).toBe(200);
+    expect(stop.response?.text).toContain('Allow');
   });
 });
