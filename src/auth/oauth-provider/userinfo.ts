@@ -3,6 +3,7 @@ import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core
 import { userClaims } from './id-token.ts';
 import { accessTokenVerifier } from './resource-bearer.ts';
 import { oauthError, oauthJson } from './token-response.ts';
+import { oauthProviderOptions } from './options.ts';
 
 const UserInfo = Type.Object(
   {
@@ -35,6 +36,9 @@ async function userinfo({ services, authorization }: EndpointInput): Promise<End
     });
   const found = await accessTokenVerifier(services).active(token, services.clock.now());
   if (!found || !found.grant.user) return invalidToken('The access token is invalid, expired or revoked.');
+  // A token for another resource (the API) is not one for the issuer's userinfo (RFC 8707).
+  if (!found.claims.audience.includes(oauthProviderOptions(services).issuer))
+    return invalidToken('The access token is for another resource.');
   if (!found.claims.scope.includes('openid'))
     return oauthError('insufficient_scope', 'The access token has no openid scope.', 403, {
       'www-authenticate': 'Bearer error="insufficient_scope", scope="openid"',

@@ -147,6 +147,8 @@ export async function authorizeAsNewBrowser(
   const first = await follow(browser, issuer, started.url.href);
   expect(first.path).toBe('/login');
   const signedIn = await signInOnForm(browser, issuer, user);
+  // A consent given before is remembered: straight back to the client.
+  if (signedIn.external) return { browser, callback: signedIn.external };
   expect(signedIn.path, signedIn.response?.text).toBe('/oauth2/authorize/continue');
   expect(signedIn.response?.text).toContain('Allow');
   const consented = await answerConsent(browser, issuer);
