@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defaultPlugins, defineConfig, organizations } from '../../src/index.ts';
+import { defaultPlugins, defineConfig, oauthProvider, organizations } from '../../src/index.ts';
 import { acceptTermsAction } from './actions/accept-terms.ts';
 import { blogApi } from './api.ts';
 import { blogMigrations } from './migrations.ts';
@@ -19,6 +19,8 @@ export const blogPlugins = [
       viewer: ['projects:read'],
     },
   }),
+  // Other applications and MCP clients sign in with Citadel; they may register themselves.
+  oauthProvider({ dynamicRegistration: true }),
 ];
 
 /**

@@ -69,7 +69,7 @@ describe('OAuth access tokens at the resource API', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    t = await startBlogApp({ plugins: [...blogPlugins, oauthProvider()] });
+    t = await startBlogApp();
     alice = await t.createUser();
     bob = await t.createUser();
     await insertPosts(t, alice, [{ title: 'Alice draft', status: 'draft' }]);
