@@ -41,6 +41,7 @@ const metadata = defineEndpoint({
   action: 'oauth.protected_resource',
   auth: 'anonymous',
   alwaysJson: true,
+  cors: true,
   summary: 'OAuth 2.0 Protected Resource Metadata (RFC 9728) of the resource API',
   description:
     'The resource identifier (the `aud` of its access tokens), the authorization server, the ' +
@@ -59,7 +60,7 @@ const metadata = defineEndpoint({
     return {
       status: 'success' as const,
       json: protectedResourceMetadata(services),
-      headers: { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=300' },
+      headers: { 'cache-control': 'public, max-age=300' },
     };
   },
 });

@@ -103,6 +103,8 @@ const jwks = defineEndpoint({
   auth: 'anonymous',
   bearer: false,
   alwaysJson: true,
+  // Browser-based clients verify ID tokens with these keys (no credentials involved).
+  cors: true,
   summary: 'The public keys that verify service tokens and OAuth/OpenID tokens (a JWK Set: `keys`)',
   responses: { 200: Envelope({ fields: { keys: Type.Array(JwkSchema) } }) },
   rateLimit: { name: 'jwks:ip', max: 600, windowSeconds: 60 },

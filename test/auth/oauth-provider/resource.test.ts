@@ -142,6 +142,11 @@ describe('OAuth access tokens at the resource API', () => {
     expect(scopes).toEqual(expect.arrayContaining(['posts:read', 'posts:create', 'my_posts:read']));
     expect(scopes).not.toContain('*');
     expect(scopes).not.toContain('openid');
+    // The JWKS too: browser-based clients verify tokens with it.
+    const jwks = await fetch(`${baseUrl}/.well-known/jwks.json`, {
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect(jwks.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('every 401 of the resource API names the metadata; an invalid token says invalid_token', async () => {
