@@ -56,7 +56,6 @@ export type {
 export {
   definePlugin,
   type CitadelPlugin,
-  type PluginEvents,
   type RequestListener,
   type SignedInEvent,
   type SignedInInfo,

@@ -7,7 +7,6 @@
 export {
   definePlugin,
   type CitadelPlugin,
-  type PluginEvents,
   type PluginInitContext,
   type PluginErrorCodes,
   type PluginHooks,
@@ -51,7 +50,14 @@ export type { RequestContext } from './auth/core/request-context.ts';
 export type { Caller } from './http/security/caller.ts';
 export type { CallContext } from './http/request/call-context.ts';
 export type { BearerVerifier } from './auth/core/caller.ts';
-export { signingKeys, coverSigningLifetime, type SigningKeySet, type SigningKey, type JwsAlgorithm, type PublicJwk } from './auth/core/signing-keys.ts';
+export {
+  signingKeys,
+  coverSigningLifetime,
+  type SigningKeySet,
+  type SigningKey,
+  type JwsAlgorithm,
+  type PublicJwk,
+} from './auth/core/signing-keys.ts';
 export type { SignInFact } from './auth/core/sign-in-facts.ts';
 export type { PipelineAction, ActionContext } from './auth/core/sign-in/types.ts';
 export type { Factor } from './auth/core/factors/types.ts';

@@ -31,7 +31,7 @@ export interface SignedInInfo {
   registration?: boolean;
 }
 
-/** What a `signedIn` listener is told: plain data, no HTTP framework object. */
+/** What a `signedIn` hook is told: plain data, no HTTP framework object. */
 export interface SignedInEvent {
   user: UserRecord;
   info: SignedInInfo;
@@ -65,21 +65,6 @@ export type PasswordChangedListener = (db: Kysely<Database>, userId: number, now
 
 /** Runs on every request once its caller is known; changes to `request.session` are stored. */
 export type RequestListener = (request: RequestContext) => Promise<void> | void;
-
-/** What a plugin wants to hear about. */
-export interface PluginEvents {
-  /** After every successful sign-in (password, magic link, social, finished pipeline, remember-me). */
-  signedIn?: SignedInListener;
-  /** Every request, once its caller is known (for example: note when a session was last seen). */
-  request?: RequestListener;
-  /** A user's password was set (reset or change), inside the transaction that sets it. */
-  passwordChanged?: PasswordChangedListener;
-  /**
-   * A stored session holding `key` ended (signed out, revoked, replaced by a sign-in, expired):
-   * told once per session, by the removal that deleted it; the rows returned commit with it.
-   */
-  sessionEnded?: SessionEndWatcher;
-}
 
 /** What a plugin's `init` is given, once the database is migrated. */
 export interface PluginInitContext {
@@ -168,15 +153,34 @@ export interface PluginAsset {
   read: () => string;
 }
 
-/** Code around other endpoints (any plugin's, the core's), in plugin order. */
+/**
+ * Code Citadel runs at given points, every plugin's in plugin order: around the endpoints a matcher
+ * selects (`before`, `after`), and at the moments of a session's life that no endpoint owns.
+ */
 export interface PluginHooks {
+  /** Before the endpoints its matcher selects (any plugin's, the core's): may refuse. */
   before?: readonly BeforeHook[];
+  /** After the endpoints its matcher selects: may add fields to the answer. */
   after?: readonly AfterHook[];
+  /**
+   * After every successful sign-in (password, magic link, social, finished pipeline,
+   * remember-me): what it writes commits with the new session, before the answer.
+   */
+  signedIn?: SignedInListener;
+  /** Every request, once its caller is known (for example: note when a session was last seen). */
+  request?: RequestListener;
+  /** A user's password was set (reset or change), inside the transaction that sets it. */
+  passwordChanged?: PasswordChangedListener;
+  /**
+   * A stored session holding `key` ended (signed out, revoked, replaced by a sign-in, expired):
+   * told once per session, by the removal that deleted it; the rows returned commit with it.
+   */
+  sessionEnded?: SessionEndWatcher;
 }
 
 /**
  * A capability: its options, its tables (migrations), its endpoints, the sign-in actions and
- * factors it brings, the built-in pages it replaces and the events it listens to. Every built-in
+ * factors it brings, the built-in pages it replaces and its hooks. Every built-in
  * capability is one, made by a factory with typed options (`magicLink({ ttlSeconds: 600 })`); an
  * application adds its own in `plugins: [...]` without editing Citadel's files.
  *
@@ -225,7 +229,7 @@ export interface CitadelPlugin<
    * sign-ins, sign-outs, sessions, passwords and access tokens; a type no present plugin declares
    * is refused by the writer outside production, and lists show only the types of plugins present.
    */
-  securityEvents?: readonly SecurityEventDeclaration[];
+  events?: readonly SecurityEventDeclaration[];
   /**
    * Every `action` and problem `type` the plugin's answers carry that its endpoints' `action`s do
    * not already say (errors such as `organizations.last_owner`): the client exports the union.
@@ -233,7 +237,8 @@ export interface CitadelPlugin<
   errorCodes?: PluginErrorCodes;
   /**
    * Code run around the endpoints a matcher selects (by path, action or method): a `before` hook
-   * may refuse, an `after` hook may add fields to the answer. Every plugin's, in plugin order.
+   * may refuse, an `after` hook may add fields to the answer; and at a sign-in, on every request,
+   * when a password is set and when a session ends. Every plugin's, in plugin order.
    */
   hooks?: PluginHooks;
   /** Static files it serves (scripts its pages load), cached by browsers for five minutes. */
@@ -246,7 +251,6 @@ export interface CitadelPlugin<
    */
   factors?: readonly Factor[];
   // `pages` (the built-in pages it replaces) is declared by `auth/pages.ts`, beside the registry.
-  events?: PluginEvents;
   /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
   signInFacts?: Readonly<Record<string, SignInFact>>;
   /**

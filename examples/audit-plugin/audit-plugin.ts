@@ -96,7 +96,7 @@ export const auditLog = (options: Partial<AuditOptions> = {}) => {
     options: settings,
     migrations: [createEntries],
     tables: ['audit_entries'],
-    securityEvents: AUDIT_EVENTS,
+    events: AUDIT_EVENTS,
     errorCodes: ['audit.quota'],
 
     hooks: {

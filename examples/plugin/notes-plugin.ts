@@ -1,6 +1,6 @@
 /**
  * A plugin as `definePlugin` takes it: its table (a migration and the table's type), an
- * endpoint, a pipeline action, a page replacement, an event listener and a sign-in fact. It has no
+ * endpoint, a pipeline action, a page replacement, a sign-in hook and a sign-in fact. It has no
  * options, so it is a constant; a plugin with options is a factory around `definePlugin`, as the
  * built-ins are (`magicLink({ ttlSeconds })`; see docs/architecture.md). Referenced
  * by docs/architecture.md; type-checked with the rest of the repository (`npm run typecheck`).
@@ -119,7 +119,7 @@ export const notesPlugin = definePlugin({
         ${builtInPages.login(ctx)}`,
   },
 
-  events: {
+  hooks: {
     signedIn: async ({ request, user }) => {
       const facts = await signInFactsFor(request, user);
       request.log.info({ userId: user.id, hasNotes: facts['notes.has_notes'] }, 'signed in');

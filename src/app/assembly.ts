@@ -46,9 +46,16 @@ export function resolvePlugins(options: CitadelOptions): CitadelPlugin[] {
 const REMOVED_SLOTS: Readonly<Record<string, string>> = {
   routes:
     'plugins do not receive the Fastify instance: declare each route in `endpoints` (defineEndpoint, pageEndpoint) and call other routes in-process with `services.fetch(request)`',
+  securityEvents: 'the security event types a plugin records are its `events`: [{ type, label }]',
 };
 
 function refuseRemovedSlots(plugin: CitadelPlugin): void {
+  // `events` was an object of listeners (signedIn, request, …); they are hooks now.
+  const { events } = plugin as { events?: unknown };
+  if (events !== undefined && !Array.isArray(events))
+    throw new ConfigError(
+      `plugin "${plugin.id}" has an \`events\` object: its listeners (${Object.keys(events as object).join(', ')}) belong in \`hooks\`, and \`events\` lists the security event types it records`,
+    );
   for (const [slot, instead] of Object.entries(REMOVED_SLOTS))
     if (slot in plugin)
       throw new ConfigError(

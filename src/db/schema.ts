@@ -52,7 +52,7 @@ export interface SecurityEventsTable {
   id: Generated<number>;
   /** Null once the user is deleted: `account_deleted` rows are kept for audit without the user. */
   user_id: number | null;
-  /** A core type or one a present plugin declares (`securityEvents`). */
+  /** A core type or one a present plugin declares (`events`). */
   type: string;
   ip: string | null;
   user_agent: string | null;

@@ -85,7 +85,7 @@ const notesPlugin = definePlugin({
       },
     },
   ],
-  events: {
+  hooks: {
     signedIn: ({ user }) => void signIns.push(user.id),
   },
 });
@@ -140,11 +140,21 @@ describe('an application plugin (route, action, table) without editing Citadel',
     );
   });
 
-  it('a plugin that still carries a `routes` slot (written for an earlier release) is refused at start-up', () => {
+  it('a plugin that still carries a slot of an earlier release (routes, listeners under events, securityEvents) is refused at start-up', () => {
     const legacy = { id: 'legacy', routes: () => undefined } as unknown as typeof notesPlugin;
     expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(ConfigError);
     expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(
       /^plugin "legacy" has a `routes` slot, which Citadel no longer reads: .*endpoints/,
     );
+    // Listeners under `events` (its meaning before it listed event types) belong in `hooks`.
+    const listening = {
+      id: 'listening',
+      events: { signedIn: () => undefined },
+    } as unknown as typeof notesPlugin;
+    expect(() => resolvePlugins({ plugins: [listening] })).toThrow(
+      /^plugin "listening" has an `events` object: its listeners \(signedIn\) belong in `hooks`/,
+    );
+    const renamed = { id: 'renamed', securityEvents: [] } as unknown as typeof notesPlugin;
+    expect(() => resolvePlugins({ plugins: [renamed] })).toThrow(/`securityEvents` slot.*`events`/);
   });
 });

@@ -122,7 +122,7 @@ const pinPlugin = definePlugin({
     }),
   ],
   factors: [pinFactor, sudoOnlyFactor],
-  events: {
+  hooks: {
     request(request) {
       if (request.path === '/me' && request.caller) seenRequests.push(request.caller.user.username);
     },

@@ -1,6 +1,6 @@
 /**
  * The plugin slots around the core's shared data: `init` (once, after migrations) with `onClose`
- * (at shutdown, last registered first, before the database closes), `securityEvents` (the types a
+ * (at shutdown, last registered first, before the database closes), `events` (the types a
  * plugin records: the writer refuses others, lists show those of the plugins present) and
  * `errorCodes`.
  */
@@ -99,7 +99,7 @@ describe('security event types', () => {
   it('lists show the types of the plugins present, with their labels', async () => {
     const noted = definePlugin({
       id: 'noted',
-      securityEvents: [{ type: 'note_shared', label: 'Note shared' }],
+      events: [{ type: 'note_shared', label: 'Note shared' }],
     });
     const t = await startTestApp({ plugins: [...defaultPlugins({ admin: false }), noted] });
     apps.push(t);
@@ -140,7 +140,7 @@ describe('security event types', () => {
       startTestApp({
         plugins: [
           ...defaultPlugins(),
-          definePlugin({ id: 'again', securityEvents: [{ type: 'account_disabled', label: 'Disabled' }] }),
+          definePlugin({ id: 'again', events: [{ type: 'account_disabled', label: 'Disabled' }] }),
         ],
       }),
     ).rejects.toThrow(
@@ -150,7 +150,7 @@ describe('security event types', () => {
       startTestApp({
         plugins: [
           ...defaultPlugins(),
-          definePlugin({ id: 'mine', securityEvents: [{ type: 'sign_in', label: 'In' }] }),
+          definePlugin({ id: 'mine', events: [{ type: 'sign_in', label: 'In' }] }),
         ],
       }),
     ).rejects.toThrow('which the core declares');

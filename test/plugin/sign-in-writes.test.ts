@@ -43,7 +43,7 @@ const seen: { keys: string[]; cookieNames: string[] }[] = [];
 const auditPlugin = definePlugin({
   id: 'audit',
   migrations: [auditMigration],
-  events: {
+  hooks: {
     async signedIn({ user, info, request, setCookie, record }) {
       seen.push({ keys: Object.keys(request), cookieNames: Object.keys(request.cookies) });
       request.session.set('audit_method', info.method);

@@ -245,7 +245,7 @@ export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'> & {
   if (type === 'sign_in' && detail.registration === true) return 'Account created';
   if (type === 'sign_in' && detail.method === 'remember') return 'Signed in again (remembered browser)';
   if (type === 'password_changed' && detail.first === true) return 'Password set';
-  // The label its declaration gives (the core's or a plugin's `securityEvents`).
+  // The label its declaration gives (the core's or a plugin's `events`).
   return (
     event.label ??
     (CORE_SECURITY_EVENTS as Record<string, string>)[type] ??

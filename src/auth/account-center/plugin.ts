@@ -47,8 +47,8 @@ export function accountCenter(options: Partial<AccountCenterOptions> = {}) {
     // The pages' script: not an endpoint.
     assets: accountCenterAssets,
     init: startEventRetention,
-    securityEvents: ACCOUNT_CENTER_EVENTS,
-    events: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },
+    events: ACCOUNT_CENTER_EVENTS,
+    hooks: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },
     signInFacts: signInEventFacts,
   });
 }

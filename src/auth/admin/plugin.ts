@@ -33,9 +33,9 @@ export function admin(options: Partial<AdminOptions> = {}) {
       if (listed.length > 0)
         services.log.info({ listed: listed.length }, 'ADMIN_EMAILS: proved accounts are admins');
     },
-    events: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
+    hooks: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
     pageHeader: adminHeaderLink,
-    securityEvents: ADMIN_EVENTS,
+    events: ADMIN_EVENTS,
     extendMe: async (caller) =>
       caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
     meSchema: {

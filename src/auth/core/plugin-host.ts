@@ -39,11 +39,11 @@ declare module './services.ts' {
     authEndpoints: readonly AnyEndpoint[];
     /** The same endpoints by who declares them: each plugin (by id), then the core (`client`). */
     authEndpointGroups: readonly ServedEndpointGroup[];
-    /** The plugins' `signedIn` listeners, in plugin order. */
+    /** The plugins' `signedIn` hooks, in plugin order. */
     signInListeners: readonly SignedInListener[];
-    /** The plugins' `request` listeners, in plugin order. */
+    /** The plugins' `request` hooks, in plugin order. */
     requestListeners: readonly RequestListener[];
-    /** The plugins' `passwordChanged` listeners, in plugin order (run by `passwordChanged()`). */
+    /** The plugins' `passwordChanged` hooks, in plugin order (run by `passwordChanged()`). */
     passwordChangedListeners: readonly PasswordChangedListener[];
     /** Every plugin's sign-in facts, by name. */
     signInFacts: Readonly<Record<string, SignInFact>>;
@@ -124,9 +124,9 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
   if (tenancies.length > 1) throw new Error('Only one plugin may bring a tenancy (organizations).');
   const groups = authEndpointGroups(plugins, options.apiBaseUrl ?? null);
   const listeners = <K extends 'signedIn' | 'request' | 'passwordChanged'>(kind: K) =>
-    plugins.flatMap((plugin) => (plugin.events?.[kind] ? [plugin.events[kind]!] : []));
+    plugins.flatMap((plugin) => (plugin.hooks?.[kind] ? [plugin.hooks[kind]!] : []));
   core.sessions.watchEnds?.(
-    plugins.flatMap((plugin) => (plugin.events?.sessionEnded ? [plugin.events.sessionEnded] : [])),
+    plugins.flatMap((plugin) => (plugin.hooks?.sessionEnded ? [plugin.hooks.sessionEnded] : [])),
     db,
   );
   return {

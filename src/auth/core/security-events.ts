@@ -9,7 +9,7 @@ import { ConfigError } from '../../config/errors.ts';
 /**
  * The event types the core records, with the words pages show for them: sessions, passwords,
  * access tokens, two-factor lockout. A plugin declares the types it records in its
- * `securityEvents`, and adds them to `PluginSecurityEventTypes` for the compiler.
+ * `events`, and adds them to `PluginSecurityEventTypes` for the compiler.
  */
 export const CORE_SECURITY_EVENTS = {
   sign_in: 'Signed in',
@@ -60,12 +60,12 @@ const registeredTypes = new Set<string>(Object.keys(CORE_SECURITY_EVENTS));
  * Throws when two plugins declare one type, or a plugin declares a core type.
  */
 export function securityEventTypes(
-  plugins: readonly { id: string; securityEvents?: readonly SecurityEventDeclaration[] }[],
+  plugins: readonly { id: string; events?: readonly SecurityEventDeclaration[] }[],
 ): ReadonlyMap<string, string> {
   const labels = new Map<string, string>(Object.entries(CORE_SECURITY_EVENTS));
   const owners = new Map<string, string>();
   for (const plugin of plugins) {
-    for (const { type, label } of plugin.securityEvents ?? []) {
+    for (const { type, label } of plugin.events ?? []) {
       if (labels.has(type)) {
         const owner = owners.has(type) ? `plugin "${owners.get(type)}"` : 'the core';
         throw new ConfigError(
@@ -123,7 +123,7 @@ export async function recordSecurityEvent(
 /** The stored row of an event. */
 function securityEventRow(clock: Clock, event: SecurityEventInput) {
   if (!registeredTypes.has(event.type) && process.env.NODE_ENV !== 'production')
-    throw new Error(`security event type "${event.type}" is declared by no plugin (securityEvents)`);
+    throw new Error(`security event type "${event.type}" is declared by no plugin (events)`);
   return {
     user_id: event.userId,
     type: event.type,

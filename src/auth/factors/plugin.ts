@@ -32,7 +32,7 @@ export function factors(options: Partial<FactorsOptions> = {}) {
     actions: [twoFactorAction, twoFactorEnrollAction, recoveryCodesAction],
     factors: builtInFactors,
     signInFacts: factorFacts,
-    securityEvents: FACTOR_EVENTS,
+    events: FACTOR_EVENTS,
     errorCodes: FACTOR_ERROR_CODES,
   });
 }

@@ -34,8 +34,8 @@ export function organizations(options: OrganizationsOptions = {}) {
     ],
     endpoints: organizationEndpoints(roles),
     tenancy: createTenancy(roles),
-    events: { request: noteSessionOrganization },
-    securityEvents: ORGANIZATION_EVENTS,
+    hooks: { request: noteSessionOrganization },
+    events: ORGANIZATION_EVENTS,
     errorCodes: ORGANIZATION_ERROR_CODES,
     pageHeader: switcher(organizationsOf),
     meSchema: {

@@ -191,7 +191,7 @@ describe('GET /account/events', () => {
       'type',
       'user_agent',
     ]);
-    // The label the type's declaration gives (the account center's `securityEvents`).
+    // The label the type's declaration gives (the account center's `events`).
     expect(first.body.data.events[0].label).toBe('Username changed');
     const last = await client.get('/account/events?limit=2&page=3');
     expect(last.body.data.events.map((e: { type: string }) => e.type)).toEqual([

@@ -15,7 +15,7 @@ declare module '../../../src/plugin-api.ts' {
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof EXPORT_EVENTS> {}
 }
 
-export const exportPlugin = definePlugin({ id: 'acme-export', securityEvents: EXPORT_EVENTS });
+export const exportPlugin = definePlugin({ id: 'acme-export', events: EXPORT_EVENTS });
 
 export async function record(services: CitadelServices, userId: number): Promise<void> {
   await recordSecurityEvent(services.db, services.clock, { userId, type: 'acme.data_exported' });
