@@ -52,7 +52,7 @@ const sendLink = defineEndpoint({
     const { body, services } = request;
     // Sent after the response is on its way: the answer and its timing are the same for any address.
     services.emails.afterResponse(
-      sendMagicLink(services, body.email).catch((error: unknown) =>
+      sendMagicLink(services, body.email, request.language.locale).catch((error: unknown) =>
         request.log.error({ err: error }, 'could not send the magic link email'),
       ),
     );

@@ -4,15 +4,21 @@ import type { UserRecord } from '../core/users.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { canBeActivated } from '../core/sign-in/activation.ts';
 import { magicLinkOptions } from './options.ts';
+import { magicLinkMessages } from './messages/index.ts';
 
 /** Tokens are base64url of 32 random bytes: 43 characters. Anything longer is not ours. */
 const MAX_TOKEN_LENGTH = 128;
 
 /**
  * Email a sign-in link to the account with this address, if there is one that may sign in.
- * Unknown addresses get nothing; the caller answers the same either way.
+ * Unknown addresses get nothing; the caller answers the same either way. The mail is in the
+ * account's language, else `requestLocale` (the language of the request that asked for it).
  */
-export async function sendMagicLink(services: CitadelServices, email: string): Promise<void> {
+export async function sendMagicLink(
+  services: CitadelServices,
+  email: string,
+  requestLocale?: string,
+): Promise<void> {
   const user = await services.users.findByEmail(email);
   if (!user || (user.active !== 1 && !canBeActivated(services))) return;
   const { db, clock, config } = services;
@@ -33,13 +39,22 @@ export async function sendMagicLink(services: CitadelServices, email: string): P
   const minutes = Math.round(ttlSeconds / 60);
   await services.emails.send(
     'magicLink',
-    { to: user.email, username: user.username, url, expiresInMinutes: minutes },
-    (props) => ({
-      subject: 'Your sign-in link',
-      intro: `Someone asked to sign in to the account ${props.username} by email. If it was you, follow the link within ${props.expiresInMinutes} minutes. It works once.`,
-      link: { url: props.url, label: 'Sign in' },
-      outro: 'If you did not ask for this, ignore this email: nobody can sign in without the link.',
-    }),
+    {
+      to: user.email,
+      username: user.username,
+      url,
+      expiresInMinutes: minutes,
+      locale: user.locale ?? requestLocale,
+    },
+    (props, language) => {
+      const t = magicLinkMessages.in(language);
+      return {
+        subject: t('mail.subject'),
+        intro: t('mail.intro', { username: props.username, minutes: props.expiresInMinutes }),
+        link: { url: props.url, label: t('mail.link') },
+        outro: t('mail.outro'),
+      };
+    },
   );
 }
 

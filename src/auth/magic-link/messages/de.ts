@@ -21,4 +21,13 @@ export const de = {
   'answer.sent': 'Gehört die Adresse zu einem Konto, ist ein Anmeldelink unterwegs.',
   'answer.signedIn': 'Sie sind angemeldet.',
   'error.invalidLink': 'Dieser Anmeldelink ist ungültig, wurde bereits verwendet oder ist abgelaufen.',
+  'mail.subject': 'Ihr Anmeldelink',
+  'mail.intro': ({ username, minutes }, f) =>
+    f.plural(minutes, {
+      one: `Jemand möchte sich per E-Mail bei dem Konto ${username} anmelden. Wenn Sie das waren, öffnen Sie den Link innerhalb von # Minute. Er funktioniert nur einmal.`,
+      other: `Jemand möchte sich per E-Mail bei dem Konto ${username} anmelden. Wenn Sie das waren, öffnen Sie den Link innerhalb von # Minuten. Er funktioniert nur einmal.`,
+    }),
+  'mail.link': 'Anmelden',
+  'mail.outro':
+    'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ohne den Link kann sich niemand anmelden.',
 } satisfies Translation<MagicLinkEnglish>;

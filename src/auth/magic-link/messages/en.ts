@@ -21,6 +21,14 @@ export const en = {
   'answer.sent': 'If that address belongs to an account, a sign-in link is on its way.',
   'answer.signedIn': 'You are signed in.',
   'error.invalidLink': 'This sign-in link is invalid, was already used or has expired.',
+  'mail.subject': 'Your sign-in link',
+  'mail.intro': ({ username, minutes }: { username: string; minutes: number }, f) =>
+    f.plural(minutes, {
+      one: `Someone asked to sign in to the account ${username} by email. If it was you, follow the link within # minute. It works once.`,
+      other: `Someone asked to sign in to the account ${username} by email. If it was you, follow the link within # minutes. It works once.`,
+    }),
+  'mail.link': 'Sign in',
+  'mail.outro': 'If you did not ask for this, ignore this email: nobody can sign in without the link.',
 } as const satisfies EnglishCatalog;
 
 export type MagicLinkEnglish = typeof en;

@@ -21,4 +21,13 @@ export const fr = {
   'answer.sent': 'Si cette adresse correspond à un compte, un lien de connexion est en route.',
   'answer.signedIn': 'Vous êtes connecté.',
   'error.invalidLink': 'Ce lien de connexion n’est pas valide, a déjà été utilisé ou a expiré.',
+  'mail.subject': 'Votre lien de connexion',
+  'mail.intro': ({ username, minutes }, f) =>
+    f.plural(minutes, {
+      one: `Quelqu’un a demandé à se connecter au compte ${username} par e-mail. Si c’était vous, suivez le lien dans la minute. Il ne fonctionne qu’une fois.`,
+      other: `Quelqu’un a demandé à se connecter au compte ${username} par e-mail. Si c’était vous, suivez le lien dans les # minutes. Il ne fonctionne qu’une fois.`,
+    }),
+  'mail.link': 'Se connecter',
+  'mail.outro':
+    'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : personne ne peut se connecter sans le lien.',
 } satisfies Translation<MagicLinkEnglish>;
