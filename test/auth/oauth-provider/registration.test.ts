@@ -133,6 +133,12 @@ describe('POST /oauth2/register', () => {
     expect((await t.services.db.selectFrom('oauth_clients').select('id').execute()).length).toBe(before);
   });
 
+  it('an unreadable body is a 400, not a 500', async () => {
+    const response = await register('{"redirect_uris": [');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('prototype keys in the body are refused (422, as on every endpoint) and change nothing', async () => {
     const before = (await t.services.db.selectFrom('oauth_clients').select('id').execute()).length;
     const response = await register(
