@@ -117,4 +117,67 @@ describe.skipIf(!chromiumAvailable())('citadel/client in Chromium', () => {
       cookieVisible: false,
     });
   });
+
+  it('follows a live list in the browser: the stream carries the session cookie and yields typed events', async () => {
+    await t.createUser({ username: 'browserlive', email: 'browserlive@example.com' });
+    const writer = await t.createUser({ username: 'browserwriter' });
+    const { token } = await t.services.tokens.issue({
+      userId: writer.id,
+      name: 'writer',
+      abilities: ['*'],
+      expiresAt: null,
+    });
+    const page = await chromium.context.newPage();
+    await page.goto(`${base}/__client/`);
+    await page.waitForFunction(() => document.body?.dataset.ready === 'yes');
+    // The page signs in (its cookie) and waits on its stream; this test writes as another session.
+    const first = page.evaluate(async (password) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page's global, set by PAGE_SCRIPT
+      const client = (window as any).citadel;
+      await client.auth.login({ email: 'browserlive@example.com', password });
+      const stream = client.api.v1.posts.live({ fields: ['title'] });
+      const events: unknown[] = [];
+      (window as unknown as { liveStream: unknown }).liveStream = stream;
+      for await (const event of stream) {
+        events.push({ type: event.type, title: event.data.record?.title });
+        if (events.length === 3) break;
+      }
+      return events;
+    }, TEST_PASSWORD);
+    // Until the stream is in the server's feed: its position block moved lastEventId.
+    await page.waitForFunction(
+      () =>
+        ((window as unknown as { liveStream?: { lastEventId: string } }).liveStream?.lastEventId ?? '') !==
+        '',
+    );
+    const author = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const posted = await fetch(`${base}/api/v1/posts`, {
+      method: 'POST',
+      headers: author,
+      body: JSON.stringify({ title: 'Live to the browser', body: 'Hi', status: 'published' }),
+    });
+    const id = ((await posted.json()) as { data: { id: string } }).data.id;
+    // A draft: the browser's user may not read it, so it sends nothing.
+    await fetch(`${base}/api/v1/posts`, {
+      method: 'POST',
+      headers: author,
+      body: JSON.stringify({ title: 'Someone else’s draft', body: 'Hi' }),
+    });
+    await fetch(`${base}/api/v1/posts/${id}`, {
+      method: 'PATCH',
+      headers: author,
+      body: JSON.stringify({ title: 'Live to the browser, edited' }),
+    });
+    // The browser user's own draft: only a stream with their session may carry it.
+    await page.evaluate(async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the page's global, set by PAGE_SCRIPT
+      await (window as any).citadel.api.v1.posts.create({ title: 'My own draft', body: 'Mine' });
+    });
+    expect(await first).toEqual([
+      { type: 'created', title: 'Live to the browser' },
+      { type: 'updated', title: 'Live to the browser, edited' },
+      { type: 'created', title: 'My own draft' },
+    ]);
+    await page.close();
+  });
 });
