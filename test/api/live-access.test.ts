@@ -116,11 +116,12 @@ describe('live streams: callers', () => {
     const loner = await signedIn();
     expect(await status('/api/v1/projects/live', cookieOf(loner))).toBe(403);
 
-    const inAlpha = await live('/api/v1/projects/live', cookieOf(alice));
-    const inBeta = await live('/api/v1/projects/live', cookieOf(bob));
-    // A token bound to Beta without projects:read: 403; with it, Beta's rows.
+    // A token bound to Beta without projects:read: 403; with it, Beta's rows. (Made first: sudo
+    // renews the session, which ends the streams of the session it replaces.)
     const bobsReader = await token(bob, ['projects:read'], beta);
     const bobsWriter = await token(bob, ['projects:create'], beta);
+    const inAlpha = await live('/api/v1/projects/live', cookieOf(alice));
+    const inBeta = await live('/api/v1/projects/live', cookieOf(bob));
     expect(await status('/api/v1/projects/live', bearer(bobsWriter.token))).toBe(403);
     const viaToken = await live('/api/v1/projects/live', bearer(bobsReader.token));
 
