@@ -76,6 +76,19 @@ const FIELD_NAMES = [
   'response',
   'fields',
   'filter',
+  'grant_type',
+  'client_id',
+  'client_secret',
+  'redirect_uri',
+  'code_verifier',
+  'refresh_token',
+  'decision',
+  'id_token_hint',
+  'redirect_uris',
+  'client_name',
+  'token_endpoint_auth_method',
+  'application_type',
+  'scope',
   '__proto__',
   'constructor',
   'prototype',
@@ -314,6 +327,7 @@ const FAMILIES: [string, RegExp][] = [
   ['docs', /^\/(docs|endpoints)(\/|$)|^\/api\/v\d+\/docs/],
   ['resource API', /^\/api\/v\d+\//],
   ['well-known', /^\/\.well-known\//],
+  ['oauth provider', /^\/oauth2\//],
   ['pages', /^\//],
 ];
 /** Families whose every run must include a 2xx (a 303 may be a redirect to the sign-in page). */
@@ -343,6 +357,7 @@ function liveParam(pattern: string, name: string): RefKind | undefined {
   if (pattern.startsWith('/organizations/'))
     return name === 'userId' ? 'member' : name === 'invitationId' ? 'invitation' : 'organization';
   if (pattern.startsWith('/admin/users/')) return 'victim';
+  if (/^\/(admin\/oauth\/clients|account\/apps)\//.test(pattern)) return 'oauthClient';
   if (pattern.startsWith('/tokens/')) return 'token';
   if (pattern.startsWith('/sessions/')) return 'session';
   if (/^\/api\/v\d+\/projects\//.test(pattern)) return 'project';

@@ -101,6 +101,15 @@ describe('no response leaks internals (contract section 6)', () => {
       ['POST', '/two-factor/enroll/confirm'],
       ['POST', '/api/v1/posts'],
       ['PATCH', `/api/v1/posts/${publicId(t, postIds[0]!)}`],
+      ['POST', '/oauth2/token'],
+      ['POST', '/oauth2/revoke'],
+      ['POST', '/oauth2/introspect'],
+      ['POST', '/oauth2/userinfo'],
+      ['POST', '/oauth2/end-session'],
+      ['POST', '/oauth2/authorize/consent'],
+      ['POST', '/oauth2/register'],
+      ['POST', '/admin/oauth/clients'],
+      ['DELETE', '/account/apps/no-such-client'],
     ];
     for (const [method, url] of routes) {
       for (const payload of bodies) {
@@ -267,6 +276,9 @@ describe('no response leaks internals (contract section 6)', () => {
       '/assets/../package.json',
       '/oauth/nope',
       '/oauth/callback/nope?code=x&state=y',
+      '/oauth2/authorize?client_id=nope&redirect_uri=https%3A%2F%2Fevil.example%2F&response_type=code',
+      '/oauth2/authorize/continue',
+      '/oauth2/end-session?id_token_hint=a.b.c',
     ]) {
       for (const kind of ['json', 'form'] as const) {
         const response = check(url, await t.client().get(url, kind));
