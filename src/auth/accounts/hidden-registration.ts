@@ -1,6 +1,7 @@
 import type { UserRecord } from '../core/users.ts';
 import type { RequestContext } from '../core/request-context.ts';
 import { accountsMessages } from './messages/index.ts';
+import { recipientLocale } from '../../mail/emails.ts';
 
 /** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
 export const ACTIVATION_PENDING = {
@@ -20,10 +21,16 @@ export async function mailOwnerOfExistingAddress(request: RequestContext, owner:
   // Like a new registration, the session starts over (a new registration clears it too).
   request.session.clear();
   request.caller = null;
-  await emails.send('registrationAttempt', { to: owner.email, username: owner.username }, (props) => ({
-    subject: 'Someone tried to register with your address',
-    intro: `Someone tried to create an account on ${props.appName} with this email address, which already belongs to your account ${props.username}. No new account was created.`,
-    outro:
-      'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
-  }));
+  await emails.send(
+    'registrationAttempt',
+    { to: owner.email, username: owner.username, locale: recipientLocale(owner, request) },
+    (props, language) => {
+      const t = accountsMessages.in(language);
+      return {
+        subject: t('mail.registrationAttempt.subject'),
+        intro: t('mail.registrationAttempt.intro', { app: props.appName, username: props.username }),
+        outro: t('mail.registrationAttempt.outro'),
+      };
+    },
+  );
 }

@@ -3,13 +3,19 @@ import type { CitadelServices } from '../core/services.ts';
 import { randomToken, sha256Hex } from '../../core/crypto.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import { accountsOptions } from './options.ts';
+import { accountsMessages } from './messages/index.ts';
 
 /**
  * Password-reset tokens: 32 random bytes, stored as SHA-256, single use,
  * `resetTokenTtlSeconds` (the accounts plugin's option) long.
- * A new request invalidates the user's older tokens.
+ * A new request invalidates the user's older tokens. The mail is in the account's language, else
+ * `requestLocale` (the language of the request that asked for it).
  */
-export async function sendPasswordReset(services: CitadelServices, email: string): Promise<void> {
+export async function sendPasswordReset(
+  services: CitadelServices,
+  email: string,
+  requestLocale?: string,
+): Promise<void> {
   const user = await services.users.findByEmail(email);
   if (!user) return;
   const { db, clock, config } = services;
@@ -41,13 +47,22 @@ export async function sendPasswordReset(services: CitadelServices, email: string
   const minutes = Math.round(ttlSeconds / 60);
   await services.emails.send(
     'resetPassword',
-    { to: user.email, username: user.username, url, expiresInMinutes: minutes },
-    (props) => ({
-      subject: 'Reset your password',
-      intro: `Someone asked to reset the password of the account ${props.username}. If it was you, follow the link within ${props.expiresInMinutes} minutes.`,
-      link: { url: props.url, label: 'Choose a new password' },
-      outro: 'If you did not ask for this, ignore this email: your password stays as it is.',
-    }),
+    {
+      to: user.email,
+      username: user.username,
+      url,
+      expiresInMinutes: minutes,
+      locale: user.locale ?? requestLocale,
+    },
+    (props, language) => {
+      const t = accountsMessages.in(language);
+      return {
+        subject: t('mail.reset.subject'),
+        intro: t('mail.reset.intro', { username: props.username, minutes: props.expiresInMinutes }),
+        link: { url: props.url, label: t('mail.reset.link') },
+        outro: t('mail.reset.outro'),
+      };
+    },
   );
 }
 

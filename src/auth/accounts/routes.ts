@@ -244,7 +244,7 @@ const forgotPassword = defineEndpoint({
     const { body, services } = request;
     // Sent after the response is on its way: the answer and its timing are the same for any address.
     services.emails.afterResponse(
-      sendPasswordReset(services, body.email).catch((error: unknown) =>
+      sendPasswordReset(services, body.email, request.language.locale).catch((error: unknown) =>
         request.log.error({ err: error }, 'could not send the password reset email'),
       ),
     );
@@ -311,6 +311,7 @@ const resetPassword = defineEndpoint({
       void notify(services, owner, 'password_reset', {
         device: describeDevice(originOf(request).userAgent),
         ip,
+        locale: request.language.locale,
       });
     // A reset ends every session and remember-me token of the account, this browser's included.
     await services.sessions.destroyForUser(userId);

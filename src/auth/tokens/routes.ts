@@ -136,6 +136,7 @@ const createToken = defineEndpoint({
       subject: body.name,
       device: describeDevice(originOf(request).userAgent),
       ip,
+      locale: request.language.locale,
     });
     return {
       status: 'success',

@@ -70,4 +70,18 @@ export const de = {
   'answer.resetSent':
     'Gehört die Adresse zu einem Konto, ist ein Link zum Zurücksetzen des Passworts unterwegs.',
   'answer.passwordReset': 'Ihr Passwort wurde geändert. Bitte melden Sie sich mit dem neuen Passwort an.',
+  'mail.reset.subject': 'Passwort zurücksetzen',
+  'mail.reset.intro': ({ username, minutes }, f) =>
+    f.plural(minutes, {
+      one: `Jemand möchte das Passwort des Kontos ${username} zurücksetzen. Wenn Sie das waren, öffnen Sie den Link innerhalb von # Minute.`,
+      other: `Jemand möchte das Passwort des Kontos ${username} zurücksetzen. Wenn Sie das waren, öffnen Sie den Link innerhalb von # Minuten.`,
+    }),
+  'mail.reset.link': 'Neues Passwort wählen',
+  'mail.reset.outro':
+    'Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.',
+  'mail.registrationAttempt.subject': 'Jemand wollte sich mit Ihrer Adresse registrieren',
+  'mail.registrationAttempt.intro': ({ app, username }) =>
+    `Jemand wollte bei ${app} ein Konto mit dieser E-Mail-Adresse erstellen. Sie gehört bereits zu Ihrem Konto ${username}. Es wurde kein neues Konto erstellt.`,
+  'mail.registrationAttempt.outro':
+    'Wenn Sie das waren, melden Sie sich stattdessen an oder nutzen Sie „Passwort vergessen?“ auf der Anmeldeseite. Wenn nicht, können Sie diese E-Mail ignorieren: Ihr Konto ist unverändert.',
 } satisfies Translation<AccountsEnglish>;

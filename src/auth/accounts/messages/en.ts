@@ -70,6 +70,19 @@ export const en = {
   'answer.activationPending': 'Your account was created. One more step is needed to activate it.',
   'answer.resetSent': 'If that address belongs to an account, a link to reset the password is on its way.',
   'answer.passwordReset': 'Your password was changed. Please sign in with the new one.',
+  'mail.reset.subject': 'Reset your password',
+  'mail.reset.intro': ({ username, minutes }: { username: string; minutes: number }, f) =>
+    f.plural(minutes, {
+      one: `Someone asked to reset the password of the account ${username}. If it was you, follow the link within # minute.`,
+      other: `Someone asked to reset the password of the account ${username}. If it was you, follow the link within # minutes.`,
+    }),
+  'mail.reset.link': 'Choose a new password',
+  'mail.reset.outro': 'If you did not ask for this, ignore this email: your password stays as it is.',
+  'mail.registrationAttempt.subject': 'Someone tried to register with your address',
+  'mail.registrationAttempt.intro': ({ app, username }: { app: string; username: string }) =>
+    `Someone tried to create an account on ${app} with this email address, which already belongs to your account ${username}. No new account was created.`,
+  'mail.registrationAttempt.outro':
+    'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
 } as const satisfies EnglishCatalog;
 
 export type AccountsEnglish = typeof en;

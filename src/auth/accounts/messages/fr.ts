@@ -71,4 +71,18 @@ export const fr = {
     'Si cette adresse correspond à un compte, un lien pour réinitialiser le mot de passe est en route.',
   'answer.passwordReset':
     'Votre mot de passe a été modifié. Veuillez vous connecter avec le nouveau mot de passe.',
+  'mail.reset.subject': 'Réinitialisez votre mot de passe',
+  'mail.reset.intro': ({ username, minutes }, f) =>
+    f.plural(minutes, {
+      one: `Quelqu’un a demandé à réinitialiser le mot de passe du compte ${username}. Si c’était vous, suivez le lien dans la minute.`,
+      other: `Quelqu’un a demandé à réinitialiser le mot de passe du compte ${username}. Si c’était vous, suivez le lien dans les # minutes.`,
+    }),
+  'mail.reset.link': 'Choisir un nouveau mot de passe',
+  'mail.reset.outro':
+    'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail : votre mot de passe reste inchangé.',
+  'mail.registrationAttempt.subject': 'Quelqu’un a tenté de s’inscrire avec votre adresse',
+  'mail.registrationAttempt.intro': ({ app, username }) =>
+    `Quelqu’un a tenté de créer un compte sur ${app} avec cette adresse e-mail, qui appartient déjà à votre compte ${username}. Aucun nouveau compte n’a été créé.`,
+  'mail.registrationAttempt.outro':
+    'Si c’était vous, connectez-vous plutôt, ou utilisez « Mot de passe oublié ? » sur la page de connexion. Sinon, vous pouvez ignorer cet e-mail : votre compte n’a pas changé.',
 } satisfies Translation<AccountsEnglish>;
