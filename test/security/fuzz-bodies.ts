@@ -20,7 +20,8 @@ export type RefKind =
   | 'comment'
   | 'project'
   | 'token'
-  | 'session';
+  | 'session'
+  | 'oauthClient';
 
 export class Ref {
   constructor(readonly kind: RefKind) {}

@@ -15,6 +15,7 @@ import { TEST_PASSWORD } from '../support/app.ts';
 import { insertComments, insertPosts, publicId, type BlogApp } from '../support/api-app.ts';
 import { nextStep, totpCode } from '../support/factors.ts';
 import type { Ref } from './fuzz-bodies.ts';
+import { createClient, type NewClient } from '../../src/auth/oauth-provider/clients.ts';
 
 export type Who = 'anonymous' | 'user' | 'pat' | 'jwt' | 'owner' | 'orgPat' | 'admin';
 export const WHO: Who[] = ['anonymous', 'user', 'pat', 'jwt', 'owner', 'orgPat', 'admin'];
@@ -47,6 +48,8 @@ export class FuzzWorld {
   projectIds: number[] = [];
   spareTokenIds: number[] = [];
   sessionHandles: string[] = [];
+  /** OAuth clients (admin pages) the user consented to (connected apps). */
+  oauthClientIds: string[] = [];
   /** How often a caller was signed in again or built anew (the report says). */
   rebuilt = 0;
   /** Time spent in each repair, and how often (the report says). */
@@ -100,6 +103,8 @@ export class FuzzWorld {
         return this.pick(this.spareTokenIds, 999_999);
       case 'session':
         return this.pick(this.sessionHandles, 'nope');
+      case 'oauthClient':
+        return this.pick(this.oauthClientIds, 'no-such-client');
     }
   }
 
@@ -460,8 +465,32 @@ export class FuzzWorld {
     const project = await this.send('POST', '/api/v1/projects', stranger, { name: 'theirs' });
     if (project.statusCode !== 201) throw new Error(`fuzz world: foreign project: ${project.body}`);
     await this.ensureAll();
+    // OAuth clients the user let in: the admin's client pages and the user's connected apps.
+    for (let i = 0; i < 3; i++) {
+      const { client } = await createClient(this.t.services.db, fuzzClient(i), this.t.clock.now());
+      this.oauthClientIds.push(client.client_id);
+      const at = this.t.clock.now().toISOString();
+      await this.t.services.db
+        .insertInto('oauth_consents')
+        .values({ user_id: this.user.id, client_id: client.client_id, scope: 'openid', created_at: at, updated_at: at })
+        .execute();
+    }
     this.rebuilt = 0;
   }
+}
+
+/** A client for the fuzz's OAuth routes to name. */
+function fuzzClient(i: number): NewClient {
+  return {
+    client_name: `Fuzz app ${i}`,
+    redirect_uris: [`https://app${i}.example.com/cb`],
+    post_logout_redirect_uris: [],
+    application_type: 'web',
+    token_endpoint_auth_method: i === 0 ? 'none' : 'client_secret_basic',
+    scope: ['openid', 'profile', 'posts:read'],
+    id_token_signed_response_alg: 'RS256',
+    registration: i === 2 ? 'dynamic' : 'admin',
+  };
 }
 
 /** What the run reads of an answer, from inject or over TCP. */
