@@ -161,6 +161,28 @@ describe('live posts', () => {
     expect(events.map((e) => e.data.id)).toEqual(ids.slice(0, 2));
   });
 
+  it('parallel writers: every commit is one event, ids consecutive in commit order', async () => {
+    const stream = await live();
+    const writes = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        (i % 2 ? aliceClient : bobClient).post('/api/v1/posts', {
+          title: `Parallel ${i}`,
+          body: 'x',
+          status: 'published',
+        }),
+      ),
+    );
+    expect(writes.map((response) => response.status)).toEqual(writes.map(() => 201));
+    const events = await stream.changesCount(24);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stream.changes()).toHaveLength(24);
+    const ids = events.map((event) => Number(event.id));
+    expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
+    expect(new Set(events.map((event) => event.data.id))).toEqual(
+      new Set(writes.map((response) => (response.body.data as { id: string }).id)),
+    );
+  });
+
   it('resumes with Last-Event-ID, replaying each missed event in order', async () => {
     const first = await live();
     const position = first.lastEventId!;

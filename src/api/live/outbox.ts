@@ -117,20 +117,37 @@ export async function writeNotedChanges(
 
 /** Reserve `count` ids of a resource; returns the last one. The row stays locked until commit. */
 async function takeIds(trx: AnyDb, dialect: Dialect, resource: string, count: number): Promise<number> {
-  // The sequence row is made when missing; two first writers racing to make it: one insert is
-  // ignored, and both then increment the one row.
+  // The UPDATE comes first and alone in the common case: it takes the row's exclusive lock at once
+  // (an INSERT IGNORE that meets the row would take a shared lock first, and two writers upgrading
+  // theirs deadlock on InnoDB).
+  const taken = await increment(trx, dialect, resource, count);
+  if (taken !== null) return taken;
+  // The resource's first event: make its row (two first writers racing: one insert is ignored).
   const insert = trx.insertInto('live_sequences').values({ resource, last_id: 0 });
   if (dialect === 'mysql') await insert.ignore().execute();
   else await insert.onConflict((conflict) => conflict.column('resource').doNothing()).execute();
+  const last = await increment(trx, dialect, resource, count);
+  if (last === null) throw new Error(`live_sequences: no row for ${resource}`);
+  return last;
+}
+
+/** Add `count` to the resource's last id and return it, or null when it has no row yet. */
+async function increment(
+  trx: AnyDb,
+  dialect: Dialect,
+  resource: string,
+  count: number,
+): Promise<number | null> {
   const update = trx
     .updateTable('live_sequences')
     .set({ last_id: sql`last_id + ${count}` })
     .where('resource', '=', resource);
   if (dialect !== 'mysql') {
-    const row = (await update.returning('last_id').executeTakeFirstOrThrow()) as { last_id: unknown };
-    return Number(row.last_id);
+    const row = (await update.returning('last_id').executeTakeFirst()) as { last_id: unknown } | undefined;
+    return row ? Number(row.last_id) : null;
   }
-  await update.execute();
+  const result = await update.executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return null;
   const row = (await trx
     .selectFrom('live_sequences')
     .select('last_id')
