@@ -76,16 +76,12 @@ type EndpointsOf<C> =
       ? E
       : never
     : never;
-/**
- * The plugins' after hooks, as declared (`hooks.after`), with `extendMe` and its `meSchema` as the
- * hook on the `me` action the server makes of them.
- */
+/** The plugins' after hooks, as declared (`hooks.after`). */
 type AfterHooksOf<C> =
   PluginList<C> extends infer Plugin
-    ? | (Plugin extends { hooks: { after: readonly (infer H)[] } } ? H : never)
-      | (Plugin extends { extendMe: unknown; meSchema: infer S }
-          ? { match: { action: 'me' }; schema: { fields: S } }
-          : never)
+    ? Plugin extends { hooks: { after: readonly (infer H)[] } }
+      ? H
+      : never
     : never;
 type ApiOf<C> = C extends { api?: infer A } ? NonNullable<A> : never;
 type EndpointActionsOf<C> =
@@ -233,14 +229,21 @@ export function createClient<Config = CitadelOptions>(options: ClientOptions): C
   // The route list, read once per client (not kept when it fails, so a later call tries again).
   let routes: Promise<ClientResult<{ names: Map<string, ClientRoute>; api: string | null }>> | undefined;
   function loadRoutes() {
-    routes ??= call({ method: 'GET', path: '/endpoints' }).then((result) => {
-      if (result.error) {
+    routes ??= call({ method: 'GET', path: '/endpoints' }).then(
+      (result) => {
+        if (result.error) {
+          routes = undefined;
+          return result;
+        }
+        const data = (result.data as { data: { endpoints: ClientRoute[]; api: string | null } }).data;
+        return { data: { names: clientNames(data.endpoints), api: data.api }, error: null };
+      },
+      (failure: unknown) => {
+        // A network failure: this call rejects, the next one asks again.
         routes = undefined;
-        return result;
-      }
-      const data = (result.data as { data: { endpoints: ClientRoute[]; api: string | null } }).data;
-      return { data: { names: clientNames(data.endpoints), api: data.api }, error: null };
-    });
+        throw failure;
+      },
+    );
     return routes;
   }
 

@@ -118,15 +118,26 @@ export function openLive(transport: LiveTransport, options: LiveOptions = {}): L
   let position = parser.lastEventId;
 
   async function* run(): AsyncGenerator<LiveEvent<unknown, unknown>, undefined> {
-    const url = await transport.url();
-    if (url.error) {
-      error = url.error;
-      return;
-    }
     let serverRetry: number | null = null;
     let failures = 0;
     const backoff = () =>
       Math.max(serverRetry ?? 0, Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.max(0, failures - 1)));
+    // The route's URL (the client may first read the API's path from the server): a network
+    // failure is tried again like a dropped stream, a refusal ends the stream.
+    let url: string | undefined;
+    while (url === undefined) {
+      try {
+        const resolved = await transport.url();
+        if (resolved.error) {
+          error = resolved.error;
+          return;
+        }
+        url = resolved.data;
+      } catch {
+        failures += 1;
+        if (!(await pause(backoff(), stop.signal))) return;
+      }
+    }
     while (!stop.signal.aborted) {
       // One connection; its own controller also fires when the stream goes quiet for too long.
       const attempt = new AbortController();
@@ -150,7 +161,7 @@ export function openLive(transport: LiveTransport, options: LiveOptions = {}): L
           ...options.headers,
           ...(parser.lastEventId ? { 'last-event-id': parser.lastEventId } : {}),
         };
-        const response = await transport.fetch(url.data, {
+        const response = await transport.fetch(url, {
           method: 'GET',
           headers,
           credentials: 'include',

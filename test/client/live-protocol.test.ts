@@ -193,6 +193,29 @@ describe('client live streams (wire protocol)', () => {
     });
   }
 
+  it('reads the API path from the server, trying again after a network failure there', async () => {
+    const { base, connections } = await sseServer([
+      (_, response) => response.socket!.destroy(),
+      (_, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ status: 'success', data: { endpoints: [], api: '/api' } }));
+      },
+      (_, response) => {
+        open(response);
+        response.write(event('created', '1', post('j1', 'Found')));
+      },
+    ]);
+    const stream = createClient<typeof demoConfig>({ baseUrl: base }).api.v1.posts.live();
+    const [first] = await take(stream, 1);
+    expect(first!.data.id).toBe('j1');
+    expect(connections.map((c) => new URL(c.url, base).pathname)).toEqual([
+      '/endpoints',
+      '/endpoints',
+      '/api/v1/posts/live',
+    ]);
+    stream.close();
+  });
+
   it('surfaces reset as an event and goes on with the events after it', async () => {
     const { base, connections } = await sseServer([
       (_, response) => {
