@@ -14,6 +14,7 @@ import {
   type DefaultPluginOverrides,
 } from '../../src/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';
+import { oauthProvider } from '../../src/auth/oauth-provider/plugin.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { withDependents } from '../support/plugins.ts';
 import { routeTable } from '../support/routes.ts';
@@ -32,6 +33,14 @@ const COMBINATIONS: { name: string; plugins: () => CitadelPlugin[] }[] = [
   { name: 'minimal (accounts only)', plugins: () => without(MINIMAL_OFF) },
   { name: 'minimal with organizations', plugins: () => [...without(MINIMAL_OFF), organizations()] },
   { name: 'every built-in with organizations', plugins: () => [...defaultPlugins(), organizations()] },
+  {
+    name: 'every built-in with the OAuth provider',
+    plugins: () => [...defaultPlugins(), oauthProvider({ dynamicRegistration: true })],
+  },
+  {
+    name: 'minimal with service tokens and the OAuth provider',
+    plugins: () => [...without(MINIMAL_OFF.filter((key) => key !== 'serviceTokens')), oauthProvider()],
+  },
   { name: 'no plugin at all', plugins: () => [] },
 ];
 
