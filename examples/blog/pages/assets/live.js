@@ -113,19 +113,37 @@
   }
 
   // Published posts only (a signed-in author's stream would also carry their drafts).
-  var source = new EventSource(api + '/live?status=published&fields=title,body,created_at');
-  source.addEventListener('created', handle('created'));
-  source.addEventListener('updated', handle('updated'));
-  source.addEventListener('deleted', handle('deleted'));
-  source.addEventListener('reset', reload);
-  // The stream's state, for styles and tests: open, or closed once the browser gave up.
-  source.addEventListener('open', function () {
-    list.setAttribute('data-live-state', 'open');
-  });
-  source.addEventListener('error', function () {
-    if (source.readyState === EventSource.CLOSED) list.setAttribute('data-live-state', 'closed');
-  });
-  // The browser reconnects by itself (with Last-Event-ID); it gives up on a refusal (401, 429).
+  var url = api + '/live?status=published&fields=title,body,created_at';
+  var source = null;
+  var pause = 15000;
+
+  // The browser reconnects by itself (with Last-Event-ID) after a dropped connection, but gives up
+  // on a refusal (429 while the server restarts, say): then a new stream, a while later, which
+  // cannot resume, so the list is drawn again once it is open.
+  function connect(again) {
+    source = new EventSource(url);
+    source.addEventListener('created', handle('created'));
+    source.addEventListener('updated', handle('updated'));
+    source.addEventListener('deleted', handle('deleted'));
+    source.addEventListener('reset', reload);
+    // The stream's state, for styles and tests: open, or closed while waiting to try again.
+    source.addEventListener('open', function () {
+      list.setAttribute('data-live-state', 'open');
+      pause = 15000;
+      if (again) reload();
+      again = false;
+    });
+    source.addEventListener('error', function () {
+      if (source.readyState !== EventSource.CLOSED) return;
+      list.setAttribute('data-live-state', 'closed');
+      setTimeout(function () {
+        connect(true);
+      }, pause);
+      pause = Math.min(pause * 2, 120000);
+    });
+  }
+
+  connect(false);
   window.addEventListener('pagehide', function () {
     source.close();
   });
