@@ -131,6 +131,7 @@ export async function mountCitadel(app: FastifyInstance, options: MountOptions):
     log: app.log,
     servedPaths,
     pageReplacements: replacements,
+    languages,
     pluginOptions,
     apiBaseUrl: config.api?.apiBaseUrl ?? null,
     // Citadel's own paths, under the prefix of the instance it is mounted in (an embedding host's).

@@ -10,6 +10,7 @@ import type { SessionStore } from './sessions/store.ts';
 import type { RateLimiter } from './limits/rate-limit.ts';
 import type { ServedPaths } from './html/served-paths.ts';
 import type { PageRenderer } from './response/respond.ts';
+import type { Languages } from '../core/i18n/languages.ts';
 
 /**
  * The services of the core, made once at start-up (`src/app/services.ts`): what every layer above
@@ -35,4 +36,6 @@ export interface HttpServices extends CoreServices {
   servedPaths: ServedPaths;
   /** Built-in page renderer to the application's or a plugin's replacement (`pages`). */
   pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
+  /** The server's languages: the catalogs of the core and the plugins, with the application's `locales`. */
+  languages: Languages;
 }

@@ -1,5 +1,7 @@
 import { escapeHtml } from '../core/html.ts';
 import type { Mailer, MailMessage } from './mailer.ts';
+import { coreMessages } from '../core/i18n/messages/index.ts';
+import { englishOnly } from '../core/i18n/languages.ts';
 
 /**
  * APP_NAME on every email, in one place: the subject starts with it ("Acme Books: Reset your
@@ -10,7 +12,7 @@ export function brandMessage(message: MailMessage, appName: string): MailMessage
   const subject = message.subject.startsWith(`${appName}: `)
     ? message.subject
     : `${appName}: ${message.subject}`;
-  const signature = `This message was sent by ${appName}.`;
+  const signature = coreMessages.in(message.language ?? englishOnly())('mail.signature', { app: appName });
   const footer = `<p style="color: #5b6577; font-size: 0.9em">${escapeHtml(signature)}</p>`;
   const closing = message.html.lastIndexOf('</body>');
   return {

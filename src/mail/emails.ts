@@ -98,6 +98,7 @@ export class EmailSender {
       html: html.toString(),
       kind,
       props,
+      language,
     });
   }
 }

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmailKind, MailService, OutgoingEmail } from './kinds.ts';
+import type { Language } from '../core/i18n/catalog.ts';
 
 export interface MailMessage {
   to: string;
@@ -11,6 +12,8 @@ export interface MailMessage {
   /** Which of Citadel's messages this is (none for a plugin's own), and its props. */
   kind?: EmailKind;
   props?: object;
+  /** The language the message is written in: the closing line that names APP_NAME follows it. */
+  language?: Language;
 }
 
 export interface Mailer {

@@ -42,5 +42,5 @@ export function composeContent(content: MailContent, language: Language = englis
 
 export function composeMail(to: string, content: MailContent, language?: Language): MailMessage {
   const { subject, text, html: body } = composeContent(content, language);
-  return { to, subject, text, html: body.toString() };
+  return { to, subject, text, html: body.toString(), language };
 }

@@ -12,6 +12,7 @@ import { isSudoActive } from '../core/sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
 import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
+import { AccountUserSchema, accountUser, changeLocaleEndpoint } from './locale.ts';
 import {
   confirmEmailChange,
   EMAIL_CHANGE_LIMITS,
@@ -116,7 +117,7 @@ const showAccount = defineEndpoint({
   summary: 'The signed-in account; page: the account home',
   responses: {
     200: Envelope({
-      user: 'required',
+      fields: { user: AccountUserSchema },
       data: Type.Object({ has_password: Type.Boolean(), created_at: Type.String() }),
     }),
   },
@@ -126,7 +127,7 @@ const showAccount = defineEndpoint({
     const user = caller.user;
     return {
       status: 'success',
-      user: publicUser(user),
+      fields: { user: accountUser(user) },
       data: { has_password: user.password_hash !== null, created_at: user.created_at },
       render: true,
     };
@@ -417,6 +418,7 @@ const listEvents = defineEndpoint({
 
 export const accountCenterEndpoints = [
   showAccount,
+  changeLocaleEndpoint,
   changeUsernameEndpoint,
   requestEmailChangeEndpoint,
   showEmailVerify,

@@ -103,6 +103,8 @@ export interface AuthServicesOptions {
    * plugins' and the configuration's `pages`); the core only serves what it is given.
    */
   pageReplacements: ReadonlyMap<PageRenderer, PageRenderer>;
+  /** The server's languages (`serverLanguages`). */
+  languages: CitadelServices['languages'];
   /** The resource API's base path (`/api`), when there is one, for the typed client's route list. */
   apiBaseUrl?: string | null;
   /** A request through the server's own pipeline, in process (`services.fetch`). */
@@ -135,6 +137,7 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     fetch: options.fetch,
     servedPaths: options.servedPaths,
     pageReplacements: options.pageReplacements,
+    languages: options.languages,
     pluginOptions: options.pluginOptions,
     users: new UserService(db, clock),
     passwords: new PasswordHasher(),

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Language } from '../../core/i18n/catalog.ts';
-import type { Languages } from '../../core/i18n/languages.ts';
 import { lookupLanguage } from '../../core/i18n/negotiate.ts';
 
 /** Remembers a `?lang=` choice for the next requests (a signed-in account's own `locale` wins). */
@@ -9,13 +8,6 @@ const ONE_YEAR = 365 * 24 * 60 * 60;
 
 const kLanguage = Symbol('citadel.language');
 type WithLanguage = FastifyRequest & { [kLanguage]?: Language };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The server's languages: catalogs merged with the application's `locales`. */
-    languages: Languages;
-  }
-}
 
 function queryLang(request: FastifyRequest): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;

@@ -69,6 +69,7 @@ export const ar = {
   'problem.500': 'خطأ داخلي في الخادم',
   'problem.503': 'الخدمة غير متاحة',
 
+  'mail.signature': ({ app }) => `أُرسلت هذه الرسالة من ${app}.`,
   'mail.code': ({ code }) => `رمزك: ${code}`,
   'invalid.required': 'حقل مطلوب',
   'invalid.type': ({ type }) => `يجب أن يكون من النوع ${type}`,

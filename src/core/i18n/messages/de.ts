@@ -70,6 +70,7 @@ export const de = {
   'problem.500': 'Interner Serverfehler',
   'problem.503': 'Dienst nicht verfügbar',
 
+  'mail.signature': ({ app }) => `Diese Nachricht wurde von ${app} gesendet.`,
   'mail.code': ({ code }) => `Ihr Code: ${code}`,
   'invalid.required': 'ist erforderlich',
   'invalid.type': ({ type }) => `muss vom Typ ${type} sein`,

@@ -78,6 +78,7 @@ export const en = {
   'problem.503': 'Service Unavailable',
 
   // Every email.
+  'mail.signature': ({ app }: { app: string }) => `This message was sent by ${app}.`,
   'mail.code': ({ code }: { code: string }) => `Your code: ${code}`,
 
   // Validation texts (`errors.<field>`), by JSON Schema keyword.

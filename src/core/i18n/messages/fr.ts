@@ -70,6 +70,7 @@ export const fr = {
   'problem.500': 'Erreur interne du serveur',
   'problem.503': 'Service indisponible',
 
+  'mail.signature': ({ app }) => `Ce message vous a été envoyé par ${app}.`,
   'mail.code': ({ code }) => `Votre code : ${code}`,
   'invalid.required': 'est obligatoire',
   'invalid.type': ({ type }) => `doit être de type ${type}`,
