@@ -5,6 +5,8 @@ import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
 import { html } from '../../http/html/html.ts';
 import { claimOnce } from '../core/claims.ts';
 import { pipelineOptions } from './options.ts';
+import type { LocalText } from '../../core/i18n/catalog.ts';
+import { pipelineMessages } from './messages/index.ts';
 
 const HMAC_PURPOSE = 'action-code';
 const CODE_FORMAT = /^\d{6}$/;
@@ -25,9 +27,9 @@ interface EmailCodeOptions {
   id: string;
   /** The message kind (its props and replacement: `emails.<kind>`). */
   email: 'signInCode' | 'activationCode';
-  label: string;
-  subject: string;
-  intro: (ctx: ActionContext) => string;
+  label: LocalText;
+  subject: LocalText;
+  intro: (username: string) => LocalText;
   /** Runs after the right code, before the next action (activation). */
   complete?: (ctx: ActionContext) => Promise<void>;
   isPendingFor?: (ctx: ActionContext) => boolean | Promise<boolean>;
@@ -45,12 +47,18 @@ async function sendCode(ctx: ActionContext, options: EmailCodeOptions): Promise<
   const minutes = Math.round(pipelineOptions(services).codeTtlSeconds / 60);
   await services.emails.send(
     options.email,
-    { to: user.email, username: user.username, code, expiresInMinutes: minutes },
-    (props) => ({
-      subject: options.subject,
-      intro: options.intro(ctx),
+    {
+      to: user.email,
+      username: user.username,
+      code,
+      expiresInMinutes: minutes,
+      locale: user.locale ?? ctx.request.language.locale,
+    },
+    (props, language) => ({
+      subject: options.subject.in(language),
+      intro: options.intro(props.username).in(language),
       code: props.code,
-      outro: `The code is valid for ${props.expiresInMinutes} minutes and works once. If you did not try to sign in, change your password.`,
+      outro: pipelineMessages.in(language)('mail.outro', { minutes: props.expiresInMinutes }),
     }),
   );
 }
@@ -78,8 +86,7 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
       const resendInterval = pipelineOptions(ctx.services).codeResendIntervalSeconds;
       if (state.sentAt) {
         const wait = new Date(state.sentAt).getTime() + resendInterval * 1000 - clock.now().getTime();
-        if (wait > 0)
-          throw new TooManyRequestsError(wait / 1000, 'Please wait a little before asking for another code.');
+        if (wait > 0) throw new TooManyRequestsError(wait / 1000, pipelineMessages.text('code.wait'));
       }
       // Concurrent resends all saw the same last send: only the first to claim it sends again.
       const first = await claimOnce(
@@ -87,19 +94,15 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
         `pipeline:${ctx.contextId}:${options.id}:resend:${state.sentAt ?? 'none'}`,
         config.limits.pendingActionTtl,
       );
-      if (!first)
-        throw new TooManyRequestsError(
-          resendInterval,
-          'Please wait a little before asking for another code.',
-        );
+      if (!first) throw new TooManyRequestsError(resendInterval, pipelineMessages.text('code.wait'));
       await sendCode(ctx, options);
       return { code_sent: true };
     },
     async handle(ctx, body) {
       const raw = body.code ?? body.token;
       const code = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : '';
-      if (code === '') throw new ValidationError({ code: 'The code is required.' });
-      if (!CODE_FORMAT.test(code)) throw new ValidationError({ code: 'The code has 6 digits.' });
+      if (code === '') throw new ValidationError({ code: pipelineMessages.text('code.required') });
+      if (!CODE_FORMAT.test(code)) throw new ValidationError({ code: pipelineMessages.text('code.format') });
       const state = ctx.state as CodeState;
       const { secrets, clock } = ctx.services;
       if (!state.codeHash || !state.expiresAt) return false;
@@ -111,8 +114,9 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
       return true;
     },
     complete: options.complete,
-    renderFields() {
-      return html`<label for="field-code">Code from the email</label>
+    renderFields(ctx) {
+      const t = pipelineMessages.in(ctx.request.language);
+      return html`<label for="field-code">${t('code.label')}</label>
         <input
           id="field-code"
           name="code"
@@ -131,9 +135,9 @@ export function emailCodeAction(options: EmailCodeOptions): PipelineAction {
 export const email2faAction = emailCodeAction({
   id: 'email_2fa',
   email: 'signInCode',
-  label: 'Enter the code we emailed you',
-  subject: 'Your sign-in code',
-  intro: (ctx) => `Use this code to finish signing in to the account ${ctx.user.username}.`,
+  label: pipelineMessages.text('email2fa.label'),
+  subject: pipelineMessages.text('email2fa.subject'),
+  intro: (username) => pipelineMessages.text('email2fa.intro', { username }),
   // The code was read in the account's mailbox.
   complete: (ctx) => ctx.services.users.markEmailVerified(ctx.user.id),
 });
@@ -145,9 +149,9 @@ export const email2faAction = emailCodeAction({
 export const emailActivationAction = emailCodeAction({
   id: 'email_activation',
   email: 'activationCode',
-  label: 'Activate your account',
-  subject: 'Activate your account',
-  intro: (ctx) => `Use this code to activate the account ${ctx.user.username}.`,
+  label: pipelineMessages.text('activation.label'),
+  subject: pipelineMessages.text('activation.subject'),
+  intro: (username) => pipelineMessages.text('activation.intro', { username }),
   isPendingFor: (ctx) => ctx.user.active !== 1,
   async complete(ctx) {
     await ctx.services.users.setActive(ctx.user.id, true);

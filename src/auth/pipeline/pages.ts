@@ -1,10 +1,12 @@
 import { html, type SafeHtml } from '../../http/html/html.ts';
 import { csrfField, form, layout, signInLink } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { written, type Text } from '../../core/i18n/catalog.ts';
+import { pipelineMessages } from './messages/index.ts';
 
 /** The current step of a pending sign-in, as its page shows it; null when none is waiting. */
 export type PipelinePageProps = {
-  step: { label: string; maskedEmail: string; fields: SafeHtml; canResend: boolean } | null;
+  step: { label: Text; maskedEmail: string; fields: SafeHtml; canResend: boolean } | null;
 };
 
 /**
@@ -12,19 +14,20 @@ export type PipelinePageProps = {
  * custom action's own fields otherwise), a resend button when the action can send again, cancel.
  */
 export function pipelinePage(ctx: PageContext<PipelinePageProps>) {
+  const t = pipelineMessages.in(ctx.language);
   const { step } = ctx.props;
   if (!step) {
     return layout(
       ctx,
-      'Sign in',
-      html`<p>There is no sign-in step waiting. ${signInLink(ctx, 'Sign in')}</p>`,
+      t('page.noStepTitle'),
+      html`<p>${t('page.noStep')} ${signInLink(ctx, t('page.signIn'))}</p>`,
     );
   }
   const errors = Object.entries(ctx.errors);
   return layout(
     ctx,
-    step.label,
-    html`<p>Signing in as <strong>${step.maskedEmail}</strong>.</p>
+    written(step.label, ctx.language),
+    html`<p>${t('page.signingInAs', { email: step.maskedEmail })}</p>
       ${
         errors.length > 0
           ? html`<ul class="field-error" role="alert">
@@ -32,16 +35,16 @@ export function pipelinePage(ctx: PageContext<PipelinePageProps>) {
             </ul>`
           : ''
       }
-      ${form(ctx, '/action/handle', step.fields, 'Continue', html`id="action-form"`)}
+      ${form(ctx, '/action/handle', step.fields, t('page.continue'), html`id="action-form"`)}
       ${
         step.canResend
           ? html`<form method="post" action="/action/challenge">
-              ${csrfField(ctx)}<button class="secondary" type="submit">Send a new code</button>
+              ${csrfField(ctx)}<button class="secondary" type="submit">${t('page.resend')}</button>
             </form>`
           : ''
       }
       <form method="post" action="/action/cancel">
-        ${csrfField(ctx)}<button class="secondary" type="submit">Cancel</button>
+        ${csrfField(ctx)}<button class="secondary" type="submit">${t('page.cancel')}</button>
       </form>`,
   );
 }

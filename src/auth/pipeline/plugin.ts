@@ -3,6 +3,7 @@ import { givenOptions } from '../core/plugin-options.ts';
 import { pipelineEndpoints } from './routes.ts';
 import { pipelineClaimsMigration } from '../core/claims.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
+import { pipelineMessages } from './messages/index.ts';
 import { PIPELINE_ID, pipelineDefaults, resolvePipelineOptions, type PipelineOptions } from './options.ts';
 
 /**
@@ -17,6 +18,7 @@ export function pipeline(options: Partial<PipelineOptions> = {}) {
     migrations: [pipelineClaimsMigration],
     tables: ['pipeline_claims'],
     endpoints: pipelineEndpoints,
+    messages: pipelineMessages,
     actions: [email2faAction, emailActivationAction],
   });
 }

@@ -18,9 +18,10 @@ import { pipelinePage, type PipelinePageProps } from './pages.ts';
 import { pipelineOptions } from './options.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
 import { originOf } from '../core/security-events.ts';
+import { pipelineMessages } from './messages/index.ts';
 
-const WRONG_PROOF = 'The code is invalid or has expired.';
-const TOO_MANY = 'Too many invalid attempts. Please sign in again.';
+const WRONG_PROOF = pipelineMessages.text('error.wrongCode');
+const TOO_MANY = pipelineMessages.text('error.tooMany');
 
 /** A field of the current step's form, as sent: the action reads and checks it itself. */
 const StepField = (description: string) => Type.Optional(Type.Unknown({ 'x-raw': true, description }));
@@ -91,7 +92,7 @@ const challengeStep = defineEndpoint({
       savePending(request.session, pending);
       return {
         status: 'info',
-        message: action.challenge ? 'A new code is on its way.' : 'This step has nothing to send.',
+        message: pipelineMessages.text(action.challenge ? 'answer.newCode' : 'answer.nothingToSend'),
         data: data ?? undefined,
         redirect_to: '/action/show',
       };
@@ -100,7 +101,7 @@ const challengeStep = defineEndpoint({
       if (error instanceof TooManyRequestsError && request.client === 'form') {
         return {
           status: 'error',
-          message: error.message,
+          message: error.text,
           redirect_to: '/action/show',
           headers: { 'retry-after': String(error.retryAfter) },
         };
@@ -172,7 +173,7 @@ const handleStep = defineEndpoint({
       return {
         action: 'action.next',
         status: 'info',
-        message: 'Done. One more step is needed.',
+        message: pipelineMessages.text('answer.nextStep'),
         data: { action: result.action },
         redirect_to: '/action/show',
       };
@@ -181,7 +182,7 @@ const handleStep = defineEndpoint({
     return {
       action: 'action.success',
       status: 'success',
-      message: 'You are signed in.',
+      message: pipelineMessages.text('answer.signedIn'),
       user: publicUser(signedIn),
       redirect_to: '/',
     };
@@ -198,7 +199,7 @@ const cancelSignIn = defineEndpoint({
   responses: { 200: Envelope() },
   async handler(request) {
     wipePending(request.session);
-    return { status: 'info', message: 'Sign-in cancelled.', redirect_to: '/login' };
+    return { status: 'info', message: pipelineMessages.text('answer.cancelled'), redirect_to: '/login' };
   },
 });
 
@@ -242,7 +243,7 @@ async function pipelinePageProps(request: EndpointInput): Promise<PipelinePagePr
   if (!pending || !action || !user) return { step: null };
   const fields = action.renderFields
     ? action.renderFields(actionContext(request, user, pending, action.id))
-    : html`<p>Continue to finish signing in.</p>`;
+    : html`<p>${pipelineMessages.in(request.language)('page.continueToFinish')}</p>`;
   return {
     step: { label: action.label, maskedEmail: maskEmail(user.email), fields, canResend: !!action.challenge },
   };

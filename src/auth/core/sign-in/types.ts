@@ -2,6 +2,7 @@ import type { CitadelServices } from '../services.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { UserRecord } from '../users.ts';
 import type { SafeHtml } from '../../../http/html/html.ts';
+import type { Text } from '../../../core/i18n/catalog.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */
 export type PipelinePurpose = 'login' | 'register';
@@ -32,8 +33,8 @@ export interface ActionContext {
  */
 export interface PipelineAction {
   id: string;
-  /** Heading of the action page. */
-  label: string;
+  /** Heading of the action page (a catalog text is written in the reader's language). */
+  label: Text;
   /** Does the action apply to this user now? Default: yes. */
   isPendingFor?(ctx: ActionContext): Promise<boolean> | boolean;
   /** The action became current: for example, email the first code. */

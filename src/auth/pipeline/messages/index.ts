@@ -1,0 +1,8 @@
+import { defineMessages } from '../../../core/i18n/catalog.ts';
+import { ar } from './ar.ts';
+import { de } from './de.ts';
+import { en } from './en.ts';
+import { fr } from './fr.ts';
+
+/** The post-sign-in pipeline's catalog (`pipeline.<key>`). */
+export const pipelineMessages = defineMessages('pipeline', en, { de, fr, ar });
