@@ -15,14 +15,20 @@ function ownName(tag: string): string {
   return name;
 }
 
-/** The current URL's query with `lang` set: the page stays the same, its other parameters too. */
+/** A query name or value kept in the switcher's links: plain tokens only (ids, paths, cursors). */
+const PLAIN = /^[A-Za-z0-9_.~:/-]{1,256}$/;
+
+/**
+ * The current URL's query with `lang` set: the page stays the same (a reset link's token, a
+ * page's cursor). Only plain parameters are kept: free text a visitor typed or a hostile link
+ * carried is never echoed back into the page.
+ */
 function withLang(query: Record<string, unknown>, tag: string): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (key === 'lang') continue;
-    if (typeof value === 'string') params.append(key, value);
-    else if (Array.isArray(value))
-      for (const item of value) if (typeof item === 'string') params.append(key, item);
+    if (key === 'lang' || !PLAIN.test(key)) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) if (typeof item === 'string' && PLAIN.test(item)) params.append(key, item);
   }
   params.set('lang', tag);
   return `?${params.toString()}`;
