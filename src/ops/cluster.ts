@@ -1,6 +1,18 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 
+/**
+ * A message a worker sends the primary to be passed on to every worker (itself included): how the
+ * workers of one machine tell each other of committed live changes without Redis or PostgreSQL.
+ */
+export const RELAY_MESSAGE = 'citadel:relay';
+
+function isRelayed(message: unknown): boolean {
+  return (
+    typeof message === 'object' && message !== null && (message as { type?: unknown }).type === RELAY_MESSAGE
+  );
+}
+
 /** How long the primary waits for its workers to drain before it kills them (their own limit is 10 s). */
 const WORKER_STOP_LIMIT_MS = 15_000;
 /** A worker that dies sooner than this after starting counts towards the restart back-off. */
@@ -39,6 +51,11 @@ export async function runPrimary(count: number): Promise<boolean> {
     new Promise((resolve, reject) => {
       const worker = cluster.fork();
       const startedAt = Date.now();
+      worker.on('message', (message: unknown) => {
+        if (!isRelayed(message)) return;
+        for (const other of Object.values(cluster.workers ?? {}))
+          if (other?.isConnected()) other.send(message as object);
+      });
       worker.once('listening', () => {
         log('info', `worker ${worker.id} listening`, { worker: worker.process.pid });
         resolve(worker);

@@ -5,6 +5,7 @@ import { importOptional } from '../../core/optional-dependency.ts';
 import { parseDatabaseUrl, type Dialect } from '../../db/url.ts';
 import type { AnyDb } from '../request/context.ts';
 import type { WrittenChanges } from './outbox.ts';
+import { RELAY_MESSAGE } from '../../ops/cluster.ts';
 
 /**
  * How the processes of a deployment tell each other that events were committed. The message is
@@ -21,8 +22,6 @@ import type { WrittenChanges } from './outbox.ts';
  */
 
 export const LIVE_CHANNEL = 'citadel_live';
-/** The message type a cluster primary relays to every worker (src/ops/cluster.ts). */
-export const LIVE_IPC_TYPE = 'citadel:live';
 
 export type Heard = (resource: string, lastId: number) => void;
 
@@ -143,19 +142,15 @@ async function postgresTransport(url: string, heard: Heard, log: FastifyBaseLogg
 
 function clusterTransport(heard: Heard): LiveTransport {
   const onMessage = (message: unknown) => {
-    if (
-      typeof message === 'object' &&
-      message !== null &&
-      (message as { type?: unknown }).type === LIVE_IPC_TYPE
-    )
-      decode((message as { changes?: unknown }).changes, heard);
+    const relayed = message as { type?: unknown; channel?: unknown; data?: unknown } | null;
+    if (relayed?.type === RELAY_MESSAGE && relayed.channel === LIVE_CHANNEL) decode(relayed.data, heard);
   };
   process.on('message', onMessage);
   return {
     name: 'cluster',
     beforeCommit: async () => undefined,
     afterCommit(written) {
-      process.send?.({ type: LIVE_IPC_TYPE, changes: encode(written) });
+      process.send?.({ type: RELAY_MESSAGE, channel: LIVE_CHANNEL, data: encode(written) });
     },
     async close() {
       process.off('message', onMessage);
