@@ -7,6 +7,7 @@ import {
   follow,
   registerClient,
   relyingParty,
+  signInOnForm,
   startAuthorization,
   startProvider,
 } from './flow-fixture.ts';
@@ -62,13 +63,14 @@ describe('OAuth provider: the RFC 9700 rules hold', () => {
         code_challenge_method: 'S256',
         ...params,
       })}`;
-    for (const params of [
+    const cases: Record<string, string>[] = [
       { client_id: 'nobody', redirect_uri: WEB_CALLBACK },
       { client_id: client.client_id, redirect_uri: 'https://evil.example/callback' },
       { client_id: client.client_id, redirect_uri: `${WEB_CALLBACK}/more` },
       { client_id: client.client_id, redirect_uri: WEB_CALLBACK.toUpperCase() },
       { client_id: client.client_id },
-    ]) {
+    ];
+    for (const params of cases) {
       const response = await t.client().get(query(params), 'form');
       expect(response.status, JSON.stringify(params)).toBe(400);
       expect(response.location).toBeUndefined();
@@ -79,10 +81,11 @@ describe('OAuth provider: the RFC 9700 rules hold', () => {
 
   it('PKCE is required for every client, S256 only: missing or plain goes back as invalid_request', async () => {
     const { config } = await confidential();
-    for (const parameters of [
+    const cases: Record<string, string>[] = [
       { code_challenge: '', code_challenge_method: '' },
       { code_challenge_method: 'plain' },
-    ]) {
+    ];
+    for (const parameters of cases) {
       const started = await startAuthorization(config, parameters);
       if (parameters.code_challenge === '') {
         started.url.searchParams.delete('code_challenge');
@@ -319,5 +322,45 @@ describe('OAuth provider: the RFC 9700 rules hold', () => {
     );
     expect(later.location).toBe('/');
     expect((await fresh.get('/oauth2/authorize/continue', 'form')).status).toBe(400);
+  });
+  it('prompt=login and an exceeded max_age send a signed-in user through the sign-in again', async () => {
+    const user = await t.createUser();
+    const { config } = await confidential();
+    const first = await startAuthorization(config);
+    const { browser } = await authorizeAsNewBrowser(t, issuer, first, user);
+    // Signed in and consented: without prompt the code comes at once.
+    const plain = await follow(browser, issuer, (await startAuthorization(config)).url.href);
+    expect(plain.external?.searchParams.get('code')).toBeTruthy();
+    for (const parameters of [{ prompt: 'login' }, { max_age: '0' }]) {
+      t.clock.advance(2);
+      const started = await startAuthorization(config, parameters);
+      const stop = await follow(browser, issuer, started.url.href);
+      expect(stop.path, JSON.stringify(parameters)).toBe('/login');
+      const again = await signInOnForm(browser, issuer, user);
+      // The fresh sign-in satisfies both (max_age=0: the test clock stands still).
+      expect(again.external?.searchParams.get('code')).toBeTruthy();
+    }
+  });
+
+  it('a pending authorization expires, and only the user it was shown to can answer it', async () => {
+    const user = await t.createUser();
+    const other = await t.createUser();
+    const { config } = await confidential();
+    const browser = t.client();
+    await follow(browser, issuer, (await startAuthorization(config)).url.href);
+    const shown = await signInOnForm(browser, issuer, user);
+    expect(shown.response?.text).toContain('Deny');
+    // Another account signs in on the same browser: the consent shown to the first is not theirs.
+    await browser.post('/login', { email: other.email, password: 'correct horse battery staple' }, 'form');
+    const stolen = await browser.post('/oauth2/authorize/consent', { decision: 'allow' }, 'form');
+    expect(stolen.status).toBe(400);
+    expect(stolen.location).toBeUndefined();
+
+    const late = t.client();
+    await follow(late, issuer, (await startAuthorization(config)).url.href);
+    t.clock.advance(601);
+    const signedIn = await signInOnForm(late, issuer, user);
+    expect(signedIn.path).toBe('/');
+    expect((await late.get('/oauth2/authorize/continue', 'form')).status).toBe(400);
   });
 });
