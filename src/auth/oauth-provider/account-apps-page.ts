@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from '../../http/html/html.ts';
 import { csrfField, layout, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 
 /** An app the user let sign them in, as the account page lists it. */
 export interface ConnectedApp {
@@ -14,36 +15,28 @@ export interface ConnectedApp {
   updated_at: string;
 }
 
-const TEXT = {
-  title: 'Connected apps',
-  intro:
-    'Apps you let sign you in with this account or act for you. Withdrawing access signs you out of the app and ends every token it holds for you.',
-  none: 'No app has access to your account.',
-  notVerified: 'Not verified',
-  withdraw: 'Withdraw access',
-  back: 'Back to your account',
-} as const;
+type Texts = ReturnType<typeof oauthProviderMessages.in>;
 
-function appRow(ctx: PageContext, app: ConnectedApp): SafeHtml {
+function appRow(ctx: PageContext, t: Texts, app: ConnectedApp): SafeHtml {
   return html`<li class="card" data-client-id="${app.client_id}">
     <h2 style="margin:.25rem 0">
-      ${app.client_name}${app.verified ? '' : html`<span class="badge">${TEXT.notVerified}</span>`}
+      ${app.client_name}${app.verified ? '' : html`<span class="badge">${t('apps.notVerified')}</span>`}
     </h2>
     <dl class="facts">
-      <dt>Returns you to</dt>
+      <dt>${t('apps.returnsTo')}</dt>
       <dd class="wrap">${app.redirect_host}</dd>
-      <dt>Can</dt>
+      <dt>${t('apps.can')}</dt>
       <dd>${app.scope.split(' ').map((scope) => html`<code class="ability">${scope}</code> `)}</dd>
-      <dt>Since</dt>
-      <dd>${when(app.consented_at, '')}</dd>
+      <dt>${t('apps.since')}</dt>
+      <dd>${when(app.consented_at, '', ctx.language)}</dd>
     </dl>
     <form
       method="post"
       action="/account/apps/${app.client_id}/withdraw"
       class="inline"
-      data-confirm="Withdraw ${app.client_name}'s access to your account?"
+      data-confirm="${t('apps.withdrawQuestion', { name: app.client_name })}"
     >
-      ${csrfField(ctx)}<button type="submit" class="danger">${TEXT.withdraw}</button>
+      ${csrfField(ctx)}<button type="submit" class="danger">${t('apps.withdraw')}</button>
     </form>
   </li>`;
 }
@@ -51,17 +44,18 @@ function appRow(ctx: PageContext, app: ConnectedApp): SafeHtml {
 /** /account/apps: each app with what it may do and a button to withdraw its access. */
 export function accountAppsPage(ctx: PageContext<{ apps: ConnectedApp[] }>): SafeHtml {
   const apps = ctx.props.apps ?? [];
+  const t = oauthProviderMessages.in(ctx.language);
   return layout(
     ctx,
-    TEXT.title,
-    html`<p>${TEXT.intro}</p>
+    t('apps.title'),
+    html`<p>${t('apps.intro')}</p>
       ${
         apps.length === 0
-          ? html`<p id="no-apps">${TEXT.none}</p>`
+          ? html`<p id="no-apps">${t('apps.none')}</p>`
           : html`<ul class="plain" id="app-list">
-              ${apps.map((app) => appRow(ctx, app))}
+              ${apps.map((app) => appRow(ctx, t, app))}
             </ul>`
       }
-      <p><a href="/account">${TEXT.back}</a></p>`,
+      <p><a href="/account">${t('apps.back')}</a></p>`,
   );
 }

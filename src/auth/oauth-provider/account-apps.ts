@@ -6,6 +6,7 @@ import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { changeWithEvent, originOf, type DeclaredEventTypes } from '../core/security-events.ts';
 import { accountAppsPage, type ConnectedApp } from './account-apps-page.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 
 /**
  * The apps a user let sign them in (the consents they gave), on the account page, and
@@ -183,10 +184,12 @@ const withdraw = defineEndpoint({
       (done) => done,
     );
     // Someone else's app and no app at all look the same.
-    if (!withdrawn) throw new NotFoundError('No such app has access to your account.');
+    if (!withdrawn) throw new NotFoundError(oauthProviderMessages.text('apps.notFound'));
     return {
       status: 'success',
-      message: `${client?.client_name ?? 'The app'} no longer has access to your account.`,
+      message: oauthProviderMessages.text('apps.withdrawn', {
+        name: client?.client_name ?? params.client_id,
+      }),
       redirect_to: '/account/apps',
     };
   },

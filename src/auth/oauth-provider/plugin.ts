@@ -5,6 +5,7 @@ import { OAUTH_PROVIDER_TABLES } from './tables.ts';
 import { adminClientEndpoints } from './admin-clients.ts';
 import { registrationEndpoints } from './registration.ts';
 import { ACCOUNT_APPS_EVENTS, accountAppsEndpoints } from './account-apps.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 import { initResourceServer, resourceEndpoints } from './protected-resource.ts';
 import { accessTokenBearer } from './resource-bearer.ts';
 import { discoveryEndpoints } from './discovery.ts';
@@ -49,6 +50,7 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
       ...(options.dynamicRegistration ? registrationEndpoints : []),
     ],
     events: [...ACCOUNT_APPS_EVENTS],
+    messages: oauthProviderMessages,
     // `at+jwt` bearer tokens: the resource API accepts access tokens issued for it.
     bearer: accessTokenBearer,
     hooks: {

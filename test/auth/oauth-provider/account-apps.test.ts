@@ -180,6 +180,10 @@ describe('connected apps', () => {
     expect(page.text).toContain('Not verified');
     expect(page.text).toContain(`action="/account/apps/${known}/withdraw"`);
     expect((await session.get('/account', 'form')).text).toContain('href="/account/apps"');
+    // In the reader's language (here German, chosen with ?lang=).
+    const german = await session.get('/account/apps?lang=de', 'form');
+    expect(german.text).toContain('Verbundene Apps');
+    expect(german.text).toContain('Nicht verifiziert');
     expect((await t.client().get('/account/apps')).status).toBe(401);
   });
 
