@@ -10,6 +10,14 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     timeout?: number;
+    /** Each request as `setupRequest` makes it (a fresh body per request). */
+    requests?: { setupRequest?: (request: RequestSetup) => RequestSetup }[];
+  }
+  interface RequestSetup {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;
