@@ -127,6 +127,33 @@ describe('client live() against the server', () => {
     }
   });
 
+  it("waits out the server's 429 (the user's 10 streams) and connects once a stream is free", async () => {
+    const user = await t.createUser({ username: 'live-many' });
+    const { token } = await t.services.tokens.issue({
+      userId: user.id,
+      name: 'many',
+      abilities: ['*'],
+      expiresAt: null,
+    });
+    const client = clientAt(base, token);
+    const open = Array.from({ length: 10 }, () => client.api.v1.posts.live({ fields: ['title'] }));
+    const pending = open.map((stream) => stream.next());
+    for (const stream of open) await joined(stream);
+    const eleventh = client.api.v1.posts.live({ fields: ['title'] });
+    const waiting = eleventh.next();
+    // Refused with Retry-After: 5; the client waits, meanwhile one stream closes.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(eleventh.lastEventId).toBe('');
+    expect(eleventh.error).toBeNull();
+    open[0]!.close();
+    await pending[0];
+    await joined(eleventh);
+    expect(eleventh.lastEventId).not.toBe('');
+    const id = await publish('For the eleventh');
+    expect((await waiting).value!.data.id).toBe(id);
+    for (const stream of [...open, eleventh]) stream.close();
+  }, 30_000);
+
   it("ends a token's stream when the token is revoked: the reconnection is refused (401) and the loop ends", async () => {
     const author = await t.createUser({ username: 'live-revoked' });
     const { token, record } = await t.services.tokens.issue({
