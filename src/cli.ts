@@ -24,7 +24,7 @@ Usage:
                                                 print the OpenAPI document of one API version
   citadel openapi --auth [--openapi 3.1] [--config FILE]
                                                 print the OpenAPI document of the auth endpoints
-  citadel check [--strict] [--config FILE]      list declared fields and relation keys without an index
+  citadel check [--strict] [--config FILE]      list missing messages per language, and declared fields and relation keys without an index
                                                 (--strict: exit 1 when any is missing)
   citadel keys:rotate [--config FILE]           add a service-token signing key (the old one stays
                                                 published until its last token expires)
@@ -256,11 +256,13 @@ export async function main(argv: string[]): Promise<void> {
       if (!values['api-version']) throw new UsageError('openapi needs --api-version <version>');
       return printOpenApi(await loadOptions(values.config), values['api-version'], undefined, values.openapi);
     }
-    case 'check':
-      process.exitCode = await (
-        await import('./api/cli/check.ts')
-      ).runCheck(await loadOptions(values.config), values.strict ?? false);
+    case 'check': {
+      const options = await loadOptions(values.config);
+      process.exitCode = await (await import('./api/cli/check.ts')).runCheck(options, values.strict ?? false);
+      // Then the keys each language lacks (shown in English until translated).
+      for (const line of (await import('./app/language-check.ts')).languageReport(options)) console.log(line);
       return;
+    }
     case 'keys:rotate':
       return rotateKeys(values.config);
     case 'admin:grant':
