@@ -35,6 +35,21 @@ describe('POST /oauth2/register', () => {
     });
   }
 
+  it('the metadata advertise it at the configured issuer, whatever forwarded headers say', async () => {
+    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+      const response = await fetch(`${base}${path}`, {
+        headers: {
+          'x-forwarded-host': 'evil.example',
+          'x-forwarded-proto': 'https',
+          forwarded: 'host=evil.example;proto=https',
+        },
+      });
+      const metadata = (await response.json()) as Record<string, unknown>;
+      expect(metadata.registration_endpoint).toBe('http://localhost:3000/oauth2/register');
+      expect(metadata.issuer).toBe('http://localhost:3000');
+    }
+  });
+
   it('a Copilot-CLI-like body: no scope, auth method none, native, a loopback redirect; then any port matches', async () => {
     const response = await register({
       client_name: 'GitHub Copilot CLI',
@@ -275,6 +290,9 @@ describe('without dynamicRegistration', () => {
         .post('/oauth2/register', { redirect_uris: ['https://a.example.com/cb'] });
       expect(response.status).toBe(404);
       expect(await t.services.db.selectFrom('oauth_clients').select('id').execute()).toEqual([]);
+      const metadata = (await t.client().get('/.well-known/openid-configuration')).body;
+      expect(metadata.issuer).toBe('http://localhost:3000');
+      expect(metadata).not.toHaveProperty('registration_endpoint');
     } finally {
       await t.close();
     }
