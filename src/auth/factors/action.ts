@@ -4,6 +4,7 @@ import { twoFactorStepFields } from './pages.ts';
 import { enrolledAtSignIn } from './registry.ts';
 import { availableFactors, findFactor } from '../core/factors/registry.ts';
 import { readProof } from '../core/factors/proof.ts';
+import { factorsMessages } from './messages/index.ts';
 
 async function factorIds(ctx: ActionContext): Promise<string[]> {
   return (await availableFactors(ctx.request, ctx.user, ctx.services.factorRegistry.secondFactors)).map(
@@ -18,7 +19,7 @@ async function factorIds(ctx: ActionContext): Promise<string[]> {
 export const twoFactorAction: PipelineAction = {
   id: 'two_factor',
   automatic: true,
-  label: 'Two-factor authentication',
+  label: factorsMessages.text('action.twoFactor'),
 
   async isPendingFor(ctx) {
     return (
@@ -46,7 +47,7 @@ export const twoFactorAction: PipelineAction = {
   async handle(ctx, body) {
     const { factor: id, proof } = readProof(body);
     const factor = findFactor(ctx.services.factorRegistry.secondFactors, id);
-    if (!factor) throw new ValidationError({ factor: 'Unknown factor.' });
+    if (!factor) throw new ValidationError({ factor: factorsMessages.text('error.unknownFactor') });
     if (!(await factor.isAvailable(ctx.request, ctx.user))) return false;
     const passed = await factor.verify(ctx.request, ctx.user, proof, 'sign_in');
     // Which factor passed: the sign-in's `amr` names it.
@@ -56,6 +57,10 @@ export const twoFactorAction: PipelineAction = {
 
   renderFields(ctx) {
     const factors = Array.isArray(ctx.state.factors) ? (ctx.state.factors as string[]) : ['totp'];
-    return twoFactorStepFields(factors, ctx.services.factorRegistry.pluginFactors(factors));
+    return twoFactorStepFields(
+      ctx.request.language,
+      factors,
+      ctx.services.factorRegistry.pluginFactors(factors),
+    );
   },
 };

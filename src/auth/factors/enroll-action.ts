@@ -10,6 +10,7 @@ import { changeWithEvent, originOf } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
 import { factorsOptions } from './options.ts';
+import { factorsMessages } from './messages/index.ts';
 
 const SEAL = 'enroll-display';
 /** Shorter than the factor's own 10-minute enrollment state, so a shown QR code is always usable. */
@@ -56,7 +57,7 @@ async function totpDisplay(ctx: ActionContext): Promise<TotpDisplay> {
 export const twoFactorEnrollAction: PipelineAction = {
   id: 'two_factor_enroll',
   automatic: true,
-  label: 'Set up two-factor authentication',
+  label: factorsMessages.text('action.enroll'),
 
   async isPendingFor(ctx) {
     return (
@@ -79,9 +80,9 @@ export const twoFactorEnrollAction: PipelineAction = {
     const factor = typeof body.factor === 'string' && body.factor !== '' ? body.factor : 'totp';
     const proof = body.proof ?? body.code;
     if (proof === undefined || proof === null || proof === '')
-      throw new ValidationError({ code: 'Enter the code from the app.' });
+      throw new ValidationError({ code: factorsMessages.text('enroll.codeRequired') });
     const chosen = factor === 'totp' ? totpFactor : factor === 'passkey' ? passkeyFactor : undefined;
-    if (!chosen) throw new ValidationError({ factor: 'Choose "totp" or "passkey".' });
+    if (!chosen) throw new ValidationError({ factor: factorsMessages.text('enroll.chooseFactor') });
     const origin = originOf(ctx.request);
     // The factor and its event commit together; the notice follows the commit.
     const event = {
@@ -95,9 +96,12 @@ export const twoFactorEnrollAction: PipelineAction = {
     );
     if (stored)
       void notify(ctx.services, ctx.user, 'factor_enrolled', {
-        subject: chosen.id === 'totp' ? 'Authenticator app' : 'Passkey',
+        subject: factorsMessages.in(ctx.request.language)(
+          chosen.id === 'totp' ? 'factor.totp' : 'factor.passkey',
+        ),
         device: describeDevice(origin.userAgent),
         ip: origin.ip,
+        locale: ctx.request.language.locale,
       });
     return stored;
   },
@@ -113,25 +117,17 @@ export const twoFactorEnrollAction: PipelineAction = {
   },
 
   renderFields(ctx): SafeHtml {
+    const t = factorsMessages.in(ctx.request.language);
     const totp = readDisplay(ctx);
-    return html`<p>
-        Your organisation requires a second factor. Scan this code with an authenticator app, then enter the
-        6-digit code it shows.
-      </p>
+    return html`<p>${t('enroll.intro')}</p>
       ${
         totp
-          ? html`<img
-                class="qr"
-                src="${totp.qr_image}"
-                alt="QR code for your authenticator app"
-                width="200"
-                height="200"
-              />
-              <p>Or type this key: <code class="secret">${totp.secret}</code></p>`
+          ? html`<img class="qr" src="${totp.qr_image}" alt="${t('totp.qrAlt')}" width="200" height="200" />
+              <p>${t('enroll.keyByHand')} <code class="secret">${totp.secret}</code></p>`
           : ''
       }
       <input type="hidden" name="factor" value="totp" />
-      <label for="field-code">Code from the app</label>
+      <label for="field-code">${t('totp.code')}</label>
       <input
         id="field-code"
         name="code"
@@ -157,7 +153,7 @@ function readCodes(ctx: ActionContext): string[] | undefined {
 export const recoveryCodesAction: PipelineAction = {
   id: 'two_factor_recovery_codes',
   automatic: true,
-  label: 'Save your recovery codes',
+  label: factorsMessages.text('action.recoveryCodes'),
 
   isPendingFor(ctx) {
     return readCodes(ctx) !== undefined;
@@ -170,22 +166,20 @@ export const recoveryCodesAction: PipelineAction = {
   async handle(ctx, body) {
     const saved = body.acknowledged;
     if (!(saved === true || saved === 'true' || saved === '1' || saved === 'on' || saved === 1))
-      throw new ValidationError({ acknowledged: 'Confirm that you saved the codes.' });
+      throw new ValidationError({ acknowledged: factorsMessages.text('recoveryStep.confirm') });
     ctx.request.session.delete(CODES_KEY);
     return true;
   },
 
   renderFields(ctx): SafeHtml {
+    const t = factorsMessages.in(ctx.request.language);
     const codes = readCodes(ctx) ?? [];
-    return html`<p>
-        Each code signs you in once if you lose your authenticator. Keep them somewhere safe: they are shown
-        only now.
-      </p>
+    return html`<p>${t('recoveryStep.intro')}</p>
       <ul class="codes" id="recovery-codes">
         ${codes.map((c) => html`<li><code>${c}</code></li>`)}
       </ul>
       <label class="check"
-        ><input type="checkbox" name="acknowledged" value="1" required /> I saved these codes</label
+        ><input type="checkbox" name="acknowledged" value="1" required /> ${t('recoveryStep.saved')}</label
       >`;
   },
 };

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Dialect } from '../../db/url.ts';
 import { ConflictError } from '../../core/errors.ts';
+import { factorsMessages } from './messages/index.ts';
 
 /** The envelope's `action` of a refused removal: machine-readable, like `sudo.required`. */
 export const TWO_FACTOR_REQUIRED_ACTION = 'two_factor.required';
@@ -13,10 +14,10 @@ export const TWO_FACTOR_REQUIRED_ACTION = 'two_factor.required';
 export class TwoFactorRequiredError extends ConflictError {
   override name = 'TwoFactorRequiredError';
   constructor(factorId: string) {
-    super(
-      'Two-factor authentication is required for your account: add another authenticator app or passkey before removing this one.',
-      { action: TWO_FACTOR_REQUIRED_ACTION, data: { factor: factorId } },
-    );
+    super(factorsMessages.text('error.required'), {
+      action: TWO_FACTOR_REQUIRED_ACTION,
+      data: { factor: factorId },
+    });
   }
 }
 

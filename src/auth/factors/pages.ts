@@ -3,6 +3,36 @@ import { csrfField, field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import type { PasskeySummary } from './passkey.ts';
 import type { PluginFactorView } from '../core/factors/types.ts';
+import type { Language, Texts } from '../../core/i18n/catalog.ts';
+import { factorsMessages } from './messages/index.ts';
+import type { FactorsEnglish } from './messages/en.ts';
+
+type T = Texts<FactorsEnglish>;
+
+/**
+ * What the passkey script says, in the reader's language: data attributes of its status line
+ * (`data-waiting` …), read by assets/passkeys.js, which falls back to English.
+ */
+export function passkeyStatus(t: T): SafeHtml {
+  return html`<p
+    id="passkey-status"
+    role="status"
+    data-waiting="${t('script.waiting')}"
+    data-not-created="${t('script.notCreated')}"
+    data-not-used="${t('script.notUsed')}"
+    data-unavailable="${t('script.unavailable')}"
+    data-failed="${t('script.failed')}"
+    data-codes-title="${t('script.codesTitle')}"
+    data-codes-saved="${t('script.codesSaved')}"
+  ></p>`;
+}
+
+/** `text` with the first `shown` in it wrapped by `wrap` (a count in its own element); else as is. */
+function marking(text: string, shown: string, wrap: (shown: string) => SafeHtml): SafeHtml {
+  const at = text.indexOf(shown);
+  if (at < 0) return html`${text}`;
+  return html`${text.slice(0, at)}${wrap(shown)}${text.slice(at + shown.length)}`;
+}
 
 const SCRIPTS = html`<script src="/assets/simplewebauthn.js" defer></script>
   <script src="/assets/passkeys.js" defer></script>`;
@@ -20,17 +50,19 @@ function dangerForm(
   </form>`;
 }
 
+/** A timestamp's calendar day (UTC) in the reader's language. */
+function dayOf(language: Language) {
+  return (at: string) => language.format.date(at, { dateStyle: 'medium', timeZone: 'UTC' });
+}
+
 function hidden(name: string, value: string): SafeHtml {
   return html`<input type="hidden" name="${name}" value="${value}" />`;
 }
 
-function recoveryCodesBox(codes: string[]): SafeHtml {
+function recoveryCodesBox(t: T, codes: string[]): SafeHtml {
   return html`<section id="recovery-codes" class="flash info">
-    <h2>Your recovery codes</h2>
-    <p>
-      Each code signs you in once if you lose your authenticator or passkey. Save them somewhere safe now:
-      they are not shown again.
-    </p>
+    <h2>${t('codes.title')}</h2>
+    <p>${t('codes.intro')}</p>
     <ul>
       ${codes.map((c) => html`<li><code class="recovery-code">${c}</code></li>`)}
     </ul>
@@ -38,25 +70,22 @@ function recoveryCodesBox(codes: string[]): SafeHtml {
 }
 
 /** The TOTP confirmation step: the QR code (after enroll/start) and the code entry form. */
-function totpConfirm(ctx: PageContext, data: Record<string, unknown> | undefined): SafeHtml {
+function totpConfirm(ctx: PageContext, t: T, data: Record<string, unknown> | undefined): SafeHtml {
   const qr = typeof data?.qr_image === 'string' ? data.qr_image : undefined;
   const secret = typeof data?.secret === 'string' ? data.secret : undefined;
   return html`<section id="totp-enroll">
-    <h2>Set up an authenticator app</h2>
-    <p>
-      Scan the code with an authenticator app (for example 1Password, Google Authenticator or Aegis), then
-      type the 6-digit code it shows.
-    </p>
-    ${qr ? html`<p><img id="totp-qr" class="qr" src="${qr}" alt="QR code for your authenticator app" width="220" height="220" /></p>` : ''}
-    ${secret ? html`<p>Or enter this key by hand: <code class="secret" id="totp-secret">${secret}</code></p>` : ''}
+    <h2>${t('totp.setupTitle')}</h2>
+    <p>${t('totp.setupIntro')}</p>
+    ${qr ? html`<p><img id="totp-qr" class="qr" src="${qr}" alt="${t('totp.qrAlt')}" width="220" height="220" /></p>` : ''}
+    ${secret ? html`<p>${t('totp.keyByHand')} <code class="secret" id="totp-secret">${secret}</code></p>` : ''}
     ${form(
       ctx,
       '/two-factor/enroll/confirm',
       html`${hidden('factor', 'totp')}
-      ${field(ctx, { name: 'proof', label: 'Code from the app', autocomplete: 'one-time-code', inputmode: 'numeric', required: true })}`,
-      'Turn on',
+      ${field(ctx, { name: 'proof', label: t('totp.code'), autocomplete: 'one-time-code', inputmode: 'numeric', required: true })}`,
+      t('totp.turnOn'),
     )}
-    <p><a href="/two-factor" id="totp-cancel">Cancel setup</a></p>
+    <p><a href="/two-factor" id="totp-cancel">${t('totp.cancel')}</a></p>
   </section>`;
 }
 
@@ -69,6 +98,8 @@ export interface TwoFactorPageProps {
 }
 
 export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
+  const t = factorsMessages.in(ctx.language);
+  const day = dayOf(ctx.language);
   const outcome = ctx.outcome;
   // Error renders carry no data: the current settings the route read again.
   const data = outcome?.data && 'enrolled_factors' in outcome.data ? outcome.data : ctx.props.settings;
@@ -87,78 +118,86 @@ export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
   const totpData = outcome?.data?.secret !== undefined ? outcome.data : ctx.props.pendingTotp;
   const sudoActive = ctx.props.sudoActive;
   const setupTotp = sudoActive
-    ? form(ctx, '/two-factor/enroll/start', hidden('factor', 'totp'), 'Set up authenticator app')
+    ? form(ctx, '/two-factor/enroll/start', hidden('factor', 'totp'), t('totp.setup'))
     : html`<p>
           <a class="button" href="/sudo?next=${encodeURIComponent('/two-factor?setup=totp')}"
-            >Set up authenticator app</a
+            >${t('totp.setup')}</a
           >
         </p>
-        <p class="hint">You will be asked to confirm it is you first.</p>`;
+        <p class="hint">${t('totp.sudoHint')}</p>`;
   const totpSection = enrollingTotp
-    ? totpConfirm(ctx, totpData)
+    ? totpConfirm(ctx, t, totpData)
     : html`<section id="totp">
-        <h2>Authenticator app</h2>
+        <h2>${t('totp.title')}</h2>
         ${
           enrolled.includes('totp')
-            ? html`<p>Enabled.</p>
-                ${dangerForm(ctx, '/two-factor/unenroll', hidden('factor', 'totp'), 'Remove authenticator app', 'Remove the authenticator app from your account?')}`
+            ? html`<p>${t('totp.enabled')}</p>
+                ${dangerForm(ctx, '/two-factor/unenroll', hidden('factor', 'totp'), t('totp.remove'), t('totp.removeConfirm'))}`
             : setupTotp
         }
       </section>`;
 
   const passkeySection = html`<section id="passkeys">
-    <h2>Passkeys</h2>
+    <h2>${t('passkeys.title')}</h2>
     ${
       passkeys.length === 0
-        ? html`<p>No passkeys yet.</p>`
+        ? html`<p>${t('passkeys.none')}</p>`
         : html`<table>
             <tr>
-              <th>Name</th>
-              <th>Added</th>
-              <th>Last used</th>
-              <th></th>
+              <th>${t('passkeys.name')}</th>
+              <th>${t('passkeys.added')}</th>
+              <th>${t('passkeys.lastUsed')}</th>
+              <th><span class="visually-hidden">${t('passkeys.actions')}</span></th>
             </tr>
             ${passkeys.map(
               (p) =>
                 html`<tr class="passkey-row">
                   <td class="passkey-name">${p.name}</td>
-                  <td>${p.created_at.slice(0, 10)}</td>
-                  <td>${p.last_used_at ? p.last_used_at.slice(0, 10) : 'never'}</td>
+                  <td>${day(p.created_at)}</td>
+                  <td>${p.last_used_at ? day(p.last_used_at) : t('passkeys.never')}</td>
                   <td>
                     <form
                       method="post"
                       action="/two-factor/unenroll"
                       class="inline"
-                      data-confirm="Remove the passkey ${p.name}?"
+                      data-confirm="${t('passkeys.removeConfirm', { name: p.name })}"
                     >
                       ${csrfField(ctx)}${hidden('factor', 'passkey')}${hidden('credential_id', p.id)}
-                      <button type="submit" class="danger" data-remove-passkey="${p.name}">Remove</button>
+                      <button type="submit" class="danger" data-remove-passkey="${p.name}">
+                        ${t('passkeys.remove')}
+                      </button>
                     </form>
                   </td>
                 </tr>`,
             )}
           </table>`
     }
-    <label for="passkey-name">Name for a new passkey</label>
-    <input id="passkey-name" type="text" maxlength="100" placeholder="e.g. Laptop" />
-    <button type="button" id="passkey-register" data-passkey-register>Add a passkey</button>
-    <p id="passkey-status" role="status"></p>
+    <label for="passkey-name">${t('passkeys.newName')}</label>
+    <input id="passkey-name" type="text" maxlength="100" placeholder="${t('passkeys.placeholder')}" />
+    <button type="button" id="passkey-register" data-passkey-register>${t('passkeys.add')}</button>
+    ${passkeyStatus(t)}
     <div id="passkey-result"></div>
   </section>`;
 
   const recoverySection =
     enrolled.length > 0
       ? html`<section id="recovery">
-          <h2>Recovery codes</h2>
-          <p><span id="recovery-remaining">${remaining}</span> unused recovery codes left.</p>
-          ${form(ctx, '/two-factor/recovery-codes', '', 'Create new recovery codes')}
+          <h2>${t('recovery.title')}</h2>
+          <p>
+            ${marking(
+              t('recovery.remaining', { count: remaining }),
+              ctx.language.format.number(remaining),
+              (shown) => html`<span id="recovery-remaining">${shown}</span>`,
+            )}
+          </p>
+          ${form(ctx, '/two-factor/recovery-codes', '', t('recovery.create'))}
         </section>`
       : '';
 
   return layout(
     ctx,
-    'Two-factor authentication',
-    html`${codes ? recoveryCodesBox(codes) : ''} ${totpSection} ${passkeySection} ${recoverySection}`,
+    t('page.title'),
+    html`${codes ? recoveryCodesBox(t, codes) : ''} ${totpSection} ${passkeySection} ${recoverySection}`,
     SCRIPTS,
   );
 }
@@ -169,30 +208,33 @@ export function twoFactorPage(ctx: PageContext<TwoFactorPageProps>): SafeHtml {
  * passkey button.
  */
 export function twoFactorStepFields(
+  language: Language,
   factors: string[],
   pluginFactors: readonly PluginFactorView[] = [],
 ): SafeHtml {
+  const t = factorsMessages.in(language);
   const typed = factors.filter((f) => f === 'totp' || f === 'recovery_code');
   const hasTyped = typed.length > 0 || pluginFactors.length > 0;
   return html`${
     hasTyped
-      ? html`<label for="field-factor">Method</label>
+      ? html`<label for="field-factor">${t('step.method')}</label>
           <select id="field-factor" name="factor">
-            ${typed.includes('totp') ? html`<option value="totp">Authenticator app code</option>` : ''}
-            ${typed.includes('recovery_code') ? html`<option value="recovery_code">Recovery code</option>` : ''}
+            ${typed.includes('totp') ? html`<option value="totp">${t('step.totpCode')}</option>` : ''}
+            ${typed.includes('recovery_code') ? html`<option value="recovery_code">${t('step.recoveryCode')}</option>` : ''}
             ${pluginFactors.map((f) => html`<option value="${f.id}">${f.label}</option>`)}
           </select>
-          <label for="field-proof">Code</label>
+          <label for="field-proof">${t('step.code')}</label>
           <input id="field-proof" name="proof" type="text" autocomplete="one-time-code" required />`
       : ''
   }
   ${
     factors.includes('passkey')
       ? html`<p>
-            <button type="button" id="passkey-sign-in" data-passkey-auth="sign-in">Use a passkey</button>
+            <button type="button" id="passkey-sign-in" data-passkey-auth="sign-in">
+              ${t('step.usePasskey')}
+            </button>
           </p>
-          <p id="passkey-status" role="status"></p>
-          ${SCRIPTS}`
+          ${passkeyStatus(t)} ${SCRIPTS}`
       : ''
   }`;
 }

@@ -12,6 +12,7 @@ import { defineEndpoint } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 import { webAuthnJson } from './schemas.ts';
+import { factorsMessages } from './messages/index.ts';
 
 /** The sign-in challenge: in the session, 5 minutes, single use. */
 const CHALLENGE_KEY = 'passkey_login_challenge';
@@ -25,8 +26,8 @@ interface LoginChallenge {
 export class PasskeyRejectedError extends HttpError {
   override name = 'PasskeyRejectedError';
   constructor() {
-    super(401, 'That passkey could not sign you in.', {
-      errors: { passkey: 'That passkey could not sign you in. Try again or use your password.' },
+    super(401, factorsMessages.text('error.passkeyRejected'), {
+      errors: { passkey: factorsMessages.text('error.passkeyRejectedHint') },
     });
   }
 }
@@ -132,7 +133,12 @@ const login = defineEndpoint({
     });
     return signInAnswer(
       result,
-      { status: 'success', message: 'You are signed in.', user: publicUser(user), redirect_to: '/' },
+      {
+        status: 'success',
+        message: factorsMessages.text('answer.signedIn'),
+        user: publicUser(user),
+        redirect_to: '/',
+      },
       'passkey.action_required',
     );
   },

@@ -12,6 +12,7 @@ import { ValidationError } from '../../core/errors.ts';
 import type { EnrollableFactor, ProofScope } from '../core/factors/types.ts';
 import { putPending, takePending } from './pending.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { factorsMessages } from './messages/index.ts';
 
 const ENROLL_KEY = 'enroll:passkey';
 const challengeKey = (scope: ProofScope) => `passkey_challenge:${scope}`;
@@ -177,7 +178,9 @@ export const passkeyFactor: EnrollableFactor = {
     const services = request.services;
     const keys = await listPasskeys(services, user.id);
     if (keys.length >= MAX_PASSKEYS)
-      throw new ValidationError({ factor: `At most ${MAX_PASSKEYS} passkeys can be registered.` });
+      throw new ValidationError({
+        factor: factorsMessages.text('error.tooManyPasskeys', { max: MAX_PASSKEYS }),
+      });
     const { rpID } = relyingParty(services);
     const options = await generateRegistrationOptions({
       rpName: services.config.appName,

@@ -3,6 +3,7 @@ import { givenOptions } from '../core/plugin-options.ts';
 import { twoFactorEndpoints } from './routes.ts';
 import { passkeyLoginEndpoints } from './passkey-login.ts';
 import { passkeyAssets } from './assets.ts';
+import { factorsMessages } from './messages/index.ts';
 import { factorsMigration } from './migrations.ts';
 import { twoFactorAction } from './action.ts';
 import { recoveryCodesAction, twoFactorEnrollAction } from './enroll-action.ts';
@@ -34,5 +35,6 @@ export function factors(options: Partial<FactorsOptions> = {}) {
     signInFacts: factorFacts,
     events: FACTOR_EVENTS,
     errorCodes: FACTOR_ERROR_CODES,
+    messages: factorsMessages,
   });
 }

@@ -17,6 +17,8 @@ import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.t
 import { factorsOptions } from './options.ts';
 import { webAuthnJson } from './schemas.ts';
 import type { EnrollableFactor } from '../core/factors/types.ts';
+import { factorsMessages } from './messages/index.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
 
 /** Two-factor settings: enrollment, removal and recovery codes (all for a browser session). */
 
@@ -28,12 +30,14 @@ function factorEvent(request: RequestContext, user: UserRecord, type: FactorChan
 }
 
 /** The notification of an enrolled or removed factor, once the change and its event committed. */
-function notifyFactorChange(request: RequestContext, user: UserRecord, type: FactorChange, label: string) {
+function notifyFactorChange(request: RequestContext, user: UserRecord, type: FactorChange, factorId: string) {
   const origin = originOf(request);
+  const t = factorsMessages.in(request.language);
   void notify(request.services, user, type, {
-    subject: label,
+    subject: t(factorId === 'totp' ? 'factor.totp' : 'factor.passkey'),
     device: describeDevice(origin.userAgent),
     ip: origin.ip,
+    locale: request.language.locale,
   });
 }
 
@@ -154,10 +158,7 @@ const enrollStart = defineEndpoint({
     const data = await factor.enrollStart(request, caller.user, body);
     return {
       status: 'success',
-      message:
-        factor.id === 'totp'
-          ? 'Scan the QR code, then enter a code from the app.'
-          : 'Follow your browser to create a passkey.',
+      message: factorsMessages.text(factor.id === 'totp' ? 'answer.totpStart' : 'answer.passkeyStart'),
       data,
       render: true,
     };
@@ -222,7 +223,9 @@ const enrollConfirm = defineEndpoint({
     name: PASSKEY_NAME,
   }),
   refine: (body) =>
-    body.proof === undefined && body.code === undefined ? { proof: 'Proof is required.' } : undefined,
+    body.proof === undefined && body.code === undefined
+      ? { proof: factorsMessages.text('error.proofRequired') }
+      : undefined,
   // Counted before the check (parallel guesses cannot slip past a read-only check together); a
   // request refused as invalid is not a guess.
   rateLimit: {
@@ -261,20 +264,20 @@ const enrollConfirm = defineEndpoint({
     );
     if (!stored) {
       throw new ValidationError(
-        { proof: 'That proof was not accepted. Please try again.' },
-        'Validation failed.',
+        { proof: factorsMessages.text('error.notAccepted') },
+        coreMessages.text('error.validation'),
         { data: { factor: factor.id } },
       );
     }
     await services.rateLimiter.reset(`${ENROLL_CONFIRM_LIMIT}:${user.id}`);
-    notifyFactorChange(request, user, 'factor_enrolled', factor.label);
+    notifyFactorChange(request, user, 'factor_enrolled', factor.id);
     const data: Record<string, unknown> = { factor: factor.id, ...(await settingsData(request, user)) };
     if (codes) data.recovery_codes = codes;
     // A form client is redirected (303) to /two-factor, which shows the codes once.
     if (codes && request.client === 'form') keepCodesForPage(request, codes);
     return {
       status: 'success',
-      message: factor.id === 'totp' ? 'Authenticator app enabled.' : 'Passkey added.',
+      message: factorsMessages.text(factor.id === 'totp' ? 'answer.totpEnabled' : 'answer.passkeyAdded'),
       data,
       redirect_to: '/two-factor',
     };
@@ -341,7 +344,7 @@ const unenroll = defineEndpoint({
           action: error.options.action,
           status: 'error',
           statusCode: error.statusCode,
-          message: error.message,
+          message: error.text,
           errors: error.options.errors,
           data: error.options.data,
           render: true,
@@ -349,11 +352,14 @@ const unenroll = defineEndpoint({
       }
       throw error;
     }
-    if (!removed) throw new NotFoundError(`${factor.label} is not enrolled.`);
-    notifyFactorChange(request, user, 'factor_removed', factor.label);
+    if (!removed)
+      throw new NotFoundError(
+        factorsMessages.text(factor.id === 'totp' ? 'error.totpNotEnrolled' : 'error.passkeyNotEnrolled'),
+      );
+    notifyFactorChange(request, user, 'factor_removed', factor.id);
     return {
       status: 'success',
-      message: factor.id === 'totp' ? 'Authenticator app removed.' : 'Passkey removed.',
+      message: factorsMessages.text(factor.id === 'totp' ? 'answer.totpRemoved' : 'answer.passkeyRemoved'),
       data: { factor: factor.id, ...(await settingsData(request, user)) },
       redirect_to: '/two-factor',
     };
@@ -379,7 +385,7 @@ const recoveryCodes = defineEndpoint({
     const { caller, services } = request;
     const user = caller.user;
     if ((await enrolledFactorIds(services, user.id)).length === 0)
-      throw new NotFoundError('Recovery codes come with an enrolled two-factor method.');
+      throw new NotFoundError(factorsMessages.text('error.noRecoveryCodes'));
     const codes = await changeWithEvent(
       services,
       {
@@ -393,7 +399,7 @@ const recoveryCodes = defineEndpoint({
     if (request.client === 'form') keepCodesForPage(request, codes);
     return {
       status: 'success',
-      message: 'New recovery codes were created; the old ones no longer work.',
+      message: factorsMessages.text('answer.codesCreated'),
       data: { ...(await settingsData(request, user)), recovery_codes: codes },
       redirect_to: '/two-factor',
     };

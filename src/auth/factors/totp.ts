@@ -7,6 +7,7 @@ import { ConflictError } from '../../core/errors.ts';
 import type { EnrollableFactor } from '../core/factors/types.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
 import type { RequestContext } from '../core/request-context.ts';
+import { factorsMessages } from './messages/index.ts';
 
 const PERIOD = 30;
 const DIGITS = 6;
@@ -121,7 +122,7 @@ export const totpFactor: EnrollableFactor = {
 
   async enrollStart(request, user) {
     const services = request.services;
-    if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
+    if (await hasTotp(services, user.id)) throw new ConflictError(factorsMessages.text('error.totpExists'));
     // 160-bit secret, as RFC 4226 recommends for SHA-1.
     const secret = new Secret({ buffer: randomBytes(20).buffer });
     putPending(request, ENROLL_KEY, user.id, {
@@ -137,7 +138,7 @@ export const totpFactor: EnrollableFactor = {
     const services = request.services;
     const pending = peekPending<{ secret: string }>(request, ENROLL_KEY, user.id);
     if (!pending) return false;
-    if (await hasTotp(services, user.id)) throw new ConflictError('An authenticator app is already set up.');
+    if (await hasTotp(services, user.id)) throw new ConflictError(factorsMessages.text('error.totpExists'));
     const secret = services.secrets.decrypt(ENC_PURPOSE, pending.secret);
     const step = matchingStep(services, secret, proof);
     if (step === null) return false;
@@ -156,8 +157,7 @@ export const totpFactor: EnrollableFactor = {
     );
     // Two confirmations racing: the unique user_id lets one through, the other is told it is done.
     await row.catch(async (error: unknown) => {
-      if (await hasTotp(services, user.id))
-        throw new ConflictError('An authenticator app is already set up.');
+      if (await hasTotp(services, user.id)) throw new ConflictError(factorsMessages.text('error.totpExists'));
       throw error;
     });
     return true;

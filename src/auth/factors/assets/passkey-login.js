@@ -13,6 +13,12 @@
     if (status) status.textContent = text;
   }
 
+  // The sign-in page writes these texts in the reader's language on the status line
+  // (data-checking, data-rejected, data-not-used); English when it leaves one out.
+  function word(name, english) {
+    return (status && status.dataset[name]) || english;
+  }
+
   function post(url, body) {
     return fetch(base + url, {
       method: 'POST',
@@ -36,7 +42,7 @@
         return lib.startAuthentication({ optionsJSON: answer.data.options, useBrowserAutofill: autofill });
       })
       .then(function (response) {
-        say('Checking your passkey…');
+        say(word('checking', 'Checking your passkey…'));
         return post('/passkey/login', { response: response, remember: remember() });
       })
       .then(function (answer) {
@@ -45,14 +51,14 @@
           return;
         }
         var errors = answer.errors || {};
-        say(errors.passkey || answer.message || 'That passkey could not sign you in.');
+        say(errors.passkey || answer.message || word('rejected', 'That passkey could not sign you in.'));
       });
   }
 
   function failed(error) {
     // An abort means another request replaced this one (the button interrupts autofill): not an error.
     if (error && error.name === 'AbortError') return;
-    say('No passkey was used. You can try again or sign in with your password.');
+    say(word('notUsed', 'No passkey was used. You can try again or sign in with your password.'));
   }
 
   var button = document.getElementById('passkey-login');

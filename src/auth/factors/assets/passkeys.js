@@ -13,6 +13,18 @@
     if (el) el.textContent = text;
   }
 
+  // The page writes this script's texts in the reader's language on the status line
+  // (data-waiting, data-failed, ...); English when a page leaves one out.
+  function word(name, english) {
+    var el = document.getElementById('passkey-status');
+    return (el && el.dataset[name]) || english;
+  }
+
+  // The browser's own reason (often English), after ours.
+  function withReason(text, error) {
+    return error && error.message ? text + ' (' + error.message + ')' : text;
+  }
+
   // JSON requests need no CSRF token: a cross-site page cannot send Content-Type application/json.
   function call(method, url, body) {
     return fetch(base + url, {
@@ -37,14 +49,18 @@
     }
     var errors = (result.body && result.body.errors) || {};
     var first = Object.keys(errors)[0];
-    status((first && errors[first]) || (result.body && result.body.message) || 'Something went wrong.');
+    status(
+      (first && errors[first]) ||
+        (result.body && result.body.message) ||
+        word('failed', 'Something went wrong.'),
+    );
   }
 
   function showCodes(codes) {
     var box = document.getElementById('passkey-result');
     if (!box) return;
     var heading = document.createElement('h2');
-    heading.textContent = 'Your recovery codes (shown once)';
+    heading.textContent = word('codesTitle', 'Your recovery codes (shown once)');
     var list = document.createElement('ul');
     list.id = 'recovery-codes';
     codes.forEach(function (code) {
@@ -57,21 +73,21 @@
     });
     var done = document.createElement('a');
     done.href = base + '/two-factor';
-    done.textContent = 'I saved them';
+    done.textContent = word('codesSaved', 'I saved them');
     box.replaceChildren(heading, list, done);
   }
 
   async function register() {
     var nameInput = document.getElementById('passkey-name');
     var name = nameInput ? nameInput.value : '';
-    status('Waiting for your passkey…');
+    status(word('waiting', 'Waiting for your passkey…'));
     var start = await call('POST', '/two-factor/enroll/start', { factor: 'passkey', name: name });
     if (start.status !== 200) return failed(start);
     var attestation;
     try {
       attestation = await lib.startRegistration({ optionsJSON: start.body.data.options });
     } catch (error) {
-      return status('The passkey was not created: ' + error.message);
+      return status(withReason(word('notCreated', 'The passkey was not created.'), error));
     }
     var done = await call('POST', '/two-factor/enroll/confirm', {
       factor: 'passkey',
@@ -88,7 +104,7 @@
 
   async function authenticate(button) {
     var kind = button.getAttribute('data-passkey-auth');
-    status('Waiting for your passkey…');
+    status(word('waiting', 'Waiting for your passkey…'));
     // Options: sudo asks /sudo/challenge; the sign-in step's options come with GET /action/show.
     var options =
       kind === 'sudo'
@@ -97,12 +113,12 @@
     if (options.status !== 200) return failed(options);
     var data = options.body.data || {};
     var optionsJSON = kind === 'sudo' ? data.options : data.passkey && data.passkey.options;
-    if (!optionsJSON) return status('No passkey is available.');
+    if (!optionsJSON) return status(word('unavailable', 'No passkey is available.'));
     var assertion;
     try {
       assertion = await lib.startAuthentication({ optionsJSON: optionsJSON });
     } catch (error) {
-      return status('The passkey was not used: ' + error.message);
+      return status(withReason(word('notUsed', 'The passkey was not used.'), error));
     }
     var result =
       kind === 'sudo'
@@ -119,7 +135,7 @@
   function guard(fn, arg) {
     return function () {
       fn(arg).catch(function (error) {
-        status('Something went wrong: ' + error.message);
+        status(withReason(word('failed', 'Something went wrong.'), error));
       });
     };
   }
