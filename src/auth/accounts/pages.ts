@@ -40,7 +40,13 @@ export function loginPage(ctx: PageContext<SignInPageProps>) {
       )}
       <div class="divider">${t('login.or')}</div>
       <button type="button" class="secondary" id="passkey-login">${t('login.passkey')}</button>
-      <p id="passkey-login-status" role="status"></p>
+      <p
+        id="passkey-login-status"
+        role="status"
+        data-checking="${t('passkey.checking')}"
+        data-rejected="${t('passkey.rejected')}"
+        data-not-used="${t('passkey.notUsed')}"
+      ></p>
       <p>
         ${servedLinks(
           ctx,

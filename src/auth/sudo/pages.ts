@@ -67,7 +67,14 @@ export function sudoPage(ctx: PageContext<SudoPageProps>): SafeHtml {
         <button type="button" id="passkey-sudo" data-passkey-auth="sudo" data-next="${next}">
           ${t('page.usePasskey')}
         </button>
-        <p id="passkey-status" role="status"></p>
+        <p
+          id="passkey-status"
+          role="status"
+          data-waiting="${t('passkey.waiting')}"
+          data-not-used="${t('passkey.notUsed')}"
+          data-unavailable="${t('passkey.unavailable')}"
+          data-failed="${t('passkey.failed')}"
+        ></p>
       </section>`,
     );
   if (factors.includes('recovery_code'))

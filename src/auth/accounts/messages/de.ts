@@ -84,4 +84,8 @@ export const de = {
     `Jemand wollte bei ${app} ein Konto mit dieser E-Mail-Adresse erstellen. Sie gehört bereits zu Ihrem Konto ${username}. Es wurde kein neues Konto erstellt.`,
   'mail.registrationAttempt.outro':
     'Wenn Sie das waren, melden Sie sich stattdessen an oder nutzen Sie „Passwort vergessen?“ auf der Anmeldeseite. Wenn nicht, können Sie diese E-Mail ignorieren: Ihr Konto ist unverändert.',
+  'passkey.checking': 'Ihr Passkey wird geprüft …',
+  'passkey.rejected': 'Mit diesem Passkey konnten Sie nicht angemeldet werden.',
+  'passkey.notUsed':
+    'Es wurde kein Passkey verwendet. Sie können es erneut versuchen oder sich mit Ihrem Passwort anmelden.',
 } satisfies Translation<AccountsEnglish>;

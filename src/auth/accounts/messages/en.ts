@@ -83,6 +83,10 @@ export const en = {
     `Someone tried to create an account on ${app} with this email address, which already belongs to your account ${username}. No new account was created.`,
   'mail.registrationAttempt.outro':
     'If it was you, sign in instead, or use "Forgot password" on the sign-in page. If it was not you, you can ignore this email: your account is unchanged.',
+  // What the passkey sign-in script says (data attributes of its status line).
+  'passkey.checking': 'Checking your passkey…',
+  'passkey.rejected': 'That passkey could not sign you in.',
+  'passkey.notUsed': 'No passkey was used. You can try again or sign in with your password.',
 } as const satisfies EnglishCatalog;
 
 export type AccountsEnglish = typeof en;

@@ -85,4 +85,8 @@ export const fr = {
     `Quelqu’un a tenté de créer un compte sur ${app} avec cette adresse e-mail, qui appartient déjà à votre compte ${username}. Aucun nouveau compte n’a été créé.`,
   'mail.registrationAttempt.outro':
     'Si c’était vous, connectez-vous plutôt, ou utilisez « Mot de passe oublié ? » sur la page de connexion. Sinon, vous pouvez ignorer cet e-mail : votre compte n’a pas changé.',
+  'passkey.checking': 'Vérification de votre clé d’accès…',
+  'passkey.rejected': 'Cette clé d’accès n’a pas permis de vous connecter.',
+  'passkey.notUsed':
+    'Aucune clé d’accès n’a été utilisée. Vous pouvez réessayer ou vous connecter avec votre mot de passe.',
 } satisfies Translation<AccountsEnglish>;

@@ -45,4 +45,8 @@ export const ar = {
   'answer.notAccepted': 'لم يُقبل هذا الإثبات. يرجى المحاولة مرة أخرى.',
   'answer.confirmed': 'تم تأكيد الهوية.',
   'answer.left': 'لقد خرجت من وضع sudo.',
+  'passkey.waiting': 'بانتظار مفتاح المرور…',
+  'passkey.notUsed': 'لم يُستخدم مفتاح المرور.',
+  'passkey.unavailable': 'لا يتوفر أي مفتاح مرور.',
+  'passkey.failed': 'حدث خطأ ما.',
 } satisfies Translation<SudoEnglish>;

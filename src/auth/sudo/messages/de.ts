@@ -39,4 +39,8 @@ export const de = {
   'answer.notAccepted': 'Dieser Nachweis wurde nicht akzeptiert. Bitte versuchen Sie es erneut.',
   'answer.confirmed': 'Identität bestätigt.',
   'answer.left': 'Sie haben den Sudo-Modus beendet.',
+  'passkey.waiting': 'Warten auf Ihren Passkey …',
+  'passkey.notUsed': 'Der Passkey wurde nicht verwendet.',
+  'passkey.unavailable': 'Es ist kein Passkey verfügbar.',
+  'passkey.failed': 'Etwas ist schiefgelaufen.',
 } satisfies Translation<SudoEnglish>;

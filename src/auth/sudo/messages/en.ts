@@ -39,6 +39,11 @@ export const en = {
   'answer.notAccepted': 'That proof was not accepted. Please try again.',
   'answer.confirmed': 'Identity confirmed.',
   'answer.left': 'You left sudo mode.',
+  // What the passkey script says on this page (data attributes of its status line).
+  'passkey.waiting': 'Waiting for your passkey…',
+  'passkey.notUsed': 'The passkey was not used.',
+  'passkey.unavailable': 'No passkey is available.',
+  'passkey.failed': 'Something went wrong.',
 } as const satisfies EnglishCatalog;
 
 export type SudoEnglish = typeof en;

@@ -39,4 +39,8 @@ export const fr = {
   'answer.notAccepted': 'Cette preuve d’identité n’a pas été acceptée. Veuillez réessayer.',
   'answer.confirmed': 'Identité confirmée.',
   'answer.left': 'Vous avez quitté le mode sudo.',
+  'passkey.waiting': 'En attente de votre clé d’accès…',
+  'passkey.notUsed': 'La clé d’accès n’a pas été utilisée.',
+  'passkey.unavailable': 'Aucune clé d’accès n’est disponible.',
+  'passkey.failed': 'Une erreur s’est produite.',
 } satisfies Translation<SudoEnglish>;
