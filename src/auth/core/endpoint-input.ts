@@ -3,7 +3,7 @@ import { TypeCompiler, ValueErrorType, type ValueError } from '@sinclair/typebox
 import { ValidationError } from '../../core/errors.ts';
 import { emptyRecord } from '../../core/request-keys.ts';
 import { parseMailbox } from '../../http/request/email-address.ts';
-import type { Text } from '../../core/i18n/catalog.ts';
+import { keyedText, type Text } from '../../core/i18n/catalog.ts';
 import { authMessages } from './messages/index.ts';
 
 /**
@@ -39,6 +39,12 @@ interface SchemaNode {
   'x-pattern-message'?: string;
   /** One message for any problem of this field's value (a union of accepted shapes). */
   'x-message'?: string;
+  /**
+   * The full catalog keys of those two (`accounts.usernamePattern`): the reader's language, with
+   * the English `x-message` / `x-pattern-message` where no catalog has the key.
+   */
+  'x-message-key'?: string;
+  'x-pattern-message-key'?: string;
   /** Fields beyond the declared ones: passed on, decoded by this schema (`true`: text untrimmed). */
   additionalProperties?: SchemaNode | boolean;
 }
@@ -87,9 +93,15 @@ function acceptsNull(node: SchemaNode): boolean {
   return node.type === 'null' || (node.anyOf?.some((option) => option.type === 'null') ?? false);
 }
 
+/** A schema's own message: from the catalogs when it names a key, else its English text. */
+function schemaText(english: string, key: string | undefined): Text {
+  return key === undefined ? english : keyedText(key, english);
+}
+
 function message(error: ValueError, label: string): Text {
   const node = error.schema as SchemaNode;
-  if (error.type !== ValueErrorType.ObjectRequiredProperty && node['x-message']) return node['x-message'];
+  if (error.type !== ValueErrorType.ObjectRequiredProperty && node['x-message'])
+    return schemaText(node['x-message'], node['x-message-key']);
   const t = authMessages.text;
   switch (error.type) {
     case ValueErrorType.ObjectRequiredProperty:
@@ -103,7 +115,9 @@ function message(error: ValueError, label: string): Text {
     case ValueErrorType.StringFormat:
       return node.format === 'email' ? t('field.email', { label }) : t('field.invalid', { label });
     case ValueErrorType.StringPattern:
-      return node['x-pattern-message'] ?? t('field.invalid', { label });
+      return node['x-pattern-message'] !== undefined
+        ? schemaText(node['x-pattern-message'], node['x-pattern-message-key'])
+        : t('field.invalid', { label });
     case ValueErrorType.String:
       return t('field.text', { label });
     case ValueErrorType.Boolean:

@@ -121,3 +121,21 @@ export function defineMessages<const E extends EnglishCatalog>(
   };
   return catalog;
 }
+
+/**
+ * A message named by its full key (`accounts.usernamePattern`) where no catalog handle can be
+ * passed (a schema's `x-message-key`): `english` when no catalog of the server has the key.
+ */
+export function keyedText(fullKey: string, english: string): LocalText {
+  const dot = fullKey.indexOf('.');
+  const namespace = dot === -1 ? '' : fullKey.slice(0, dot);
+  const key = fullKey.slice(dot + 1);
+  const stand: MessageCatalog<Record<string, string>> = {
+    namespace,
+    en: { [key]: english },
+    translations: {},
+    in: () => () => english,
+    text: () => new LocalText(stand, key, undefined),
+  };
+  return new LocalText(stand, key, undefined);
+}
