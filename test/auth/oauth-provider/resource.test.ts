@@ -5,15 +5,20 @@
  * own signer on real grants; they are verified independently (node:crypto, and jose's remote JWKS
  * over HTTP) against the JWKS the server publishes.
  */
-import { createPublicKey, createHmac, generateKeyPairSync, verify } from 'node:crypto';
+import {
+  createHash,
+  createPublicKey,
+  createHmac,
+  generateKeyPairSync,
+  randomBytes,
+  verify,
+} from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertPosts, startBlogApp, type BlogApp } from '../../support/api-app.ts';
-import { blogPlugins } from '../../../examples/blog/citadel.config.ts';
 import type { UserRecord } from '../../../src/auth/core/users.ts';
-import { oauthProvider } from '../../../src/auth/oauth-provider/plugin.ts';
 import { createClient, type NewClient } from '../../../src/auth/oauth-provider/clients.ts';
-import { createGrant, revokeGrant } from '../../../src/auth/oauth-provider/token-store.ts';
+import { createGrant, issueCode, revokeGrant } from '../../../src/auth/oauth-provider/token-store.ts';
 import { mintAccessToken } from '../../../src/auth/oauth-provider/access-token.ts';
 import { signJwt } from '../../../src/auth/oauth-provider/jwt.ts';
 import { providerKeys, type JwsAlgorithm } from '../../../src/auth/oauth-provider/keys.ts';
@@ -308,6 +313,72 @@ describe('OAuth access tokens at the resource API', () => {
         .sign(privateKey);
       expect((await myPosts(forged)).status).toBe(401);
     }
+  });
+
+  it('tokens from the token endpoint: code exchange and refresh read the API; a reused refresh token stops them', async () => {
+    const confidential = await createClient(
+      t.services.db,
+      webClient(['openid', 'offline_access', 'my_posts:read']),
+      t.clock.now(),
+    );
+    const basic = `Basic ${Buffer.from(`${confidential.client.client_id}:${confidential.clientSecret}`).toString('base64')}`;
+    const token = async (form: Record<string, string>) => {
+      const response = await fetch(`${baseUrl}/oauth2/token`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, string> };
+    };
+    const grantId = await createGrant(
+      t.services.db,
+      {
+        userId: alice.id,
+        clientId: confidential.client.client_id,
+        scope: ['openid', 'offline_access', 'my_posts:read'],
+        resource: API,
+        authTime: t.clock.now().toISOString(),
+        amr: ['pwd'],
+      },
+      t.clock.now(),
+    );
+    const verifier = randomBytes(32).toString('base64url');
+    const code = await issueCode(
+      t.services.db,
+      {
+        grantId,
+        redirectUri: 'https://app.example.com/callback',
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+        nonce: null,
+      },
+      new Date(t.clock.now().getTime() + 60_000),
+    );
+    const exchanged = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: 'https://app.example.com/callback',
+      code_verifier: verifier,
+    });
+    expect(exchanged.status).toBe(200);
+    const first = exchanged.body.access_token!;
+    expect(decode(first.split('.')[0]!)).toMatchObject({ typ: 'at+jwt' });
+    expect(decode(first.split('.')[1]!)).toMatchObject({ aud: API, sub: String(alice.id) });
+    expect(titles(await myPosts(first))).toContain('Alice draft');
+    // The ID token of the same answer is no bearer.
+    expect((await myPosts(exchanged.body.id_token!)).status).toBe(401);
+
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: exchanged.body.refresh_token!,
+    });
+    expect(refreshed.status).toBe(200);
+    const second = refreshed.body.access_token!;
+    expect((await myPosts(second)).status).toBe(200);
+    // The first refresh token again: reuse revokes the grant, and both access tokens stop.
+    const reused = await token({ grant_type: 'refresh_token', refresh_token: exchanged.body.refresh_token! });
+    expect(reused.status).toBe(400);
+    expect((await myPosts(first)).status).toBe(401);
+    expect((await myPosts(second)).status).toBe(401);
   });
 
   it('service tokens keep their rules beside OAuth tokens', async () => {
