@@ -202,6 +202,22 @@ describe('live posts', () => {
     expect(resumed.changes()).toHaveLength(3);
   });
 
+  it('through the Fetch handler (whole answers only): what the stream has now, then a retry hint', async () => {
+    const first = await t.server.fetch(new Request('http://localhost/api/v1/posts/live'));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const opening = await first.text();
+    const position = /^id: (\d+)$/m.exec(opening)![1]!;
+    expect(opening).toMatch(/^retry: \d+$/m);
+    const missed = await createPost(aliceClient, { status: 'published', title: 'Polled over fetch' });
+    const next = await t.server.fetch(
+      new Request('http://localhost/api/v1/posts/live', { headers: { 'last-event-id': position } }),
+    );
+    const text = await next.text();
+    expect(text).toContain('event: created');
+    expect(text).toContain(`"id":"${missed.id}"`);
+  });
+
   it('answers an id it no longer holds with one reset', async () => {
     const stale = await live('/api/v1/posts/live', { 'last-event-id': '999999' });
     const [reset] = await stale.changesCount(1);

@@ -32,6 +32,18 @@ function liveQuery(resource: CompiledResource, query: QueryInput): QueryInput {
 
 let ownGroups = 0;
 
+/** Reconnect hint of an answer that cannot stream (milliseconds). */
+const BUFFERED_RETRY_MS = 3000;
+
+/**
+ * Whether this request's answer is collected whole before it is handed on: an injected request
+ * (light-my-request, which createFetchHandler uses) that did not ask for a stream.
+ */
+function isBuffered(request: FastifyRequest): boolean {
+  const injected = (request.raw as { _lightMyRequest?: { payloadAsStream?: boolean } })._lightMyRequest;
+  return injected !== undefined && injected.payloadAsStream !== true;
+}
+
 /**
  * Streams whose list reads are the same statement get their events judged once: the same plan and
  * the same caller identity (user, token and its abilities, organization and role). A resource whose
@@ -94,15 +106,19 @@ export function registerLiveRoute(
     // (a client that stopped reading would otherwise hold it open, and shutdown would wait for it).
     reply.raw.once('close', () => {
       stream.close();
-      reply.raw.socket?.destroy();
+      reply.raw.socket?.destroy?.();
     });
     const lastEventId = request.headers['last-event-id'];
-    void hub
-      .open(subscriber, typeof lastEventId === 'string' ? lastEventId : undefined)
-      .catch((error: unknown) => {
+    const buffered = isBuffered(request);
+    hub.open(subscriber, typeof lastEventId === 'string' ? lastEventId : undefined).then(
+      // A host that hands on whole answers only (createFetchHandler) gets what the stream has now
+      // (its position, or the events it missed) and a reconnect hint: polling with Last-Event-ID.
+      () => buffered && stream.close(BUFFERED_RETRY_MS),
+      (error: unknown) => {
         request.log.warn({ err: error }, 'live stream could not start');
         stream.close();
-      });
+      },
+    );
     stream.comment('connected');
     return reply
       .header('content-type', 'text/event-stream; charset=utf-8')
