@@ -109,8 +109,9 @@ function eventOf(message: { event: string; data: string; id: string }): LiveEven
 export function openLive(transport: LiveTransport, options: LiveOptions = {}): LiveStream<unknown> {
   const stop = new AbortController();
   const outer = options.signal;
+  const abort = () => stop.abort();
   if (outer?.aborted) stop.abort();
-  else outer?.addEventListener('abort', () => stop.abort(), { once: true });
+  else outer?.addEventListener('abort', abort, { once: true });
   const parser = sseParser(options.lastEventId ?? '');
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
   let error: ClientError | null = null;
@@ -218,7 +219,15 @@ export function openLive(transport: LiveTransport, options: LiveOptions = {}): L
     return undefined;
   }
 
-  const events = run();
+  // However the stream ends, a long-lived outer signal keeps no reference to it.
+  const events = (async function* () {
+    try {
+      return yield* run();
+    } finally {
+      outer?.removeEventListener('abort', abort);
+      stop.abort();
+    }
+  })();
   const stream: LiveStream<unknown> = {
     get lastEventId() {
       return position;
