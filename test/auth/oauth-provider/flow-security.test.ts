@@ -363,4 +363,54 @@ describe('OAuth provider: the RFC 9700 rules hold', () => {
     expect(signedIn.path).toBe('/');
     expect((await late.get('/oauth2/authorize/continue', 'form')).status).toBe(400);
   });
+  it('a code lives 60 seconds', async () => {
+    const user = await t.createUser();
+    const { config, basic } = await confidential();
+    const started = await startAuthorization(config);
+    const { callback } = await authorizeAsNewBrowser(t, issuer, started, user);
+    t.clock.advance(61);
+    const late = await tokenRequest(
+      issuer,
+      {
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: WEB_CALLBACK,
+        code_verifier: started.verifier,
+      },
+      basic,
+    );
+    expect(late.body.error).toBe('invalid_grant');
+  });
+
+  it('end-session by form post, and a hint of another user only asks', async () => {
+    const user = await t.createUser();
+    const { client, config } = await confidential();
+    const started = await startAuthorization(config);
+    const { browser, callback } = await authorizeAsNewBrowser(t, issuer, started, user);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: started.verifier,
+      expectedState: started.state,
+      expectedNonce: started.nonce,
+    });
+    // Another user's browser with this hint: asked to confirm, still signed in.
+    const other = await t.signIn(await t.createUser());
+    const asked = await other.post(
+      '/oauth2/end-session',
+      { id_token_hint: tokens.id_token!, client_id: client.client_id },
+      'form',
+      { csrf: false },
+    );
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Sign out?');
+    expect((await other.get('/me')).status).toBe(200);
+    // The user's own browser, posting from the client's site (no CSRF token): signed out.
+    const out = await browser.post(
+      '/oauth2/end-session',
+      { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://rp.example.com/signed-out' },
+      'form',
+      { csrf: false },
+    );
+    expect(out.location).toBe('https://rp.example.com/signed-out');
+    expect((await browser.get('/me')).status).toBe(401);
+  });
 });
