@@ -2,6 +2,7 @@ import { definePlugin } from '../../plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { socialEndpoints } from './routes.ts';
 import { socialMigration } from './migrations.ts';
+import { socialMessages } from './messages/index.ts';
 import { SOCIAL_ID, resolveSocialOptions, socialDefaults, type SocialOptions } from './options.ts';
 
 /**
@@ -16,5 +17,6 @@ export function social(options: Partial<SocialOptions> = {}) {
     migrations: [socialMigration],
     tables: ['oauth_identities'],
     endpoints: socialEndpoints,
+    messages: socialMessages,
   });
 }

@@ -11,8 +11,9 @@ import { SocialProviders, type SocialProvider } from './providers.ts';
 import { findOrCreateSocialUser } from './identities.ts';
 import { startFlow, takeFlow } from './state.ts';
 import { socialOptions } from './options.ts';
+import { socialMessages } from './messages/index.ts';
 
-const FAILED = 'Signing in with the provider failed. Please try again.';
+const FAILED = socialMessages.text('error.failed');
 
 /** The configured providers, built once per server (each one discovers its issuer once). */
 const providersByConfig = new WeakMap<object, SocialProviders>();
@@ -25,7 +26,7 @@ function providerFor(services: CitadelServices, id: string): SocialProvider {
     providersByConfig.set(config, providers);
   }
   const provider = providers.get(id);
-  if (!provider) throw new NotFoundError('Unknown sign-in provider.');
+  if (!provider) throw new NotFoundError(socialMessages.text('error.unknownProvider'));
   return provider;
 }
 
@@ -53,7 +54,7 @@ const redirectToProvider = defineEndpoint({
       url = await provider.authorizationUrl(checks);
     } catch (error) {
       request.log.warn({ err: error, provider: provider.id }, 'social sign-in: provider discovery failed');
-      throw new BadRequestError('The sign-in provider cannot be reached right now.', {
+      throw new BadRequestError(socialMessages.text('error.unreachable'), {
         action: 'social.login',
       });
     }
@@ -88,10 +89,9 @@ const providerCallback = defineEndpoint({
     if (query.error !== undefined) {
       // The provider's own words (error_description) are not shown: they are not ours to vouch for.
       request.log.info({ provider: provider.id, error: query.error.slice(0, 100) }, 'social sign-in refused');
-      throw new BadRequestError('The provider did not sign you in.');
+      throw new BadRequestError(socialMessages.text('error.refused'));
     }
-    if (!checks)
-      throw new BadRequestError('This sign-in attempt is invalid or has expired. Please start again.');
+    if (!checks) throw new BadRequestError(socialMessages.text('error.invalidAttempt'));
 
     // The authorization response as the provider sent it (its declared parameters), for the
     // exchange to check: state, issuer, code.
@@ -118,7 +118,7 @@ const providerCallback = defineEndpoint({
     });
     return signInAnswer(result, {
       status: 'success',
-      message: `You are signed in with ${provider.settings.label}.`,
+      message: socialMessages.text('answer.signedIn', { provider: provider.settings.label }),
       user: publicUser(user),
       redirect_to: '/',
     });
