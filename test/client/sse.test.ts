@@ -1,6 +1,8 @@
 // Dialect-independent: a pure parser; `npm test` runs it with the first database only.
 // The typed client's Server-Sent Events parser against the WHATWG event stream rules: line breaks
 // of every kind (also split between chunks), fields, comments, `id` persistence and `retry`.
+import fc from 'fast-check';
+import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { sseParser, type SseMessage } from '../../src/client/sse.ts';
 
@@ -79,5 +81,50 @@ describe('sseParser', () => {
     // An id with a blank line and no data still moves the position.
     parse(['id: 10\n\n'], parser);
     expect(parser.lastEventId).toBe('10');
+  });
+
+  it('agrees with eventsource-parser on random streams cut into random chunks', () => {
+    const value = fc.stringMatching(/^[a-z0-9 :{}"]{0,8}$/);
+    const line = fc.oneof(
+      fc.constantFrom('', '', 'event', 'data', 'id', ':', 'retry'),
+      fc
+        .tuple(fc.constantFrom('event', 'data', 'id', 'retry', 'other', ''), value)
+        .map(([f, v]) => `${f}:${v}`),
+      fc.tuple(fc.constantFrom('data', 'id', 'retry'), fc.nat(99_999)).map(([f, n]) => `${f}: ${n}`),
+    );
+    const stream = fc.tuple(
+      fc.array(fc.tuple(line, fc.constantFrom('\n', '\r', '\r\n')), { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+    );
+    fc.assert(
+      fc.property(stream, ([lines, cuts]) => {
+        const text = lines.map(([l, end]) => l + end).join('');
+        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...points].map((from, i, all) => text.slice(from, all[i + 1] ?? text.length));
+
+        const theirs: SseMessage[] = [];
+        let theirId = '';
+        let theirRetry: number | null = null;
+        const reference = createParser({
+          onId: (id) => (theirId = id),
+          onEvent: (event) => theirs.push({ event: event.event || 'message', data: event.data, id: theirId }),
+          onRetry: (ms) => (theirRetry = ms),
+        });
+        const ours = sseParser();
+        const mine: SseMessage[] = [];
+        let myRetry: number | null = null;
+        for (const chunk of chunks) {
+          reference.feed(chunk);
+          const result = ours.feed(chunk);
+          mine.push(...result.messages);
+          myRetry = result.retry ?? myRetry;
+        }
+        expect(mine).toEqual(theirs);
+        expect(myRetry).toBe(theirRetry);
+        // Id-only blocks count; a block cut off by the end of the text does not, in either.
+        expect(ours.lastEventId).toBe(theirId);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
