@@ -56,6 +56,8 @@ describe('message catalogs', () => {
     const namespaces = catalogs.map((catalog) => catalog.namespace);
     expect(new Set(namespaces).size, namespaces.join(', ')).toBe(namespaces.length);
     expect(namespaces).toContain('password');
+    for (const plugin of ['sudo', 'tokens', 'magic-link', 'accounts', 'pipeline', 'factors', 'social'])
+      expect(namespaces).toContain(plugin);
   });
 
   for (const language of SHIPPED) {
