@@ -331,7 +331,8 @@ describe('OAuth provider: the RFC 9700 rules hold', () => {
     // Signed in and consented: without prompt the code comes at once.
     const plain = await follow(browser, issuer, (await startAuthorization(config)).url.href);
     expect(plain.external?.searchParams.get('code')).toBeTruthy();
-    for (const parameters of [{ prompt: 'login' }, { max_age: '0' }]) {
+    const cases: Record<string, string>[] = [{ prompt: 'login' }, { max_age: '0' }];
+    for (const parameters of cases) {
       t.clock.advance(2);
       const started = await startAuthorization(config, parameters);
       const stop = await follow(browser, issuer, started.url.href);
