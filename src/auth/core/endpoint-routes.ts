@@ -281,7 +281,7 @@ function answerPreflights(app: FastifyInstance, paths: readonly string[]): void 
     app.route({
       method: 'OPTIONS',
       url: path,
-      config: { sessionless: true, cors: true },
+      config: { cors: true },
       handler: (request, reply) => {
         const allow = allowedMethods(request) ?? 'OPTIONS';
         const asked = request.headers['access-control-request-headers'];

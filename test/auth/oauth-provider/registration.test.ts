@@ -184,6 +184,20 @@ describe('POST /oauth2/register', () => {
     });
     expect(hostile.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type');
 
+    // A browser with a session, a form page and a reserved query key: a refusal page, not a 500.
+    const user = await t.createUser();
+    const session = await t.signIn(user);
+    const refusedPreflight = await fetch(`${base}/oauth2/register?prototype[x]=1`, {
+      method: 'OPTIONS',
+      headers: {
+        accept: 'text/html',
+        cookie: [...session.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'content-type': 'multipart/form-data; boundary=x',
+      },
+      body: '--x--\r\n',
+    });
+    expect(refusedPreflight.status).toBe(422);
+
     const crossSite = await register(
       { redirect_uris: ['https://app.example.com/cb'] },
       { origin: 'https://mcp-client.example', 'sec-fetch-site': 'cross-site' },
