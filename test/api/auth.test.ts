@@ -4,6 +4,7 @@ import type { TestClient } from '../support/client.ts';
 import { countRows, insertPosts, startBlogApp, type BlogApp } from '../support/api-app.ts';
 
 const newPost = { title: 'Authored', body: 'Some body' };
+const METADATA = 'http://localhost:3000/.well-known/oauth-protected-resource';
 
 describe('resource API authentication (requiredAuth) and versions', () => {
   let t: BlogApp;
@@ -42,7 +43,8 @@ describe('resource API authentication (requiredAuth) and versions', () => {
     const before = await countRows(t, 'posts');
     const response = await t.client().post('/api/v1/posts', newPost);
     expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toBe('Bearer');
+    // The demo's OAuth provider: the challenge names the protected resource metadata (RFC 9728).
+    expect(response.headers['www-authenticate']).toBe(`Bearer resource_metadata="${METADATA}"`);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(response.body).toMatchObject({
       type: 'about:blank',
@@ -95,7 +97,9 @@ describe('resource API authentication (requiredAuth) and versions', () => {
     });
     expect(response.status).toBe(401);
     expect(response.headers['content-type']).toContain('application/problem+json');
-    expect(response.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+    expect(response.headers['www-authenticate']).toBe(
+      `Bearer error="invalid_token", resource_metadata="${METADATA}"`,
+    );
   });
 
   it('update and delete need posts:update / posts:delete on a token', async () => {
