@@ -164,6 +164,7 @@ const register = defineEndpoint({
       maxLength: 30,
       pattern: USERNAME.source,
       'x-pattern-message': 'Username may contain only letters, digits and spaces.',
+      'x-pattern-message-key': 'accounts.error.usernamePattern',
     }),
     email: EMAIL,
     ...NEW_PASSWORD_FIELDS,

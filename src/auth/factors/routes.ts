@@ -49,7 +49,11 @@ function factorNamed(id: string): EnrollableFactor {
 /** `factor`: the enrollable factor a request is about. */
 const FACTOR = Type.Union(
   enrollableFactors.map((f) => Type.Literal(f.id)),
-  { 'x-message': 'Choose "totp" or "passkey".', description: 'The factor: `totp` or `passkey`.' },
+  {
+    'x-message': 'Choose "totp" or "passkey".',
+    'x-message-key': 'factors.enroll.chooseFactor',
+    description: 'The factor: `totp` or `passkey`.',
+  },
 );
 
 /** A passkey's name (given at enroll/start or enroll/confirm); cut to 100 characters. */

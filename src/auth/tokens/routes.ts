@@ -65,6 +65,7 @@ const createToken = defineEndpoint({
     abilities: Type.Optional(
       Type.Union([Type.Array(Type.String(), { maxItems: MAX_ABILITIES }), Type.String({ maxLength: 5000 })], {
         'x-message': 'Abilities must be a list of ability names.',
+        'x-message-key': 'tokens.error.abilitiesList',
         description: `Abilities (default ["*"]); HTML forms may send one string separated by commas or spaces. ${ABILITIES_HELP}`,
       }),
     ),

@@ -94,4 +94,5 @@ export const ar = {
   'passkey.checking': 'جارٍ التحقق من مفتاح المرور…',
   'passkey.rejected': 'تعذّر تسجيل دخولك بمفتاح المرور هذا.',
   'passkey.notUsed': 'لم يُستخدم أي مفتاح مرور. يمكنك المحاولة مجددًا أو تسجيل الدخول بكلمة المرور.',
+  'error.usernamePattern': 'يجب ألا يحتوي اسم المستخدم إلا على حروف وأرقام ومسافات.',
 } satisfies Translation<AccountsEnglish>;

@@ -88,4 +88,5 @@ export const de = {
   'passkey.rejected': 'Mit diesem Passkey konnten Sie nicht angemeldet werden.',
   'passkey.notUsed':
     'Es wurde kein Passkey verwendet. Sie können es erneut versuchen oder sich mit Ihrem Passwort anmelden.',
+  'error.usernamePattern': 'Der Benutzername darf nur Buchstaben, Ziffern und Leerzeichen enthalten.',
 } satisfies Translation<AccountsEnglish>;

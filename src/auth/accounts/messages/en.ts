@@ -87,6 +87,7 @@ export const en = {
   'passkey.checking': 'Checking your passkey…',
   'passkey.rejected': 'That passkey could not sign you in.',
   'passkey.notUsed': 'No passkey was used. You can try again or sign in with your password.',
+  'error.usernamePattern': 'Username may contain only letters, digits and spaces.',
 } as const satisfies EnglishCatalog;
 
 export type AccountsEnglish = typeof en;

@@ -89,4 +89,6 @@ export const fr = {
   'passkey.rejected': 'Cette clé d’accès n’a pas permis de vous connecter.',
   'passkey.notUsed':
     'Aucune clé d’accès n’a été utilisée. Vous pouvez réessayer ou vous connecter avec votre mot de passe.',
+  'error.usernamePattern':
+    'Le nom d’utilisateur ne peut contenir que des lettres, des chiffres et des espaces.',
 } satisfies Translation<AccountsEnglish>;

@@ -49,4 +49,5 @@ export const ar = {
 
   'answer.created': 'تم إنشاء الرمز. انسخه الآن، فلن يُعرض مرة أخرى.',
   'answer.revoked': 'تم إبطال الرمز.',
+  'error.abilitiesList': 'يجب أن تكون الصلاحيات قائمة بأسماء صلاحيات.',
 } satisfies Translation<TokensEnglish>;

@@ -49,4 +49,5 @@ export const de = {
 
   'answer.created': 'Token erstellt. Kopieren Sie es jetzt: Es wird nicht noch einmal angezeigt.',
   'answer.revoked': 'Token widerrufen.',
+  'error.abilitiesList': 'Berechtigungen müssen eine Liste von Berechtigungsnamen sein.',
 } satisfies Translation<TokensEnglish>;

@@ -47,6 +47,7 @@ export const en = {
 
   'answer.created': 'Token created. Copy it now: it will not be shown again.',
   'answer.revoked': 'Token revoked.',
+  'error.abilitiesList': 'Abilities must be a list of ability names.',
 } as const satisfies EnglishCatalog;
 
 export type TokensEnglish = typeof en;

@@ -51,4 +51,5 @@ export const fr = {
 
   'answer.created': 'Jeton créé. Copiez-le maintenant : il ne sera plus affiché.',
   'answer.revoked': 'Jeton révoqué.',
+  'error.abilitiesList': 'Les autorisations doivent être une liste de noms d’autorisations.',
 } satisfies Translation<TokensEnglish>;
