@@ -25,6 +25,8 @@ const arrivals = new Map<string, Arrival>();
 const requests: http.ClientRequest[] = [];
 let lastArrival = Date.now();
 let refused = 0;
+/** Streams the server ended (a subscriber here does not reconnect: what it then misses shows). */
+let ended = 0;
 
 function subscribe(url: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -37,6 +39,7 @@ function subscribe(url: string): Promise<void> {
         return;
       }
       response.setEncoding('utf8');
+      response.on('close', () => (ended += 1));
       let ready = false;
       response.on('data', (text: string) => {
         const now = Date.now();
@@ -112,6 +115,7 @@ async function collect(expected: number, quietMs: number) {
     toFirst: posts.map((a) => a.first - a.createdAt),
     toLast: posts.map((a) => a.last - a.createdAt),
     counts: posts.map((a) => a.count),
+    ended,
   };
   arrivals.clear();
   return report;

@@ -40,6 +40,8 @@ interface Report {
   toFirst: number[];
   toLast: number[];
   counts: number[];
+  /** Streams the server had ended by then. */
+  ended: number;
 }
 
 /** The client process and one request/answer at a time over IPC. */
@@ -131,7 +133,7 @@ async function main(): Promise<void> {
       `| writes/s without subscribers (mean of the runs before and after) | ${without.rate.toFixed(1)} (${before.rate.toFixed(1)}, ${after.rate.toFixed(1)}) |`,
       `| writes/s with ${SUBSCRIBERS} subscribers | ${withSubscribers.rate.toFixed(1)} |`,
       `| ratio with / without (aim >= 0.9) | ${(withSubscribers.rate / without.rate).toFixed(2)} |`,
-      `| events delivered under load / expected | ${loadedReport.delivered} / ${withSubscribers.writes * SUBSCRIBERS} |`,
+      `| events delivered under load / expected (posts seen: ${loadedReport.posts} of ${withSubscribers.writes}; fewest subscribers reached by one post: ${Math.min(...loadedReport.counts)}; streams ended by the server: ${loadedReport.ended}) | ${loadedReport.delivered} / ${withSubscribers.writes * SUBSCRIBERS} |`,
       `| latency to the last subscriber under load, p50 / p99 | ${percentile(loadedReport.toLast, 50)} ms / ${percentile(loadedReport.toLast, 99)} ms |`,
       `| latency to the first subscriber under load, p50 / p99 | ${percentile(loadedReport.toFirst, 50)} ms / ${percentile(loadedReport.toFirst, 99)} ms |`,
       `| paced (${PACED} writes, one per ${PACE_MS} ms): events delivered / expected | ${pacedReport.delivered} / ${PACED * SUBSCRIBERS} |`,
