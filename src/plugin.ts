@@ -17,7 +17,6 @@ import type {
 import type { BearerVerifier } from './auth/core/caller.ts';
 import type { CitadelConfig } from './config/types.ts';
 import type { Tenancy } from './auth/core/tenancy.ts';
-import type { Caller } from './http/security/caller.ts';
 import type { PageHeaderPart } from './http/response/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
 import type { CitadelServices } from './auth/core/services.ts';
@@ -176,6 +175,11 @@ export interface PluginHooks {
    * told once per session, by the removal that deleted it; the rows returned commit with it.
    */
   sessionEnded?: SessionEndWatcher;
+  /**
+   * A part of every page's header for a request (the organization switcher, the admin link), or
+   * null: `page` is the caller, the session, the CSRF token, the database and `serves(path)`.
+   */
+  pageHeader?: PageHeaderPart;
 }
 
 /**
@@ -269,15 +273,6 @@ export interface CitadelPlugin<
    * Rule names are unique across the server.
    */
   rateLimits?: readonly PluginRateLimit[];
-  /**
-   * Fields this plugin adds beside `user` in `GET /me`'s answer (for example `organization`), read
-   * per request: an after hook on the `me` action (`hooks.after` does the same, with `schema`).
-   */
-  extendMe?: (caller: Caller, db: Kysely<Database>) => Promise<Record<string, unknown>>;
-  /** A part of every page's header for a request (the organization switcher), or null. */
-  pageHeader?: PageHeaderPart;
-  /** The schemas of the fields `extendMe` adds, for the response schema and the OpenAPI document. */
-  meSchema?: Readonly<Record<string, TSchema>>;
 }
 
 declare module './config/types.ts' {

@@ -47,6 +47,10 @@ const REMOVED_SLOTS: Readonly<Record<string, string>> = {
   routes:
     'plugins do not receive the Fastify instance: declare each route in `endpoints` (defineEndpoint, pageEndpoint) and call other routes in-process with `services.fetch(request)`',
   securityEvents: 'the security event types a plugin records are its `events`: [{ type, label }]',
+  pageHeader: 'a part of every page header is a hook: `hooks: { pageHeader }`',
+  extendMe:
+    "fields added to GET /me are an after hook: `hooks: { after: [{ match: { action: 'me' }, schema: { fields }, handler }] }`",
+  meSchema: "the schemas of GET /me's added fields are the after hook's `schema: { fields }`",
 };
 
 function refuseRemovedSlots(plugin: CitadelPlugin): void {

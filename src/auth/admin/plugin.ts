@@ -33,16 +33,29 @@ export function admin(options: Partial<AdminOptions> = {}) {
       if (listed.length > 0)
         services.log.info({ listed: listed.length }, 'ADMIN_EMAILS: proved accounts are admins');
     },
-    hooks: { request: markImpersonation, sessionEnded: impersonationEndWatcher },
-    pageHeader: adminHeaderLink,
-    events: ADMIN_EVENTS,
-    extendMe: async (caller) =>
-      caller.via === 'session' && caller.impersonator ? { impersonator: caller.impersonator } : {},
-    meSchema: {
-      impersonator: Type.Object(
-        { id: Type.Integer(), username: Type.String() },
-        { description: 'The administrator acting as this user (admin plugin), while impersonating' },
-      ),
+    hooks: {
+      request: markImpersonation,
+      sessionEnded: impersonationEndWatcher,
+      pageHeader: adminHeaderLink,
+      after: [
+        {
+          // GET /me says who is acting as the caller, while an administrator impersonates them.
+          match: { action: 'me' },
+          schema: {
+            fields: {
+              impersonator: Type.Object(
+                { id: Type.Integer(), username: Type.String() },
+                { description: 'The administrator acting as this user (admin plugin), while impersonating' },
+              ),
+            },
+          },
+          handler: ({ caller }) =>
+            caller?.via === 'session' && caller.impersonator
+              ? { fields: { impersonator: caller.impersonator } }
+              : undefined,
+        },
+      ],
     },
+    events: ADMIN_EVENTS,
   });
 }

@@ -102,25 +102,10 @@ export function withHooks(
   return { ...endpoint, handler, responses: withAdditions(endpoint, selectedAfter) } as AnyEndpoint;
 }
 
-/**
- * Every plugin's hooks, in plugin order. A plugin's `extendMe` (with `meSchema`) is an after hook
- * on `GET /me` adding top-level fields.
- */
+/** Every plugin's endpoint hooks, in plugin order. */
 export function pluginHooks(plugins: readonly CitadelPlugin[]): { before: BeforeHook[]; after: AfterHook[] } {
   return {
     before: plugins.flatMap((plugin) => plugin.hooks?.before ?? []),
-    after: plugins.flatMap((plugin): AfterHook[] => {
-      const { extendMe } = plugin;
-      const me: AfterHook[] = extendMe
-        ? [
-            {
-              match: { action: 'me' },
-              schema: { fields: plugin.meSchema ?? {} },
-              handler: async ({ caller, services }) => ({ fields: await extendMe(caller!, services.db) }),
-            },
-          ]
-        : [];
-      return [...(plugin.hooks?.after ?? []), ...me];
-    }),
+    after: plugins.flatMap((plugin) => plugin.hooks?.after ?? []),
   };
 }

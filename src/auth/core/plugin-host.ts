@@ -68,7 +68,7 @@ export interface ServedEndpointGroup extends EndpointGroup {
 
 /**
  * Every auth endpoint as served, by who declares it: each plugin's (with the hooks that select
- * it: `GET /me`'s answer with the fields the plugins' `extendMe` add), then the core's own (`GET /endpoints`, for the
+ * it: `GET /me`'s answer with the fields the plugins' after hooks add), then the core's own (`GET /endpoints`, for the
  * typed client). The routes, the auth OpenAPI document and the CLI all read this one list.
  */
 export function authEndpointGroups(
@@ -153,7 +153,7 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
     bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
     tenancy: tenancies[0] ?? null,
-    pageHeaderParts: plugins.flatMap((plugin) => (plugin.pageHeader ? [plugin.pageHeader] : [])),
+    pageHeaderParts: plugins.flatMap((plugin) => (plugin.hooks?.pageHeader ? [plugin.hooks.pageHeader] : [])),
     securityEventTypes: securityEventTypes(plugins),
     errorCodes: [...new Set([...CORE_ERROR_CODES, ...plugins.flatMap((plugin) => plugin.errorCodes ?? [])])],
   };

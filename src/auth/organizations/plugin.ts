@@ -34,23 +34,39 @@ export function organizations(options: OrganizationsOptions = {}) {
     ],
     endpoints: organizationEndpoints(roles),
     tenancy: createTenancy(roles),
-    hooks: { request: noteSessionOrganization },
+    hooks: {
+      request: noteSessionOrganization,
+      pageHeader: switcher(organizationsOf),
+      after: [
+        {
+          // GET /me names the organization the caller acts in.
+          match: { action: 'me' },
+          schema: {
+            fields: {
+              organization: Type.Union(
+                [
+                  Type.Object({
+                    id: Type.Integer(),
+                    name: Type.String(),
+                    slug: Type.String(),
+                    role: Type.String(),
+                  }),
+                  Type.Null(),
+                ],
+                { description: 'The organization the caller acts in (organizations plugin), or null' },
+              ),
+            },
+          },
+          async handler({ caller, services }) {
+            if (!caller) return undefined;
+            const id = activeOrganizationId(caller);
+            const member = id === null ? undefined : await membershipOf(services.db, caller.user.id, id);
+            return { fields: { organization: member ?? null } };
+          },
+        },
+      ],
+    },
     events: ORGANIZATION_EVENTS,
     errorCodes: ORGANIZATION_ERROR_CODES,
-    pageHeader: switcher(organizationsOf),
-    meSchema: {
-      organization: Type.Union(
-        [
-          Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String(), role: Type.String() }),
-          Type.Null(),
-        ],
-        { description: 'The organization the caller acts in (organizations plugin), or null' },
-      ),
-    },
-    async extendMe(caller, db) {
-      const id = activeOrganizationId(caller);
-      const member = id === null ? undefined : await membershipOf(db, caller.user.id, id);
-      return { organization: member ?? null };
-    },
   });
 }

@@ -56,7 +56,7 @@ export async function membershipOf(
 
 /**
  * The session's active organization, noted when the caller is known (the plugin's `request`
- * event), so that `extendMe(caller, db)` can read it without the request.
+ * hook), so that the `me` after hook can read it from the caller alone.
  */
 const sessionOrganization = new WeakMap<Caller, number>();
 
