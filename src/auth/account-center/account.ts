@@ -3,7 +3,7 @@ import type { UserRecord } from '../core/users.ts';
 import { normalizeUsername } from '../core/users.ts';
 import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';
 import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
+import { transactionWithEffects } from '../../db/after-commit.ts';
 
 export const USERNAME_TAKEN = 'This username is already taken.';
 
@@ -58,30 +58,29 @@ export async function changeUsername(
  * user waits on (the foreign key check), which then fails instead of leaving a row behind.
  * A racing sign-in that removes the session it replaces can still deadlock with the
  * deletion's cascade on PostgreSQL and InnoDB: the victim is undone whole, and the deletion runs
- * again (the hook with it, inside the new transaction).
+ * again (the hook with it, inside the new transaction). What the hook registers with `afterCommit`
+ * runs once, after the deletion committed (`transactionWithEffects`).
  */
 export async function deleteAccount(
   services: CitadelServices,
   user: UserRecord,
   origin: EventOrigin,
 ): Promise<void> {
-  await retryOnDeadlock(() =>
-    services.db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
-      // Deleted meanwhile by another request: nothing to do, and nobody to answer for.
-      if (Number(deleted.numDeletedRows) === 0) throw new AuthenticationRequiredError();
-      await recordSecurityEvent(trx, services.clock, {
-        userId: null,
-        type: 'account_deleted',
-        ...origin,
-        detail: { user_id: user.id },
-      });
-      await services.config.onUserDeleted?.(
-        { id: user.id, username: user.username, email: user.email },
-        { db: trx },
-      );
-    }),
-  );
+  await transactionWithEffects(services.db, services.log, async (trx, afterCommit) => {
+    const deleted = await trx.deleteFrom('users').where('id', '=', user.id).executeTakeFirst();
+    // Deleted meanwhile by another request: nothing to do, and nobody to answer for.
+    if (Number(deleted.numDeletedRows) === 0) throw new AuthenticationRequiredError();
+    await recordSecurityEvent(trx, services.clock, {
+      userId: null,
+      type: 'account_deleted',
+      ...origin,
+      detail: { user_id: user.id },
+    });
+    await services.config.onUserDeleted?.(
+      { id: user.id, username: user.username, email: user.email },
+      { db: trx, afterCommit },
+    );
+  });
   await services.users.changed(user.id);
   // Redis sessions have no foreign key to cascade.
   await services.sessions.destroyForUser(user.id);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ConfigError } from '../../config/errors.ts';
 import type { CitadelConfig } from '../../config/types.ts';
 import type { Database } from '../../db/schema.ts';
+import type { AfterCommit } from '../../db/after-commit.ts';
 
 /**
  * Notification emails, by id. NOTIFY_EVENTS lists the ones to send
@@ -21,17 +22,26 @@ export const NOTIFICATION_IDS = [
 /** One kind of notification email (the values NOTIFY_EVENTS lists). */
 export type NotificationId = (typeof NOTIFICATION_IDS)[number];
 
-/** The application's part of an account deletion: remove or anonymise its own rows of the user. */
+/**
+ * The application's part of an account deletion: remove or anonymise its own rows of the user
+ * with `ctx.db`, the deletion's transaction. It may run more than once for one deletion (a
+ * deadlock victim is run again), so what it does outside the database (a billing API, a mail)
+ * goes through `ctx.afterCommit(effect)`: run once, after the deletion committed, never for a
+ * deletion that was rolled back.
+ */
 export type UserDeletedHook = (
   user: { id: number; username: string; email: string },
-  ctx: { db: Kysely<Database> },
+  ctx: { db: Kysely<Database>; afterCommit: AfterCommit },
 ) => Promise<void> | void;
 
 declare module '../../config/types.ts' {
   interface ExtensionSettings {
     /** NOTIFY_EVENTS: the notification emails to send (ids above); default all, [] none. */
     notifyEvents?: string[];
-    /** Runs inside the account deletion's transaction (`ctx.db` is that transaction). */
+    /**
+     * Runs inside the account deletion's transaction (`ctx.db` is that transaction); effects
+     * outside the database go through `ctx.afterCommit`.
+     */
     onUserDeleted?: UserDeletedHook;
   }
 }
