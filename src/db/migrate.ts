@@ -11,40 +11,51 @@ import type { Dialect } from './url.ts';
 
 export interface MigrationReport {
   applied: string[];
+  /** Migrations the database ran that no configured plugin brings any more (left as they are). */
+  absent: string[];
 }
 
-/** Apply every pending migration in name order. Throws with the failing migration's name. */
+const MIGRATION_TABLE = 'citadel_migrations';
+
+/**
+ * Apply every pending migration in name order. Throws with the failing migration's name.
+ * Migrations the database ran earlier that are no longer given (a plugin removed from the
+ * configuration) are kept as done: their tables stay, nothing runs, and adding the plugin back
+ * runs only its migrations the database has not seen.
+ */
 export async function migrateToLatest(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work below the typed schema
   db: Kysely<any>,
   dialect: Dialect,
   migrations: readonly CitadelMigration[],
 ): Promise<MigrationReport> {
-  const provider: MigrationProvider = {
-    async getMigrations() {
-      const byName: Record<string, Migration> = {};
-      for (const m of migrations) {
-        if (byName[m.name]) throw new Error(`two migrations are named ${m.name}`);
-        byName[m.name] = {
-          up: (tx) => m.up(tx, dialect),
-          down: m.down ? (tx) => m.down!(tx, dialect) : undefined,
-        };
-      }
-      return byName;
-    },
-  };
+  const byName: Record<string, Migration> = {};
+  for (const m of migrations) {
+    if (byName[m.name]) throw new Error(`two migrations are named ${m.name}`);
+    byName[m.name] = {
+      up: (tx) => m.up(tx, dialect),
+      down: m.down ? (tx) => m.down!(tx, dialect) : undefined,
+    };
+  }
+  const absent: string[] = [];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
-  const migrator = (on: Kysely<any>) =>
-    new Migrator({
+  const migrate = async (on: Kysely<any>) => {
+    // Kysely refuses a run when an executed migration is not provided ("previously executed
+    // migration … is missing"): each one stands in as already done (never run again).
+    absent.push(...(await executedMigrations(on)).filter((name) => !(name in byName)));
+    const provided: Record<string, Migration> = { ...byName };
+    for (const name of absent)
+      provided[name] = { up: () => Promise.reject(new Error(`${name} ran already`)) };
+    const provider: MigrationProvider = { getMigrations: async () => provided };
+    return new Migrator({
       db: on,
       provider,
-      migrationTableName: 'citadel_migrations',
+      migrationTableName: MIGRATION_TABLE,
       migrationLockTableName: 'citadel_migrations_lock',
       allowUnorderedMigrations: true,
-    });
-  const { error, results } = await (dialect === 'sqlite'
-    ? underSqliteWriteLock(db, (connection) => migrator(connection).migrateToLatest())
-    : migrator(db).migrateToLatest());
+    }).migrateToLatest();
+  };
+  const { error, results } = await (dialect === 'sqlite' ? underSqliteWriteLock(db, migrate) : migrate(db));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     // No migration ran (for example the database is unreachable): the driver's error as it is, so
@@ -53,7 +64,19 @@ export async function migrateToLatest(
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`migration ${failed.migrationName} failed: ${reason}`, { cause: error });
   }
-  return { applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  return {
+    applied: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
+    absent,
+  };
+}
+
+/** The names of the migrations the database ran; none before the first run made the table. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- same untyped handle as above
+async function executedMigrations(on: Kysely<any>): Promise<string[]> {
+  const tables = await on.introspection.getTables();
+  if (!tables.some((table) => table.name === MIGRATION_TABLE)) return [];
+  const rows = await on.selectFrom(MIGRATION_TABLE).select('name').execute();
+  return rows.map((row: { name: string }) => row.name);
 }
 
 /**
