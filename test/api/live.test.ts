@@ -148,6 +148,32 @@ describe('live posts', () => {
     expect(events).toHaveLength(1);
   });
 
+  it('sends nothing for a write rolled back inside its transaction', async () => {
+    const stream = await live('/api/v1/posts/live', cookieOf(aliceClient));
+    const mine = await createPost(aliceClient, { status: 'published', title: 'Will not change' });
+    const other = await createPost(bobClient, { status: 'published', title: 'Bob owns this' });
+    const comment = await t.client().post('/api/v1/comments', {
+      post_id: other.id,
+      author_name: 'Reader',
+      body: 'Hello',
+    });
+    expect(comment.status, comment.text).toBe(201);
+    // The post is updated first, then its children: a comment of another post is refused (422)
+    // after the update ran, and the transaction takes the update back.
+    const refused = await aliceClient.patch(`/api/v1/posts/${mine.id}`, {
+      title: 'Changed, then rolled back',
+      comments: [{ id: comment.body.data.id, _delete: true }],
+    });
+    expect(refused.status, refused.text).toBe(422);
+    const marker = await createPost(aliceClient, { status: 'published', title: 'Marker after rollback' });
+    await stream.until(() => stream.changes().some((e) => e.data.id === marker.id));
+    expect(stream.changes().map((e) => [e.type, e.data.id])).toEqual([
+      ['created', mine.id],
+      ['created', other.id],
+      ['created', marker.id],
+    ]);
+  });
+
   it('sends every item of a bulk create, in order', async () => {
     const stream = await live();
     const response = await aliceClient.post('/api/v1/posts', [

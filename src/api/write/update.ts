@@ -282,12 +282,13 @@ export async function updateRecord(
     if (Object.keys(values).length > 0 || groups.length > 0)
       stampColumns(values, resource.updatedStamps, run.now);
     const before = isLive(resource) ? await lockedRow(trx, resource, id, dialect) : undefined;
-    if (Object.keys(values).length > 0)
+    if (Object.keys(values).length > 0) {
       await trx.updateTable(resource.table).set(values).where(resource.primaryKey, '=', id).execute();
+      if (before) noteChange(trx, resource, 'updated', before, await readRow(trx, resource, id));
+    }
     for (const group of groups)
       await writeChildren(scope, resource, id, group, scope.verb === 'put', run, trx);
     const saved = await readRow(trx, resource, id);
-    if (Object.keys(values).length > 0) noteChange(trx, resource, 'updated', before, saved);
     const etag = etagOf(secrets, resource, saved);
     const derive: DeriveNode[] = groups.map((group) => ({ relation: group.relation, children: [] }));
     // The response embeds each relation written, as the caller may now read it.
