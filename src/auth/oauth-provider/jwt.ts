@@ -79,16 +79,3 @@ export async function verifyJwt(
     return null;
   }
 }
-
-/** The header `typ` of a compact JWS without verifying it (to tell token kinds apart), or undefined. */
-export function peekTyp(token: string): string | undefined {
-  const dot = token.indexOf('.');
-  if (dot <= 0 || dot > 2048) return undefined;
-  try {
-    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as unknown;
-    const typ = (header as { typ?: unknown } | null)?.typ;
-    return typeof typ === 'string' ? typ : undefined;
-  } catch {
-    return undefined;
-  }
-}
