@@ -4,6 +4,7 @@ import type { CitadelServices } from '../core/services.ts';
 import type { AuthorizationRequest } from './consent-pending.ts';
 import { coversScopes, isKnownScope, parseScope } from './scopes.ts';
 import { oauthProviderOptions } from './options.ts';
+import type { AuthorizeRefusal } from './consent-page.ts';
 
 /** The query of `GET /oauth2/authorize`, every field as the client sent it. */
 export interface AuthorizeQuery {
@@ -26,7 +27,7 @@ export interface AuthorizeQuery {
 /** An error shown on the provider's own page: the client or its redirect URI cannot be trusted. */
 export interface PageError {
   kind: 'page';
-  message: string;
+  reason: AuthorizeRefusal;
 }
 
 /** An error sent back to the client's (verified) redirect URI. */
@@ -49,14 +50,11 @@ export async function validateAuthorizeRequest(
   services: CitadelServices,
   query: AuthorizeQuery,
 ): Promise<{ client: OAuthClient; request: AuthorizationRequest } | PageError | RedirectError> {
-  if (!query.client_id) return { kind: 'page', message: 'The request names no application (client_id).' };
+  if (!query.client_id) return { kind: 'page', reason: 'noClient' };
   const client = await findActiveClient(services.db, query.client_id);
-  if (!client) return { kind: 'page', message: 'The application that sent you here is not registered.' };
+  if (!client) return { kind: 'page', reason: 'unknownClient' };
   if (!query.redirect_uri || !redirectUriMatches(client, query.redirect_uri))
-    return {
-      kind: 'page',
-      message: 'The address the application asked to return to is not one it registered.',
-    };
+    return { kind: 'page', reason: 'badRedirect' };
   const redirectUri = query.redirect_uri;
   const state = query.state ?? null;
   const fail = (error: string, description: string): RedirectError => ({

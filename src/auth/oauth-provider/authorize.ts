@@ -13,7 +13,8 @@ import {
   type PendingAuthorization,
 } from './consent-pending.ts';
 import { redirectWith, validateAuthorizeRequest, type AuthorizeQuery } from './authorize-request.ts';
-import { authorizePage, type AuthorizePageData } from './consent-page.ts';
+import { authorizePage, type AuthorizePageData, type AuthorizeRefusal } from './consent-page.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 import { consentedScopes, createGrant, issueCode, rememberConsent } from './token-store.ts';
 import { coversScopes } from './scopes.ts';
 import { oauthProviderOptions } from './options.ts';
@@ -29,7 +30,7 @@ const AuthorizeResponse = Envelope({
       unverified: Type.Optional(Type.Boolean()),
       redirect_host: Type.Optional(Type.String()),
       scopes: Type.Optional(Type.Array(Type.String())),
-      message: Type.Optional(Type.String()),
+      reason: Type.Optional(Type.String()),
     }),
   ),
 });
@@ -53,8 +54,9 @@ const AuthorizeQuerySchema = Type.Object({
   request_uri: Param('Not supported'),
 });
 
-function errorPage(message: string): EndpointResult {
-  const data: AuthorizePageData = { view: 'error', message };
+function errorPage(reason: AuthorizeRefusal): EndpointResult {
+  const data: AuthorizePageData = { view: 'error', reason };
+  const message = oauthProviderMessages.text(`consent.reason.${reason}`);
   return { status: 'error', statusCode: 400, message, data, render: true };
 }
 
@@ -189,7 +191,7 @@ const authorize = defineEndpoint({
   async handler(input) {
     const checked = await validateAuthorizeRequest(input.services, input.query as AuthorizeQuery);
     if ('kind' in checked) {
-      if (checked.kind === 'page') return errorPage(checked.message);
+      if (checked.kind === 'page') return errorPage(checked.reason);
       return redirectError(input, checked, checked.error, checked.description);
     }
     const pending = await startPending(input, checked.request);
@@ -211,11 +213,11 @@ const resume = defineEndpoint({
   page: authorizePage,
   async handler(input) {
     const pending = await readPending(input);
-    if (!pending) return errorPage('There is no sign-in request waiting, or it has expired.');
+    if (!pending) return errorPage('noPending');
     const client = await findActiveClient(input.services.db, pending.request.clientId);
     if (!client) {
       await endPending(input);
-      return errorPage('The application that sent you here is not registered.');
+      return errorPage('unknownClient');
     }
     return proceedAuthorization(input, client, pending);
   },
@@ -237,12 +239,11 @@ const consent = defineEndpoint({
     const { caller, body, services } = input;
     const pending = await readPending(input);
     // Only the user the consent page was shown to can answer it.
-    if (!pending || pending.userId !== caller.user.id)
-      return errorPage('There is no sign-in request waiting for your answer, or it has expired.');
+    if (!pending || pending.userId !== caller.user.id) return errorPage('noAnswer');
     const client = await findActiveClient(services.db, pending.request.clientId);
     if (!client) {
       await endPending(input);
-      return errorPage('The application that sent you here is not registered.');
+      return errorPage('unknownClient');
     }
     const authorization = pending.request;
     if (body.decision === 'deny') {

@@ -1,6 +1,10 @@
 import { html } from '../../http/html/html.ts';
 import { csrfField, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
+import { oauthProviderMessages } from './messages/index.ts';
+
+/** Why an authorization request cannot go on (a key of the `consent.reason.*` messages). */
+export type AuthorizeRefusal = 'unknownClient' | 'badRedirect' | 'noClient' | 'noPending' | 'noAnswer';
 
 /** What the authorize pages show: a consent question, or why the request cannot go on. */
 export type AuthorizePageData = {
@@ -11,55 +15,63 @@ export type AuthorizePageData = {
   unverified?: boolean;
   redirect_host?: string;
   scopes?: string[];
-  message?: string;
+  reason?: AuthorizeRefusal;
 };
 
-const SCOPE_TEXT: Readonly<Record<string, string>> = {
-  openid: 'Know who you are on this site (your account id)',
-  profile: 'See your username',
-  email: 'See your email address',
-  offline_access: 'Stay connected while you are away (refresh tokens)',
-};
+type Texts = ReturnType<typeof oauthProviderMessages.in>;
 
-function scopeText(scope: string): string {
-  const known = SCOPE_TEXT[scope];
-  if (known) return known;
-  const [resource, verb] = scope.split(':');
-  return verb === '*' ? `Do anything with your ${resource}` : `${verb ?? ''} your ${resource ?? scope}`;
+const OIDC_SCOPE_KEYS = {
+  openid: 'consent.scope.openid',
+  profile: 'consent.scope.profile',
+  email: 'consent.scope.email',
+  offline_access: 'consent.scope.offline_access',
+} as const;
+
+const VERB_KEYS = {
+  read: 'consent.scope.read',
+  create: 'consent.scope.create',
+  update: 'consent.scope.update',
+  delete: 'consent.scope.delete',
+  '*': 'consent.scope.all',
+} as const;
+
+function scopeText(t: Texts, scope: string): string {
+  if (scope in OIDC_SCOPE_KEYS) return t(OIDC_SCOPE_KEYS[scope as keyof typeof OIDC_SCOPE_KEYS]);
+  const [resource = scope, verb = ''] = scope.split(':');
+  return verb in VERB_KEYS ? t(VERB_KEYS[verb as keyof typeof VERB_KEYS], { resource }) : scope;
 }
 
 /** The consent page, or the error page of a request that cannot be answered to its client. */
 export function authorizePage(ctx: PageContext) {
+  const t = oauthProviderMessages.in(ctx.language);
   const data = (ctx.outcome?.data ?? {}) as AuthorizePageData;
   if (data.view !== 'consent')
     return layout(
       ctx,
-      'Authorization error',
-      html`<h1>This sign-in request cannot be completed</h1>
-        <p>${data.message ?? ctx.outcome?.message ?? 'The request is invalid.'}</p>
-        <p>Go back to the application and try again, or contact its developers.</p>`,
+      t('consent.errorTitle'),
+      html`<h1>${t('consent.errorHeading')}</h1>
+        <p>${data.reason ? t(`consent.reason.${data.reason}`) : (ctx.outcome?.message ?? '')}</p>
+        <p>${t('consent.errorHint')}</p>`,
     );
   const name = data.client_name ?? '';
+  const host = data.redirect_host ?? '';
   return layout(
     ctx,
-    `Allow ${name}?`,
-    html`<h1>Allow <span class="wrap">${name}</span> to use your account?</h1>
+    t('consent.title', { name }),
+    html`<h1 class="wrap">${t('consent.heading', { name })}</h1>
       ${
         data.unverified
-          ? html`<p class="error" role="note">
-              This application registered itself and is <strong>not verified</strong>. It will return you to
-              <strong class="wrap">${data.redirect_host ?? ''}</strong>. Only continue if you trust that site.
-            </p>`
-          : html`<p>It will return you to <span class="wrap">${data.redirect_host ?? ''}</span>.</p>`
+          ? html`<p class="error" role="note"><strong>${t('consent.unverified', { host })}</strong></p>`
+          : html`<p class="wrap">${t('consent.returnsTo', { host })}</p>`
       }
-      <p>It asks to:</p>
+      <p>${t('consent.asks')}</p>
       <ul>
-        ${(data.scopes ?? []).map((scope) => html`<li><code>${scope}</code>: ${scopeText(scope)}</li>`)}
+        ${(data.scopes ?? []).map((scope) => html`<li><code>${scope}</code>: ${scopeText(t, scope)}</li>`)}
       </ul>
       <form method="post" action="/oauth2/authorize/consent">
         ${csrfField(ctx)}
-        <button type="submit" name="decision" value="allow">Allow</button>
-        <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+        <button type="submit" name="decision" value="allow">${t('consent.allow')}</button>
+        <button type="submit" name="decision" value="deny" class="secondary">${t('consent.deny')}</button>
       </form>`,
   );
 }

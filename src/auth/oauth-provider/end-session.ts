@@ -12,6 +12,7 @@ import { isCompactJws, verifyJwt } from './jwt.ts';
 import { providerKeys } from './keys.ts';
 import { oauthProviderOptions } from './options.ts';
 import { redirectWith } from './authorize-request.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 
 const Param = (description: string) => Type.Optional(Type.String({ maxLength: 8192, description }));
 
@@ -25,30 +26,43 @@ const EndSessionInput = Type.Object({
 });
 type EndSessionParams = typeof EndSessionInput.static;
 
-type EndSessionPageData = { view: 'confirm' | 'done' | 'error'; message?: string };
+type EndSessionPageData = { view: 'confirm' | 'done' | 'error'; reason?: EndSessionRefusal };
+
+/** Why a sign-out request cannot go on. */
+type EndSessionRefusal = 'badHint' | 'clientMismatch' | 'badRedirect';
+
+const REFUSALS: Readonly<Record<EndSessionRefusal, string>> = {
+  badHint: 'The id_token_hint is not a valid ID token of this server.',
+  clientMismatch: 'client_id and id_token_hint name different applications.',
+  badRedirect: 'The address to return to is not one the application registered.',
+};
 
 function endSessionPage(ctx: PageContext) {
+  const t = oauthProviderMessages.in(ctx.language);
   const data = (ctx.outcome?.data ?? { view: 'error' }) as EndSessionPageData;
   if (data.view === 'done')
     return layout(
       ctx,
-      'Signed out',
-      html`<h1>You are signed out</h1>
-        <p>You can close this window.</p>`,
+      t('logout.doneTitle'),
+      html`<h1>${t('logout.doneHeading')}</h1>
+        <p>${t('logout.doneHint')}</p>`,
     );
   if (data.view === 'confirm')
     return layout(
       ctx,
-      'Sign out?',
-      html`<h1>Sign out?</h1>
-        <p>An application asks to sign you out of this site.</p>
-        <form method="post" action="/logout">${csrfField(ctx)}<button type="submit">Sign out</button></form>`,
+      t('logout.confirmTitle'),
+      html`<h1>${t('logout.confirmTitle')}</h1>
+        <p>${t('logout.confirmHint')}</p>
+        <form method="post" action="/logout">
+          ${csrfField(ctx)}<button type="submit">${t('logout.signOut')}</button>
+        </form>`,
     );
+  // The reason names protocol parameters: shown as the protocol says it (English), after the heading.
   return layout(
     ctx,
-    'Sign-out error',
-    html`<h1>This sign-out request cannot be completed</h1>
-      <p>${data.message ?? 'The request is invalid.'}</p>`,
+    t('logout.errorTitle'),
+    html`<h1>${t('logout.errorHeading')}</h1>
+      <p>${data.reason ? REFUSALS[data.reason] : t('logout.invalid')}</p>`,
   );
 }
 
@@ -72,24 +86,24 @@ async function verifiedHint(input: EndpointInput, token: string) {
   return verified?.payload ?? null;
 }
 
-function failure(message: string): EndpointResult {
-  const data: EndSessionPageData = { view: 'error', message };
-  return { status: 'error', statusCode: 400, message, data, render: true };
+function failure(reason: EndSessionRefusal): EndpointResult {
+  const data: EndSessionPageData = { view: 'error', reason };
+  return { status: 'error', statusCode: 400, message: REFUSALS[reason], data, render: true };
 }
 
 async function endSessionHandler(input: EndpointInput): Promise<EndpointResult> {
   const params = (input.method === 'GET' ? input.query : input.body) as EndSessionParams;
   const hint = params.id_token_hint ? await verifiedHint(input, params.id_token_hint) : undefined;
-  if (hint === null) return failure('The id_token_hint is not a valid ID token of this server.');
+  if (hint === null) return failure('badHint');
   const audience = hint ? (Array.isArray(hint.aud) ? hint.aud[0] : hint.aud) : undefined;
   if (params.client_id !== undefined && audience !== undefined && params.client_id !== audience)
-    return failure('client_id and id_token_hint name different applications.');
+    return failure('clientMismatch');
   const clientId = audience ?? params.client_id;
   let redirect: string | null = null;
   if (params.post_logout_redirect_uri !== undefined) {
     const client = clientId === undefined ? undefined : await getClient(input.services.db, clientId);
     if (!client || !client.post_logout_redirect_uris.includes(params.post_logout_redirect_uri))
-      return failure('The address to return to is not one the application registered.');
+      return failure('badRedirect');
     redirect = params.post_logout_redirect_uri;
   }
   const caller = input.caller;
@@ -108,7 +122,7 @@ async function endSessionHandler(input: EndpointInput): Promise<EndpointResult> 
 }
 
 const EndSessionResponse = Envelope({
-  data: Type.Optional(Type.Object({ view: Type.String(), message: Type.Optional(Type.String()) })),
+  data: Type.Optional(Type.Object({ view: Type.String(), reason: Type.Optional(Type.String()) })),
 });
 
 const common = {

@@ -223,6 +223,27 @@ describe('OAuth provider flow with openid-client as the relying party', () => {
     });
     expect(tokens.claims()!.amr).toEqual(['pwd', 'otp', 'mfa']);
   });
+
+  it("the consent page marks a self-registered client as not verified and names its redirect host, in the reader's language", async () => {
+    const user = await t.createUser();
+    const { client, clientSecret } = await registerClient(t, {
+      registration: 'dynamic',
+      client_name: 'Your Bank',
+      redirect_uris: ['https://phish.example.net/cb'],
+    });
+    const config = await relyingParty(issuer, client.client_id, clientSecret);
+    const started = await startAuthorization(config, { redirect_uri: 'https://phish.example.net/cb' });
+    const browser = t.client();
+    await follow(browser, issuer, started.url.href);
+    const page = await signInOnForm(browser, issuer, user);
+    expect(page.response?.text).toContain('not verified');
+    expect(page.response?.text).toContain('phish.example.net');
+    const german = await browser.get('/oauth2/authorize/continue', 'form', {
+      headers: { 'accept-language': 'de' },
+    });
+    expect(german.text).toContain('nicht verifiziert');
+    expect(german.text).toContain('phish.example.net');
+  });
 });
 
 export { WEB_CALLBACK };
