@@ -53,14 +53,8 @@ export type {
   Limits,
   LogLevel,
 } from './config/types.ts';
-export {
-  definePlugin,
-  type CitadelPlugin,
-  type RequestListener,
-  type SignedInEvent,
-  type SignedInInfo,
-  type SignedInListener,
-} from './plugin.ts';
+// Everything a plugin is written with (`citadel/plugin`), so that the main entry offers it too.
+export * from './plugin-api.ts';
 export { organizations, type OrganizationsOptions } from './auth/organizations/plugin.ts';
 export { oauthProvider } from './auth/oauth-provider/plugin.ts';
 export type { OAuthProviderOptions } from './auth/oauth-provider/options.ts';
@@ -73,29 +67,10 @@ export {
   type DefaultPlugins,
 } from './auth/index.ts';
 export * from './auth/built-ins.ts';
-export { pluginOptions, type PluginOptionsMap } from './auth/core/plugin-options.ts';
-export type { BearerVerifier } from './auth/core/caller.ts';
-export {
-  defineEndpoint,
-  type Endpoint,
-  type AnyEndpoint,
-  type EndpointAuth,
-  type EndpointInput,
-  type EndpointMethod,
-  type EndpointRateLimit,
-  type PluginRateLimit,
-  type EndpointResult,
-} from './auth/core/endpoint.ts';
-export { Envelope, PublicUserSchema } from './auth/core/envelope-schema.ts';
-export { signInFactsFor, type SignInFact, type SignInFacts } from './auth/core/sign-in-facts.ts';
+export type { PluginOptionsMap } from './auth/core/plugin-options.ts';
+export { signInFactsFor, type SignInFacts } from './auth/core/sign-in-facts.ts';
+export type { PipelinePurpose, SignInResult } from './auth/core/sign-in/types.ts';
 export type {
-  PipelineAction,
-  ActionContext,
-  PipelinePurpose,
-  SignInResult,
-} from './auth/core/sign-in/types.ts';
-export type {
-  Factor,
   EnrollableFactor,
   FactorId,
   BuiltInFactorId,
@@ -152,28 +127,13 @@ export type WriteVerb = api.WriteVerb;
 export const createApi = buildApi;
 /** One alternative of a row rule the engine can plan (see docs/scale.md). */
 export type RowAlternative = api.RowAlternative;
-export type { CitadelMigration } from './db/migrations/types.ts';
 export type { Database, CoreTables, UsersTable } from './db/schema.ts';
-export type { Dialect } from './db/url.ts';
-export type { CitadelServices } from './auth/core/services.ts';
-export type { CookieWrite, RequestContext } from './auth/core/request-context.ts';
-export type { Caller, PublicUser, TokenRecord, UserRecord } from './http/security/caller.ts';
-export type { Outcome, PageContext, PageRenderer } from './http/response/respond.ts';
+export type { CookieWrite } from './auth/core/request-context.ts';
+export type { PublicUser, TokenRecord, UserRecord } from './http/security/caller.ts';
+export type { Outcome } from './http/response/respond.ts';
 export { createSearchIndex, dropSearchIndex, type SearchIndexSpec } from './db/search-index.ts';
 export { ManualClock, systemClock, type Clock } from './core/clock.ts';
-export {
-  HttpError,
-  ValidationError,
-  BadRequestError,
-  AuthenticationRequiredError,
-  ForbiddenError,
-  NotFoundError,
-  ConflictError,
-  TooManyRequestsError,
-  type HttpErrorOptions,
-} from './core/errors.ts';
 export { InvalidTokenError } from './auth/core/caller.ts';
-export { ConfigError } from './config/errors.ts';
 
 // Modules whose declarations add settings to CitadelOptions (declaration merging): re-exported so
 // that a consumer's compiler always sees those settings (`api`, `seed`, the account center's).
