@@ -110,7 +110,7 @@ describe('live streams: callers', () => {
   it('a tenant-scoped resource: each organization sees its own rows; no caller 401, no organization 403', async () => {
     const alice = await signedIn();
     const bob = await signedIn();
-    await createOrganization(alice, 'Alpha');
+    const alpha = await createOrganization(alice, 'Alpha');
     const beta = await createOrganization(bob, 'Beta');
     expect(await status('/api/v1/projects/live')).toBe(401);
     const loner = await signedIn();
@@ -135,6 +135,10 @@ describe('live streams: callers', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(inAlpha.changes()).toHaveLength(1);
     expect(inBeta.changes()).toHaveLength(1);
+    // No longer a member of Alpha: the Alpha stream ends within 5 s; Beta's goes on.
+    await t.services.db.deleteFrom('organization_members').where('organization_id', '=', alpha).execute();
+    await inAlpha.until(() => inAlpha.ended, 5000, 'the stream of a removed member to end');
+    expect(inBeta.ended).toBe(false);
     closeAll();
   });
 });

@@ -290,9 +290,37 @@ export class LiveHub {
   private async checkCredentials(): Promise<void> {
     for (const [key, { credential, subscribers }] of [...this.credentials]) {
       const valid = await credential.check(this.deps.services).catch(() => false);
-      if (valid) continue;
-      this.credentials.delete(key);
-      for (const subscriber of [...subscribers]) subscriber.stream.close();
+      if (!valid) {
+        this.credentials.delete(key);
+        for (const subscriber of [...subscribers]) subscriber.stream.close();
+        continue;
+      }
+      await this.checkMemberships([...subscribers]);
+    }
+  }
+
+  /**
+   * Streams of a tenant-scoped resource were authorized for an organization and a role: once the
+   * caller is no longer a member, or holds another role, they end (the client reconnects and is
+   * authorized again). One lookup per credential and organization.
+   */
+  private async checkMemberships(subscribers: Subscriber[]): Promise<void> {
+    const tenancy = this.deps.services.tenancy;
+    if (!tenancy) return;
+    const now = new Map<number, string | null>();
+    for (const subscriber of subscribers) {
+      const tenant = subscriber.view.scope.tenant;
+      if (!tenant || subscriber.view.resource.tenant === null) continue;
+      if (!now.has(tenant.organizationId)) {
+        const resolved = await tenancy
+          .resolve(subscriber.view.scope.request, this.deps.db as never)
+          .catch(() => null);
+        now.set(
+          tenant.organizationId,
+          resolved && resolved.organizationId === tenant.organizationId ? resolved.role : null,
+        );
+      }
+      if (now.get(tenant.organizationId) !== tenant.role) subscriber.stream.close();
     }
   }
 
