@@ -4,6 +4,7 @@ import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '
 import type { RequestContext } from './request-context.ts';
 import type { CitadelServices } from './services.ts';
 import { isDisabled } from './users.ts';
+import { authMessages } from './messages/index.ts';
 
 export type { Caller } from '../../http/security/caller.ts';
 
@@ -31,7 +32,7 @@ const BEARER = /^Bearer ([^\s]+)$/i;
 export class InvalidTokenError extends HttpError {
   override name = 'InvalidTokenError';
   constructor() {
-    super(401, 'Invalid or expired token.', {
+    super(401, authMessages.text('token.invalid'), {
       headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
     });
   }

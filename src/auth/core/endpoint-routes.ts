@@ -18,6 +18,7 @@ import type { AnyEndpoint, EndpointInput, EndpointRateLimit, RateLimitInput } fr
 import { inputReader, validFields, validOrThrow, type DecodedInput } from './endpoint-input.ts';
 import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
+import { authMessages } from './messages/index.ts';
 
 /*
  * The HTTP adapter of the auth side: the only place (with the route registration files) where a
@@ -176,9 +177,11 @@ async function checkAccess(endpoint: AnyEndpoint, request: FastifyRequest): Prom
     throw new ImpersonationForbiddenError();
   if (endpoint.auth === 'admin') {
     if (!isAdmin(caller.user))
-      throw new ForbiddenError('Administrators only.', { action: 'admin.forbidden' });
+      throw new ForbiddenError(authMessages.text('access.adminsOnly'), { action: 'admin.forbidden' });
     if (caller.via === 'session' && caller.impersonator)
-      throw new ForbiddenError('Not available while acting as another user.', { action: 'admin.forbidden' });
+      throw new ForbiddenError(authMessages.text('access.notWhileImpersonating'), {
+        action: 'admin.forbidden',
+      });
     // Reading is the role alone; every change also needs sudo.
     if (endpoint.method !== 'GET')
       await requireSudo(context, endpoint.sudoReturn?.(request.params as Record<string, string>));

@@ -1,4 +1,4 @@
-import { html, trustedCss, type HtmlValue, type SafeHtml } from './html.ts';
+import { html, trustedCss, type HtmlValue, type SafeHtml } from '../../core/html.ts';
 import type { PageContext } from '../response/respond.ts';
 import type { Language } from '../../core/i18n/catalog.ts';
 import { coreMessages } from '../../core/i18n/messages/index.ts';
@@ -144,12 +144,35 @@ function errorBanner(ctx: PageContext): SafeHtml | '' {
   return html`<div class="flash error" role="alert">${outcome.message}</div>`;
 }
 
+// Private-use characters no message or name contains: where a name goes in a translated sentence.
+const ADMIN_SLOT = '\u{E000}';
+const USER_SLOT = '\u{E001}';
+
+/** A translated sentence with each slot replaced by its name in bold (every part escaped). */
+function withStrong(sentence: string, slots: readonly (readonly [slot: string, name: string])[]): SafeHtml {
+  let parts: (string | SafeHtml)[] = [sentence];
+  for (const [slot, name] of slots)
+    parts = parts.flatMap((part) =>
+      typeof part === 'string'
+        ? part
+            .split(slot)
+            .flatMap((piece, index) => (index === 0 ? [piece] : [html`<strong>${name}</strong>`, piece]))
+        : [part],
+    );
+  return html`${parts}`;
+}
+
 /** An administrator acting as the signed-in user: who, and a way back. */
 function impersonationBanner(ctx: PageContext): SafeHtml | '' {
   if (!ctx.impersonator || !ctx.user) return '';
   const t = coreMessages.in(ctx.language);
   return html`<div class="impersonation" role="region" aria-label="${t('impersonation.region')}">
-    <p>${t('impersonation.notice', { admin: ctx.impersonator.username, user: ctx.user.username })}</p>
+    <p>
+      ${withStrong(t('impersonation.notice', { admin: ADMIN_SLOT, user: USER_SLOT }), [
+        [ADMIN_SLOT, ctx.impersonator.username],
+        [USER_SLOT, ctx.user.username],
+      ])}
+    </p>
     <form class="inline" method="post" action="/admin/impersonation/stop">
       <input type="hidden" name="_csrf" value="${ctx.csrf}" /><button type="submit">
         ${t('impersonation.stop')}

@@ -51,6 +51,17 @@ export const ar = {
   'password.common': 'كلمة المرور هذه شائعة جدًا. يرجى اختيار كلمة مرور أخرى.',
   'password.mismatch': 'كلمتا المرور غير متطابقتين.',
 
+  'signIn.first': 'يرجى تسجيل الدخول أولًا.',
+  'signIn.expired': 'انتهت صلاحية محاولة تسجيل الدخول هذه. يرجى تسجيل الدخول من جديد.',
+  'signIn.oneMoreStep': 'بقيت خطوة واحدة لإكمال تسجيل الدخول.',
+  'signIn.disabled': 'هذا الحساب معطّل.',
+  'signIn.disabledByAdmin': 'عطّل أحد المسؤولين هذا الحساب.',
+  'access.adminsOnly': 'للمسؤولين فقط.',
+  'access.notWhileImpersonating': 'غير متاح أثناء التصرف باسم مستخدم آخر.',
+  'token.invalid': 'رمز الوصول غير صالح أو منتهي الصلاحية.',
+  'proof.required': 'يرجى إدخال إثبات الهوية.',
+  'proof.factorRequired': 'يرجى اختيار طريقة.',
+
   'sudo.required': 'يرجى تأكيد هويتك للمتابعة.',
   'sudo.wrongCredential': 'لا يمكن استخدام وسيلة التحقق هذه لهذه العملية.',
 

@@ -39,6 +39,17 @@ export const de = {
   'password.common': 'Dieses Passwort ist zu verbreitet. Bitte wählen Sie ein anderes.',
   'password.mismatch': 'Die beiden Passwörter stimmen nicht überein.',
 
+  'signIn.first': 'Bitte melden Sie sich zuerst an.',
+  'signIn.expired': 'Dieser Anmeldeversuch ist abgelaufen. Bitte melden Sie sich erneut an.',
+  'signIn.oneMoreStep': 'Noch ein Schritt, dann sind Sie angemeldet.',
+  'signIn.disabled': 'Dieses Konto ist deaktiviert.',
+  'signIn.disabledByAdmin': 'Dieses Konto wurde von einem Administrator deaktiviert.',
+  'access.adminsOnly': 'Nur für Administratoren.',
+  'access.notWhileImpersonating': 'Nicht verfügbar, solange Sie als eine andere Person handeln.',
+  'token.invalid': 'Das Token ist ungültig oder abgelaufen.',
+  'proof.required': 'Bitte geben Sie den Nachweis ein.',
+  'proof.factorRequired': 'Bitte wählen Sie eine Methode.',
+
   'sudo.required': 'Bitte bestätigen Sie Ihre Identität, um fortzufahren.',
   'sudo.wrongCredential': 'Mit diesem Nachweis ist dieser Vorgang nicht möglich.',
 

@@ -44,6 +44,18 @@ export const en = {
   'password.common': 'This password is too common. Please choose another one.',
   'password.mismatch': 'Password confirmation does not match.',
 
+  // Sign-in, access and proofs.
+  'signIn.first': 'Please sign in first.',
+  'signIn.expired': 'This sign-in attempt has expired. Please sign in again.',
+  'signIn.oneMoreStep': 'One more step is needed to finish signing in.',
+  'signIn.disabled': 'This account is disabled.',
+  'signIn.disabledByAdmin': 'This account has been disabled by an administrator.',
+  'access.adminsOnly': 'Administrators only.',
+  'access.notWhileImpersonating': 'Not available while acting as another user.',
+  'token.invalid': 'Invalid or expired token.',
+  'proof.required': 'Proof is required.',
+  'proof.factorRequired': 'Factor is required.',
+
   // Sudo (confirm it is you).
   'sudo.required': 'Please confirm your identity to continue.',
   'sudo.wrongCredential': 'This credential cannot be used for this operation.',

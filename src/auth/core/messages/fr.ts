@@ -33,6 +33,17 @@ export const fr = {
   'password.common': 'Ce mot de passe est trop courant. Veuillez en choisir un autre.',
   'password.mismatch': 'Les deux mots de passe ne correspondent pas.',
 
+  'signIn.first': 'Veuillez d’abord vous connecter.',
+  'signIn.expired': 'Cette tentative de connexion a expiré. Veuillez vous reconnecter.',
+  'signIn.oneMoreStep': 'Encore une étape pour terminer la connexion.',
+  'signIn.disabled': 'Ce compte est désactivé.',
+  'signIn.disabledByAdmin': 'Ce compte a été désactivé par un administrateur.',
+  'access.adminsOnly': 'Réservé aux administrateurs.',
+  'access.notWhileImpersonating': 'Indisponible pendant que vous agissez en tant qu’un autre utilisateur.',
+  'token.invalid': 'Jeton invalide ou expiré.',
+  'proof.required': 'Veuillez fournir la preuve demandée.',
+  'proof.factorRequired': 'Veuillez choisir une méthode.',
+
   'sudo.required': 'Veuillez confirmer votre identité pour continuer.',
   'sudo.wrongCredential': 'Cette preuve d’identité ne peut pas servir pour cette opération.',
 

@@ -1,6 +1,7 @@
 import type { CitadelServices } from '../services.ts';
 import { isDisabled, type UserRecord } from '../users.ts';
 import { ForbiddenError } from '../../../core/errors.ts';
+import { authMessages } from '../messages/index.ts';
 
 /**
  * An account an administrator disabled may not sign in (403 `login.disabled`) until enabled or
@@ -9,10 +10,11 @@ import { ForbiddenError } from '../../../core/errors.ts';
  */
 export function assertMaySignIn(services: CitadelServices, user: UserRecord): void {
   if (isDisabled(user, services.clock.now().toISOString()))
-    throw new ForbiddenError('This account has been disabled by an administrator.', {
+    throw new ForbiddenError(authMessages.text('signIn.disabledByAdmin'), {
       action: 'login.disabled',
     });
-  if (user.active !== 1 && !canBeActivated(services)) throw new ForbiddenError('This account is disabled.');
+  if (user.active !== 1 && !canBeActivated(services))
+    throw new ForbiddenError(authMessages.text('signIn.disabled'));
 }
 
 /** With email activation configured, an inactive account is one that has not finished activating. */

@@ -1,5 +1,6 @@
 import type { EndpointResult } from '../endpoint.ts';
 import type { SignInResult } from './types.ts';
+import { authMessages } from '../messages/index.ts';
 
 /**
  * The answer of every sign-in path (password, magic link, social, passkey) once beginSignIn has
@@ -15,7 +16,7 @@ export function signInAnswer(
   return {
     action: pendingAction,
     status: 'info',
-    message: 'One more step is needed to finish signing in.',
+    message: authMessages.text('signIn.oneMoreStep'),
     redirect_to: '/action/show',
   };
 }

@@ -11,6 +11,7 @@ import { credentialStamp } from './credential-stamp.ts';
 import { safeEqual } from '../../../core/crypto.ts';
 import { readPending, savePending, wipePending, type PendingContext } from './pending.ts';
 import { completeAmr, credentialAmr, stepAmr } from './amr.ts';
+import { authMessages } from '../messages/index.ts';
 
 export interface BeginSignInOptions {
   purpose: PipelinePurpose;
@@ -134,7 +135,7 @@ export async function proceed(
   // unless it was read in this very request and no action has run since (the loop above only
   // skipped actions that were not pending).
   const fresh = options.userReadThisRequest ? user : await services.users.findById(user.id);
-  if (!fresh || fresh.active !== 1) throw new ForbiddenError('This account is disabled.');
+  if (!fresh || fresh.active !== 1) throw new ForbiddenError(authMessages.text('signIn.disabled'));
   await establishSession(request, fresh, {
     remember: pending.remember,
     registration: pending.registration === true,
@@ -157,7 +158,7 @@ export interface CurrentStep {
 export async function requireCurrentStep(request: RequestContext): Promise<CurrentStep> {
   const services = request.services;
   const pending = readPending(request.session);
-  if (!pending) throw new AuthenticationRequiredError('Please sign in first.');
+  if (!pending) throw new AuthenticationRequiredError(authMessages.text('signIn.first'));
   const expired = pending.expiresAt <= services.clock.now().toISOString();
   const user = expired ? undefined : await services.users.findById(pending.userId);
   const action = services.actions.get(pending.current);
@@ -166,9 +167,7 @@ export async function requireCurrentStep(request: RequestContext): Promise<Curre
   if (!user || !action || credentialsChanged) {
     wipePending(request.session);
     throw new AuthenticationRequiredError(
-      expired || credentialsChanged
-        ? 'This sign-in attempt has expired. Please sign in again.'
-        : 'Please sign in first.',
+      authMessages.text(expired || credentialsChanged ? 'signIn.expired' : 'signIn.first'),
     );
   }
   return { pending, user, action, ctx: actionContext(request, user, pending, action.id) };
