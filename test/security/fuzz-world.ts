@@ -472,7 +472,13 @@ export class FuzzWorld {
       const at = this.t.clock.now().toISOString();
       await this.t.services.db
         .insertInto('oauth_consents')
-        .values({ user_id: this.user.id, client_id: client.client_id, scope: 'openid', created_at: at, updated_at: at })
+        .values({
+          user_id: this.user.id,
+          client_id: client.client_id,
+          scope: 'openid',
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
     }
     this.rebuilt = 0;
@@ -513,19 +519,21 @@ export function overTcp(
   // Node sends a DELETE's body without a length unless told: the server would read no body.
   const length = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
   return new Promise((resolve, reject) => {
-    const options = { host: '127.0.0.1', port, method, path, headers: { ...headers, ...length } };
+    // No keep-alive agent: a live stream cut below must not hand its socket to the next request.
+    const options = {
+      host: '127.0.0.1',
+      port,
+      method,
+      path,
+      headers: { ...headers, ...length },
+      agent: false,
+    };
     const req = httpRequest(options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      // A live stream (Server-Sent Events) does not end: what it sent in 50 ms is its answer.
-      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream'))
-        setTimeout(() => {
-          res.emit('end');
-          req.destroy();
-        }, 50);
-      res.once('end', () => {
+      const answer = (): Answer => {
         const setCookie = res.headers['set-cookie'] ?? [];
-        resolve({
+        return {
           statusCode: res.statusCode ?? 0,
           body: Buffer.concat(chunks).toString('utf8'),
           headers: res.headers,
@@ -540,8 +548,16 @@ export function overTcp(
             }
             return cookie;
           }),
-        });
-      });
+        };
+      };
+      // A live stream (Server-Sent Events) does not end: what it sent in 50 ms is its answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream'))
+        setTimeout(() => {
+          const cut = answer();
+          req.destroy();
+          resolve(cut);
+        }, 50);
+      res.once('end', () => resolve(answer()));
       res.on('error', reject);
     });
     req.on('error', reject);
