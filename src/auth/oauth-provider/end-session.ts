@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
 import { Envelope } from '../core/envelope-schema.ts';
 import { endSession } from '../core/sessions.ts';
-import { html } from '../../http/html/html.ts';
+import { html } from '../../core/html.ts';
 import { csrfField, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { getClient } from './clients.ts';
@@ -31,12 +31,6 @@ type EndSessionPageData = { view: 'confirm' | 'done' | 'error'; reason?: EndSess
 /** Why a sign-out request cannot go on. */
 type EndSessionRefusal = 'badHint' | 'clientMismatch' | 'badRedirect';
 
-const REFUSALS: Readonly<Record<EndSessionRefusal, string>> = {
-  badHint: 'The id_token_hint is not a valid ID token of this server.',
-  clientMismatch: 'client_id and id_token_hint name different applications.',
-  badRedirect: 'The address to return to is not one the application registered.',
-};
-
 function endSessionPage(ctx: PageContext) {
   const t = oauthProviderMessages.in(ctx.language);
   const data = (ctx.outcome?.data ?? { view: 'error' }) as EndSessionPageData;
@@ -57,12 +51,11 @@ function endSessionPage(ctx: PageContext) {
           ${csrfField(ctx)}<button type="submit">${t('logout.signOut')}</button>
         </form>`,
     );
-  // The reason names protocol parameters: shown as the protocol says it (English), after the heading.
   return layout(
     ctx,
     t('logout.errorTitle'),
     html`<h1>${t('logout.errorHeading')}</h1>
-      <p>${data.reason ? REFUSALS[data.reason] : t('logout.invalid')}</p>`,
+      <p>${data.reason ? t(`logout.reason.${data.reason}`) : t('logout.invalid')}</p>`,
   );
 }
 
@@ -88,7 +81,13 @@ async function verifiedHint(input: EndpointInput, token: string) {
 
 function failure(reason: EndSessionRefusal): EndpointResult {
   const data: EndSessionPageData = { view: 'error', reason };
-  return { status: 'error', statusCode: 400, message: REFUSALS[reason], data, render: true };
+  return {
+    status: 'error',
+    statusCode: 400,
+    message: oauthProviderMessages.text(`logout.reason.${reason}`),
+    data,
+    render: true,
+  };
 }
 
 async function endSessionHandler(input: EndpointInput): Promise<EndpointResult> {

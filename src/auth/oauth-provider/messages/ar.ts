@@ -49,4 +49,7 @@ export const ar = {
   'logout.errorTitle': 'خطأ في تسجيل الخروج',
   'logout.errorHeading': 'لا يمكن إكمال طلب تسجيل الخروج هذا',
   'logout.invalid': 'الطلب غير صالح.',
+  'logout.reason.badHint': 'قيمة id_token_hint ليست رمز هوية صالحاً من هذا الخادم.',
+  'logout.reason.clientMismatch': 'يشير client_id و id_token_hint إلى تطبيقين مختلفين.',
+  'logout.reason.badRedirect': 'عنوان العودة ليس من العناوين التي سجّلها التطبيق.',
 } satisfies Translation<OAuthProviderEnglish>;

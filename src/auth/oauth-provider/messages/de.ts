@@ -50,4 +50,7 @@ export const de = {
   'logout.errorTitle': 'Abmeldefehler',
   'logout.errorHeading': 'Diese Abmeldeanfrage kann nicht abgeschlossen werden',
   'logout.invalid': 'Die Anfrage ist ungültig.',
+  'logout.reason.badHint': 'Der id_token_hint ist kein gültiges ID-Token dieses Servers.',
+  'logout.reason.clientMismatch': 'client_id und id_token_hint nennen verschiedene Anwendungen.',
+  'logout.reason.badRedirect': 'Die Rücksprungadresse ist keine, die die Anwendung registriert hat.',
 } satisfies Translation<OAuthProviderEnglish>;

@@ -49,6 +49,9 @@ export const en = {
   'logout.errorTitle': 'Sign-out error',
   'logout.errorHeading': 'This sign-out request cannot be completed',
   'logout.invalid': 'The request is invalid.',
+  'logout.reason.badHint': 'The id_token_hint is not a valid ID token of this server.',
+  'logout.reason.clientMismatch': 'client_id and id_token_hint name different applications.',
+  'logout.reason.badRedirect': 'The address to return to is not one the application registered.',
 } as const satisfies EnglishCatalog;
 
 export type OAuthProviderEnglish = typeof en;

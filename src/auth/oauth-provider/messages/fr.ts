@@ -50,4 +50,8 @@ export const fr = {
   'logout.errorTitle': 'Erreur de déconnexion',
   'logout.errorHeading': 'Cette demande de déconnexion ne peut pas aboutir',
   'logout.invalid': 'La demande n’est pas valide.',
+  'logout.reason.badHint': 'Le id_token_hint n’est pas un jeton d’identité valide de ce serveur.',
+  'logout.reason.clientMismatch': 'client_id et id_token_hint désignent des applications différentes.',
+  'logout.reason.badRedirect':
+    'L’adresse de retour n’est pas une de celles que l’application a enregistrées.',
 } satisfies Translation<OAuthProviderEnglish>;
