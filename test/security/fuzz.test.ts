@@ -97,6 +97,7 @@ const FIELD_NAMES = [
   'slug',
   'reason',
   'until',
+  'locale',
   '__proto__[x]',
   'a[constructor][prototype]',
 ];
@@ -161,7 +162,19 @@ const queryPair: fc.Arbitrary<[string, string]> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.tuple(
-      fc.constantFrom('page', 'limit', 'sort', 'search', 'derive', 'status', 'post_id', 'token', 'next', 'x'),
+      fc.constantFrom(
+        'page',
+        'limit',
+        'sort',
+        'search',
+        'derive',
+        'status',
+        'post_id',
+        'token',
+        'next',
+        'lang',
+        'x',
+      ),
       queryValue,
     ),
   },

@@ -110,6 +110,7 @@ describe('no response leaks internals (contract section 6)', () => {
       ['POST', '/oauth2/register'],
       ['POST', '/admin/oauth/clients'],
       ['DELETE', '/account/apps/no-such-client'],
+      ['PATCH', '/account'],
     ];
     for (const [method, url] of routes) {
       for (const payload of bodies) {
