@@ -101,6 +101,7 @@ export type {
   ColumnType,
   Verb,
   PublishOptions,
+  LiveOptions,
 } from './api/resource/types.ts';
 export { defineResource, type ApiBuilder } from './api/resource/define.ts';
 import type * as api from './api/resource/types.ts';
