@@ -2,18 +2,18 @@ import type { Translation } from '../../../core/i18n/types.ts';
 import type { SudoEnglish } from './en.ts';
 
 export const de = {
-  'page.title': 'Bestätigen Sie, dass Sie es sind',
+  'page.title': 'Bestätigen Sie Ihre Identität',
   'page.activeTitle': 'Der Sudo-Modus ist aktiv',
   'page.intro': ({ minutes }, f) =>
     f.plural(minutes, {
-      one: 'Bestätigen Sie mit einer dieser Methoden, dass Sie es sind. Danach werden Sie # Minute lang nicht erneut gefragt.',
+      one: 'Bestätigen Sie Ihre Identität mit einer dieser Methoden. Danach werden Sie # Minute lang nicht erneut gefragt.',
       other:
-        'Bestätigen Sie mit einer dieser Methoden, dass Sie es sind. Danach werden Sie # Minuten lang nicht erneut gefragt.',
+        'Bestätigen Sie Ihre Identität mit einer dieser Methoden. Danach werden Sie # Minuten lang nicht erneut gefragt.',
     }),
   'page.introFor': ({ purpose, minutes }, f) =>
     f.plural(minutes, {
-      one: `Um ${purpose}, bestätigen Sie bitte mit einer dieser Methoden, dass Sie es sind. Danach werden Sie # Minute lang nicht erneut gefragt.`,
-      other: `Um ${purpose}, bestätigen Sie bitte mit einer dieser Methoden, dass Sie es sind. Danach werden Sie # Minuten lang nicht erneut gefragt.`,
+      one: `Um ${purpose}, bestätigen Sie bitte Ihre Identität mit einer dieser Methoden. Danach werden Sie # Minute lang nicht erneut gefragt.`,
+      other: `Um ${purpose}, bestätigen Sie bitte Ihre Identität mit einer dieser Methoden. Danach werden Sie # Minuten lang nicht erneut gefragt.`,
     }),
   'page.activeUntil': ({ until }) =>
     `Bis ${until} können Sie sicherheitsrelevante Änderungen vornehmen, ohne erneut gefragt zu werden.`,
