@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { MessageCatalog } from './core/i18n/catalog.ts';
 import type { Database } from './db/schema.ts';
 import type { CitadelMigration } from './db/migrations/types.ts';
 import type { UserRecord } from './http/security/caller.ts';
@@ -247,6 +248,11 @@ export interface CitadelPlugin<
   hooks?: PluginHooks;
   /** Static files it serves (scripts its pages load), cached by browsers for five minutes. */
   assets?: readonly PluginAsset[];
+  /**
+   * Its texts: `defineMessages('<plugin id>', en, { de, fr, ar })`. An application replaces any of
+   * them by full key (`locales: { de: { '<namespace>.<key>': '…' } }`).
+   */
+  messages?: MessageCatalog;
   /** Post-sign-in pipeline actions this plugin brings (listed by id in AUTH_*_ACTIONS). */
   actions?: readonly PipelineAction[];
   /**

@@ -1,18 +1,8 @@
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import type { MessageCatalog } from '../core/i18n/catalog.ts';
 import { coreMessages } from '../core/i18n/messages/index.ts';
 import { authMessages } from '../auth/core/messages/index.ts';
 import { LanguageSettingError, Languages, type LocaleOverrides } from '../core/i18n/languages.ts';
-
-declare module '../plugin.ts' {
-  interface CitadelPlugin {
-    /**
-     * The plugin's texts: `defineMessages('<plugin id>', en, { de, fr, ar })`. An application
-     * replaces any of them by full key (`locales: { de: { '<namespace>.<key>': '…' } }`).
-     */
-    messages?: MessageCatalog;
-  }
-}
 
 declare module '../config/types.ts' {
   interface ExtensionSettings {
