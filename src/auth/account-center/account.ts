@@ -4,8 +4,9 @@ import { normalizeUsername } from '../core/users.ts';
 import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';
 import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
 import { transactionWithEffects } from '../../db/after-commit.ts';
+import { accountCenterMessages } from './messages/index.ts';
 
-export const USERNAME_TAKEN = 'This username is already taken.';
+export const USERNAME_TAKEN = accountCenterMessages.text('error.usernameTaken');
 
 /** Rename the user; the old and new names go into the `username_changed` event, in one transaction. */
 export async function changeUsername(

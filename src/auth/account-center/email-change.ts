@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Language } from '../../core/i18n/catalog.ts';
 import type { Database } from '../../db/schema.ts';
 import type { CitadelServices } from '../core/services.ts';
 import type { EndpointRateLimit, RateLimitInput } from '../core/endpoint.ts';
@@ -10,6 +11,8 @@ import { retryOnDeadlock } from '../../db/retry.ts';
 import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
 import { notify } from '../core/notify.ts';
 import { describeDevice } from '../core/device.ts';
+import { recipientLocale } from '../../mail/emails.ts';
+import { accountCenterMessages } from './messages/index.ts';
 
 /** A link to the new address is valid this long. */
 export const EMAIL_CHANGE_TTL_SECONDS = 60 * 60;
@@ -21,8 +24,8 @@ const MAX_TOKEN_LENGTH = 128;
 export class EmailTakenError extends ConflictError {
   override name = 'EmailTakenError';
   constructor() {
-    super('This email address is already registered.', {
-      errors: { email: 'This email address is already registered.' },
+    super(accountCenterMessages.text('error.emailTaken'), {
+      errors: { email: accountCenterMessages.text('error.emailTaken') },
     });
   }
 }
@@ -31,9 +34,7 @@ export class EmailTakenError extends ConflictError {
 export class OtherAccountError extends ForbiddenError {
   override name = 'OtherAccountError';
   constructor() {
-    super(
-      'This link was sent for another account. Sign in to the account that asked for the change to confirm it.',
-    );
+    super(accountCenterMessages.text('error.otherAccount'));
   }
 }
 
@@ -106,7 +107,7 @@ export async function requestEmailChange(
   user: UserRecord,
   newEmail: string,
   origin: EventOrigin,
-  options: { hideExisting: boolean },
+  options: { hideExisting: boolean; language?: Language },
 ): Promise<void> {
   const email = normalizeEmail(newEmail);
   const owner = await ownerOf(services, email, user.id);
@@ -140,12 +141,19 @@ export async function requestEmailChange(
   if (owner) {
     await services.emails.send(
       'emailTakenNotice',
-      { to: owner.email, username: owner.username },
-      (props) => ({
-        subject: 'Someone tried to use your address for another account',
-        intro: `Someone asked to move another account on ${props.appName} to this email address, which already belongs to your account ${props.username}. Nothing was changed.`,
-        outro: 'You do not need to do anything: your account is unchanged.',
-      }),
+      {
+        to: owner.email,
+        username: owner.username,
+        locale: recipientLocale(owner, options.language && { language: options.language }),
+      },
+      (props, language) => {
+        const t = accountCenterMessages.in(language);
+        return {
+          subject: t('mail.taken.subject'),
+          intro: t('mail.taken.intro', { app: props.appName, username: props.username }),
+          outro: t('mail.taken.outro'),
+        };
+      },
     );
   } else {
     const url = `${services.config.appUrl}/account/email/verify/${encodeURIComponent(token)}`;
@@ -157,20 +165,24 @@ export async function requestEmailChange(
         username: user.username,
         url,
         expiresInMinutes: EMAIL_CHANGE_TTL_SECONDS / 60,
+        locale: recipientLocale(user, options.language && { language: options.language }),
       },
-      (props) => ({
-        subject: 'Confirm your new email address',
-        intro: `Someone asked to use this address for the account ${props.username}. If it was you, open the link within ${props.expiresInMinutes} minutes and confirm there, signed in to that account.`,
-        link: { url: props.url, label: 'Confirm this address' },
-        outro:
-          'If you did not ask for this, ignore this email: nothing changes unless the account owner confirms.',
-      }),
+      (props, language) => {
+        const t = accountCenterMessages.in(language);
+        return {
+          subject: t('mail.confirm.subject'),
+          intro: t('mail.confirm.intro', { username: props.username, minutes: props.expiresInMinutes }),
+          link: { url: props.url, label: t('mail.confirm.link') },
+          outro: t('mail.confirm.outro'),
+        };
+      },
     );
   }
   void notify(services, user, 'email_change', {
     subject: email,
     device: describeDevice(origin.userAgent),
     ip: origin.ip,
+    locale: options.language?.locale,
   });
 }
 

@@ -1,8 +1,14 @@
-import { html, type SafeHtml } from '../../http/html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { CORE_SECURITY_EVENTS, type SecurityEventView, type EventPage } from '../core/security-events.ts';
 import type { SessionView } from './sessions.ts';
+import type { Language } from '../../core/i18n/catalog.ts';
+import { englishOnly } from '../../core/i18n/languages.ts';
+import { accountCenterMessages } from './messages/index.ts';
+import type { AccountCenterEnglish } from './messages/en.ts';
+
+type AccountTexts = ReturnType<typeof accountCenterMessages.in>;
 
 /** A destructive action: a form with one red button that asks before it submits. */
 function dangerForm(
@@ -17,11 +23,18 @@ function dangerForm(
   </form>`;
 }
 
-function sudoHint(ctx: PageContext, needsSudo: boolean, what: string, back: string) {
+function sudoHint(
+  ctx: PageContext,
+  needsSudo: boolean,
+  what: 'sudo.hint.email' | 'sudo.hint.delete',
+  back: string,
+) {
+  const t = accountCenterMessages.in(ctx.language);
   return needsSudo
     ? html`<p class="hint">
-        ${what} needs a recent confirmation of your identity. You will be asked for it when you submit, then
-        brought back here (<a href="/sudo?next=${encodeURIComponent(back)}">confirm now</a>).
+        ${t(what)} ${t('sudo.hint.after')} (<a href="/sudo?next=${encodeURIComponent(back)}"
+          >${t('sudo.hint.now')}</a
+        >).
       </p>`
     : '';
 }
@@ -35,9 +48,14 @@ export interface AccountPageProps {
 }
 
 export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
+  const t = accountCenterMessages.in(ctx.language);
   const user = ctx.props.user;
   if (!user)
-    return layout(ctx, 'Your account', html`<p>${signInLink(ctx, 'Sign in')} to see your account.</p>`);
+    return layout(
+      ctx,
+      t('account.title'),
+      html`<p>${signInLink(ctx, t('account.signInLink'))} ${t('account.signInToSee')}</p>`,
+    );
   const needsSudo = ctx.props.needsSudo;
   const usernameCtx =
     ctx.input.username !== undefined || ctx.errors.username ? ctx : { ...ctx, input: {}, errors: {} };
@@ -45,90 +63,85 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
     ctx.input.email !== undefined || ctx.errors.email ? ctx : { ...ctx, input: {}, errors: {} };
   return layout(
     ctx,
-    'Your account',
+    t('account.title'),
     html`<dl class="facts">
-        <dt>Username</dt>
+        <dt>${t('account.username')}</dt>
         <dd id="account-username">${user.username}</dd>
-        <dt>Email</dt>
+        <dt>${t('account.email')}</dt>
         <dd id="account-email">${user.email}</dd>
-        <dt>Member since</dt>
-        <dd>${when(user.created_at, '')}</dd>
-        <dt>Password</dt>
-        <dd>${user.has_password ? 'Set' : 'Not set (you sign in with a provider or a link)'}</dd>
+        <dt>${t('account.memberSince')}</dt>
+        <dd>${when(user.created_at, '', ctx.language)}</dd>
+        <dt>${t('account.password')}</dt>
+        <dd>${user.has_password ? t('account.passwordSet') : t('account.passwordNotSet')}</dd>
       </dl>
-      <nav class="settings" aria-label="Account settings">
+      <nav class="settings" aria-label="${t('account.settings')}">
         ${servedLinks(
           ctx,
           [
-            ['/sessions', 'Sessions and devices'],
-            ['/account/events', 'Security events'],
-            ['/two-factor', 'Two-factor authentication'],
-            ['/set-password', user.has_password ? 'Change password' : 'Set a password'],
-            ['/tokens', 'Personal access tokens'],
-            ['/account/apps', 'Connected apps'],
+            ['/sessions', t('account.link.sessions')],
+            ['/account/events', t('account.link.events')],
+            ['/two-factor', t('account.link.twoFactor')],
+            [
+              '/set-password',
+              user.has_password ? t('account.link.changePassword') : t('account.link.setPassword'),
+            ],
+            ['/tokens', t('account.link.tokens')],
+            ['/account/apps', t('account.link.apps')],
           ],
           '\n',
         )}
       </nav>
       <section class="card" id="change-username">
-        <h2>Change your username</h2>
-        <p class="hint">3 to 30 letters, digits and spaces.</p>
+        <h2>${t('username.title')}</h2>
+        <p class="hint">${t('username.hint')}</p>
         ${form(
           usernameCtx,
           '/account/username',
           field(usernameCtx, {
             name: 'username',
-            label: 'New username',
+            label: t('username.label'),
             autocomplete: 'username',
             required: true,
           }),
-          'Change username',
+          t('username.submit'),
         )}
       </section>
       <section class="card" id="change-email">
-        <h2>Change your email address</h2>
-        <p class="hint">
-          We send a link to the new address; it changes when you open it and confirm, signed in to this
-          account. We also tell your current address.
-        </p>
-        ${sudoHint(ctx, needsSudo, 'Changing your email', '/account')}
+        <h2>${t('email.title')}</h2>
+        <p class="hint">${t('email.hint')}</p>
+        ${sudoHint(ctx, needsSudo, 'sudo.hint.email', '/account')}
         ${form(
           emailCtx,
           '/account/email',
           field(emailCtx, {
             name: 'email',
-            label: 'New email address',
+            label: t('email.label'),
             type: 'email',
             autocomplete: 'email',
             required: true,
           }),
-          'Send confirmation link',
+          t('email.submit'),
         )}
       </section>
       <section class="card danger-zone" id="delete-account">
-        <h2>Delete your account</h2>
-        <p>
-          This removes your account, sessions, two-factor methods, tokens and everything you created. It
-          cannot be undone.
-        </p>
-        <p><a class="button danger" href="/account/delete">Delete account…</a></p>
+        <h2>${t('delete.title')}</h2>
+        <p>${t('delete.intro')}</p>
+        <p><a class="button danger" href="/account/delete">${t('delete.link')}</a></p>
       </section>`,
   );
 }
 
 export function deleteAccountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
+  const t = accountCenterMessages.in(ctx.language);
   const needsSudo = ctx.user !== null && ctx.props.needsSudo;
   return layout(
     ctx,
-    'Delete your account',
-    html`<p>
-        Deleting <strong>${ctx.user?.username ?? 'your account'}</strong> removes your sessions, two-factor
-        methods, access tokens, linked sign-in providers and everything you created. It cannot be undone.
-      </p>
-      ${sudoHint(ctx, needsSudo, 'Deleting your account', '/account/delete')}
+    t('delete.title'),
+    html`<p>${t('delete.pageIntro', { username: ctx.user?.username ?? t('delete.yourAccount') })}</p>
+      ${sudoHint(ctx, needsSudo, 'sudo.hint.delete', '/account/delete')}
       <div class="actions">
-        ${dangerForm(ctx, '/account/delete', 'Delete my account', 'Delete your account for good? This cannot be undone.')}
-        <a class="button secondary" href="/account">Keep my account</a>
+        ${dangerForm(ctx, '/account/delete', t('delete.submit'), t('delete.question'))}
+        <a class="button secondary" href="/account">${t('delete.keep')}</a>
       </div>`,
   );
 }
@@ -138,55 +151,57 @@ export function deleteAccountPage(ctx: PageContext<AccountPageProps>): SafeHtml 
  * (the change happens only when it is posted), or why the link cannot be used.
  */
 export function emailVerifyPage(ctx: PageContext): SafeHtml {
+  const t = accountCenterMessages.in(ctx.language);
   const newEmail = ctx.outcome?.data?.new_email;
   const token = ctx.outcome?.fields?.token;
   if (ctx.outcome?.status !== 'error' && typeof newEmail === 'string' && typeof token === 'string')
     return layout(
       ctx,
-      'Confirm your new email address',
+      t('verify.title'),
       html`<p>
-          Change the email address of <strong>${ctx.user?.username ?? 'your account'}</strong>
-          ${ctx.user ? html`from <strong>${ctx.user.email}</strong> ` : ''}to
-          <strong id="new-email">${newEmail}</strong>?
+          ${
+            ctx.user
+              ? t('verify.questionFrom', { username: ctx.user.username, email: ctx.user.email, newEmail })
+              : t('verify.question', { username: t('delete.yourAccount'), newEmail })
+          }
         </p>
-        <p class="hint">Nothing changes until you confirm. If you did not ask for this, keep your address.</p>
+        <p class="hint">${t('verify.hint')}</p>
         <div class="actions">
-          ${form(ctx, '/account/email/verify', html`<input type="hidden" name="token" value="${token}" />`, 'Confirm new address')}
-          <a class="button secondary" href="/account">Keep my address</a>
+          ${form(ctx, '/account/email/verify', html`<input type="hidden" name="token" value="${token}" />`, t('verify.submit'))}
+          <a class="button secondary" href="/account">${t('verify.keep')}</a>
         </div>`,
     );
   return layout(
     ctx,
-    'Confirm your email address',
-    html`<p>
-      Ask for a new link from <a href="/account">your account page</a> (you may need to
-      ${signInLink(ctx, 'sign in')} first).
-    </p>`,
+    t('verify.invalidTitle'),
+    html`<p>${t('verify.askNew')}</p>
+      <p><a href="/account">${t('verify.accountPage')}</a> · ${signInLink(ctx, t('verify.signIn'))}</p>`,
   );
 }
 
 function sessionRow(ctx: PageContext, s: SessionView): SafeHtml {
+  const t = accountCenterMessages.in(ctx.language);
   return html`<li class="session card" data-session-id="${s.id}">
     <div class="session-head">
       <strong>${s.device}</strong>
-      ${s.current ? html`<span class="badge">This browser</span>` : ''}
-      ${s.remembered ? html`<span class="badge muted">Remembered</span>` : ''}
+      ${s.current ? html`<span class="badge">${t('sessions.thisBrowser')}</span>` : ''}
+      ${s.remembered ? html`<span class="badge muted">${t('sessions.remembered')}</span>` : ''}
     </div>
     <dl class="facts compact">
-      <dt>Signed in</dt>
-      <dd>${when(s.created_at, '')}</dd>
-      <dt>Last seen</dt>
-      <dd>${when(s.last_seen_at, '')}</dd>
-      <dt>IP address</dt>
-      <dd>${s.ip ?? 'unknown'}</dd>
-      <dt>Browser</dt>
-      <dd class="wrap">${s.user_agent ?? 'unknown'}</dd>
+      <dt>${t('sessions.signedIn')}</dt>
+      <dd>${when(s.created_at, '', ctx.language)}</dd>
+      <dt>${t('sessions.lastSeen')}</dt>
+      <dd>${when(s.last_seen_at, '', ctx.language)}</dd>
+      <dt>${t('sessions.ip')}</dt>
+      <dd>${s.ip ?? t('sessions.unknown')}</dd>
+      <dt>${t('sessions.browser')}</dt>
+      <dd class="wrap">${s.user_agent ?? t('sessions.unknown')}</dd>
     </dl>
     ${dangerForm(
       ctx,
       `/sessions/revoke/${s.id}`,
-      'Sign out this session',
-      s.current ? 'Sign out of this browser?' : `Sign out the session on ${s.device}?`,
+      t('sessions.signOut'),
+      s.current ? t('sessions.signOutThis') : t('sessions.signOutOn', { device: s.device }),
     )}
   </li>`;
 }
@@ -194,24 +209,22 @@ function sessionRow(ctx: PageContext, s: SessionView): SafeHtml {
 export function sessionsPage(ctx: PageContext): SafeHtml {
   const sessions = (ctx.outcome?.data?.sessions as SessionView[] | undefined) ?? [];
   const others = sessions.filter((s) => !s.current).length;
+  const t = accountCenterMessages.in(ctx.language);
   return layout(
     ctx,
-    'Sessions and devices',
-    html`<p>
-        Where your account is signed in now. Sign out anything you do not recognise, then change your
-        password.
-      </p>
+    t('sessions.title'),
+    html`<p>${t('sessions.intro')}</p>
       ${
         others > 0
           ? html`<div class="actions">
-              ${dangerForm(ctx, '/sessions/revoke-others', `Sign out ${others === 1 ? 'the other session' : `all ${others} other sessions`}`, 'Sign out every other session?')}
+              ${dangerForm(ctx, '/sessions/revoke-others', t('sessions.signOutOthers', { count: others }), t('sessions.signOutOthersQuestion'))}
             </div>`
           : ''
       }
       <ul class="plain" id="session-list">
         ${sessions.map((s) => sessionRow(ctx, s))}
       </ul>
-      <p><a href="/account">Back to your account</a></p>`,
+      <p><a href="/account">${t('back')}</a></p>`,
   );
 }
 
@@ -223,16 +236,25 @@ function endsAt(value: unknown): string | null {
 }
 
 /** A factor id as people say it. */
-const FACTOR_NAMES: Record<string, string> = {
-  password: 'password',
-  totp: 'authenticator app',
-  passkey: 'passkey',
-  recovery_code: 'recovery code',
+const FACTOR_KEYS: Record<string, keyof AccountCenterEnglish> = {
+  password: 'factor.password',
+  totp: 'factor.totp',
+  passkey: 'factor.passkey',
+  recovery_code: 'factor.recovery_code',
 };
 
-function factorName(id: unknown): string {
-  return typeof id === 'string' ? (FACTOR_NAMES[id] ?? id.replace(/_/g, ' ')) : 'unknown method';
+function factorName(t: AccountTexts, id: unknown): string {
+  if (typeof id !== 'string') return t('factor.unknown');
+  const key = FACTOR_KEYS[id];
+  return key ? t(key as 'factor.password') : id.replace(/_/g, ' ');
 }
+
+/** The event types this page names itself, in the reader's language. */
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(
+  Object.keys(accountCenterMessages.en)
+    .filter((key) => key.startsWith('event.'))
+    .map((key) => key.slice('event.'.length)),
+);
 
 /** "Password" from "password": the start of a line. */
 function capitalized(text: string): string {
@@ -240,12 +262,17 @@ function capitalized(text: string): string {
 }
 
 /** What happened, in the page's words: a registration is "Account created", not a sign-in. */
-export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'> & { label?: string }): string {
+export function eventLabel(
+  event: Pick<SecurityEventView, 'type' | 'detail'> & { label?: string },
+  language: Language = englishOnly(),
+): string {
+  const t = accountCenterMessages.in(language);
   const { type, detail } = event;
-  if (type === 'sign_in' && detail.registration === true) return 'Account created';
-  if (type === 'sign_in' && detail.method === 'remember') return 'Signed in again (remembered browser)';
-  if (type === 'password_changed' && detail.first === true) return 'Password set';
-  // The label its declaration gives (the core's or a plugin's `events`).
+  if (type === 'sign_in' && detail.registration === true) return t('event.registration');
+  if (type === 'sign_in' && detail.method === 'remember') return t('event.remembered');
+  if (type === 'password_changed' && detail.first === true) return t('event.passwordSet');
+  if (KNOWN_EVENTS.has(type)) return t(`event.${type}` as 'event.sign_in');
+  // The label its declaration gives (a plugin's `events`).
   return (
     event.label ??
     (CORE_SECURITY_EVENTS as Record<string, string>)[type] ??
@@ -254,7 +281,11 @@ export function eventLabel(event: Pick<SecurityEventView, 'type' | 'detail'> & {
 }
 
 /** The event's facts as short phrases ("Firefox on Linux", "from Ada to Ada King"), never raw keys. */
-export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>): string[] {
+export function eventDetails(
+  event: Pick<SecurityEventView, 'type' | 'detail'>,
+  language: Language = englishOnly(),
+): string[] {
+  const t = accountCenterMessages.in(language);
   const d = event.detail;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
   const phrases: (string | null | false)[] = [];
@@ -262,88 +293,94 @@ export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>):
     case 'sign_in':
       phrases.push(
         text(d.device),
-        d.registration === true && 'signed in',
-        d.method !== 'remember' && d.remembered === true && 'kept signed in',
-        d.registration !== true && d.new_device === true && 'new device',
+        d.registration === true && t('detail.signedIn'),
+        d.method !== 'remember' && d.remembered === true && t('detail.keptSignedIn'),
+        d.registration !== true && d.new_device === true && t('detail.newDevice'),
       );
       break;
     case 'sign_in_failed':
       phrases.push(
-        d.method === 'password' ? 'wrong password' : d.method === 'passkey' ? 'passkey not accepted' : null,
+        d.method === 'password'
+          ? t('detail.wrongPassword')
+          : d.method === 'passkey'
+            ? t('detail.passkeyRefused')
+            : null,
       );
       break;
     case 'email_change_requested':
-      phrases.push(text(d.new_email) && `to ${d.new_email}`);
+      phrases.push(text(d.new_email) && t('detail.to', { to: String(d.new_email) }));
       break;
     case 'email_changed':
     case 'username_changed':
-      phrases.push(text(d.from) && text(d.to) && `from ${d.from} to ${d.to}`);
+      phrases.push(
+        text(d.from) && text(d.to) && t('detail.fromTo', { from: String(d.from), to: String(d.to) }),
+      );
       break;
     case 'factor_enrolled':
     case 'factor_removed':
       phrases.push(
-        d.factor !== undefined && capitalized(factorName(d.factor)),
-        d.required === true && 'set up when two-factor became required',
+        d.factor !== undefined && capitalized(factorName(t, d.factor)),
+        d.required === true && t('detail.requiredSetup'),
       );
       break;
     case 'recovery_codes_regenerated':
-      phrases.push(typeof d.count === 'number' && `${d.count} new codes, the old ones no longer work`);
+      phrases.push(typeof d.count === 'number' && t('detail.newCodes', { count: d.count }));
       break;
     case 'token_created':
       phrases.push(
         text(d.name),
-        text(d.abilities) && `may ${String(d.abilities).split(' ').join(', ')}`,
-        d.via === 'token' && 'created with another access token',
+        text(d.abilities) && t('detail.abilities', { abilities: String(d.abilities).split(' ').join(', ') }),
+        d.via === 'token' && t('detail.viaToken'),
       );
       break;
     case 'token_revoked':
-      phrases.push(d.via === 'logout' ? 'signed out with it' : null);
+      phrases.push(d.via === 'logout' ? t('detail.viaLogout') : null);
       break;
     case 'session_revoked':
       phrases.push(
         d.others === true
-          ? typeof d.count === 'number' &&
-              `${d.count === 1 ? 'the other session' : `all ${d.count} other sessions`}`
+          ? typeof d.count === 'number' && t('detail.otherSessions', { count: d.count })
           : text(d.device),
       );
       break;
     case 'sudo_elevated':
-      phrases.push(d.factor !== undefined && `with your ${factorName(d.factor)}`);
+      phrases.push(d.factor !== undefined && t('detail.withFactor', { factor: factorName(t, d.factor) }));
       break;
     case 'second_factor_locked':
       phrases.push(
         typeof d.failures === 'number' &&
           typeof d.window_minutes === 'number' &&
-          `${d.failures} wrong codes within ${d.window_minutes} minutes`,
+          t('detail.lockedAfter', { failures: d.failures, minutes: d.window_minutes }),
       );
       break;
     case 'account_disabled': {
       const until = endsAt(d.until);
+      const reason = text(d.reason);
       phrases.push(
-        text(d.reason) ? `disabled by an administrator: ${d.reason}` : 'disabled by an administrator',
-        until ? `until ${until}` : 'until an administrator enables it again',
+        reason ? t('detail.disabledReason', { reason }) : t('detail.disabled'),
+        until ? t('detail.until', { until }) : t('detail.untilEnabled'),
       );
       break;
     }
     case 'account_enabled':
-      phrases.push('enabled again by an administrator');
+      phrases.push(t('detail.enabled'));
       break;
     case 'signed_out_by_admin':
-      phrases.push('every session and remembered browser signed out by an administrator');
+      phrases.push(t('detail.signedOutByAdmin'));
       break;
     case 'impersonation_started': {
       const until = endsAt(d.until);
-      phrases.push('an administrator started acting as you', until && `until ${until} at the latest`);
+      phrases.push(t('detail.impersonationStarted'), until && t('detail.untilLatest', { until }));
       break;
     }
     case 'impersonation_ended':
       phrases.push(
         d.reason === 'expired'
-          ? 'the time allowed ran out'
+          ? t('detail.expired')
           : d.reason === 'stopped'
-            ? 'the administrator stopped'
+            ? t('detail.stopped')
             : d.reason === 'signed_out'
-              ? 'the session was signed out'
+              ? t('detail.signedOut')
               : null,
       );
       break;
@@ -356,8 +393,8 @@ export function eventDetails(event: Pick<SecurityEventView, 'type' | 'detail'>):
 }
 
 /** One line of facts under an event: its phrases, then the address it came from. */
-function describeDetail(event: SecurityEventView): string {
-  const phrases = eventDetails(event);
+function describeDetail(event: SecurityEventView, language: Language): string {
+  const phrases = eventDetails(event, language);
   if (phrases.length > 0) phrases[0] = capitalized(phrases[0]!);
   if (event.ip) phrases.push(`IP\u00a0${event.ip}`);
   return phrases.join(' · ');
@@ -367,6 +404,7 @@ export function eventsPage(ctx: PageContext<AccountPageProps>): SafeHtml {
   const data = ctx.outcome?.data as EventPage | undefined;
   const events = data?.events ?? [];
   const pagination = data?.pagination;
+  const t = accountCenterMessages.in(ctx.language);
   const link = (page: number | null | undefined, label: string, rel: string) =>
     page
       ? html`<a href="/account/events?page=${page}&amp;limit=${pagination?.limit ?? 20}" rel="${rel}"
@@ -375,32 +413,33 @@ export function eventsPage(ctx: PageContext<AccountPageProps>): SafeHtml {
       : '';
   return layout(
     ctx,
-    'Security events',
-    html`<p>
-        Sign-ins and changes to your account, newest first. They are kept for ${ctx.props.retentionDays} days.
-      </p>
+    t('events.title'),
+    html`<p>${t('events.intro', { days: ctx.props.retentionDays })}</p>
       ${
         events.length === 0
-          ? html`<p>No events yet.</p>`
+          ? html`<p>${t('events.none')}</p>`
           : html`<ol class="plain events" id="event-list">
               ${events.map(
                 (e) =>
                   html`<li class="event" data-event-type="${e.type}">
-                    <div><strong>${eventLabel(e)}</strong> · ${when(e.created_at, '')}</div>
-                    <div class="hint wrap">${describeDetail(e)}</div>
+                    <div>
+                      <strong>${eventLabel(e, ctx.language)}</strong> ·
+                      ${when(e.created_at, '', ctx.language)}
+                    </div>
+                    <div class="hint wrap">${describeDetail(e, ctx.language)}</div>
                   </li>`,
               )}
             </ol>`
       }
       ${
         pagination && (pagination.prevPage || pagination.nextPage)
-          ? html`<nav class="pager" aria-label="Pages">
-              ${link(pagination.prevPage, 'Newer', 'prev')}
-              <span>Page ${pagination.page} of ${pagination.totalPages}</span
-              >${link(pagination.nextPage, 'Older', 'next')}
+          ? html`<nav class="pager" aria-label="${t('events.pages')}">
+              ${link(pagination.prevPage, t('events.newer'), 'prev')}
+              <span>${t('events.page', { page: pagination.page, total: pagination.totalPages })}</span
+              >${link(pagination.nextPage, t('events.older'), 'next')}
             </nav>`
           : ''
       }
-      <p><a href="/account">Back to your account</a></p>`,
+      <p><a href="/account">${t('back')}</a></p>`,
   );
 }

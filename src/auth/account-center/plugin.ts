@@ -13,6 +13,7 @@ import {
   type AccountCenterOptions,
 } from './options.ts';
 import type { DeclaredEventTypes } from '../core/security-events.ts';
+import { accountCenterMessages } from './messages/index.ts';
 import './tables.ts';
 
 /** The security events the account center records. */
@@ -48,6 +49,7 @@ export function accountCenter(options: Partial<AccountCenterOptions> = {}) {
     assets: accountCenterAssets,
     init: startEventRetention,
     events: ACCOUNT_CENTER_EVENTS,
+    messages: accountCenterMessages,
     hooks: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },
     signInFacts: signInEventFacts,
   });

@@ -12,6 +12,7 @@ import { isSudoActive } from '../core/sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
 import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
+import { accountCenterMessages } from './messages/index.ts';
 import { AccountUserSchema, accountUser, changeLocaleEndpoint } from './locale.ts';
 import {
   confirmEmailChange,
@@ -48,7 +49,7 @@ const MAX_EVENTS_PER_PAGE = 100;
 const DEFAULT_EVENTS_PER_PAGE = 20;
 /** Session handles are random and short: a longer id is unknown without a lookup. */
 const MAX_SESSION_HANDLE = 64;
-const INVALID_LINK = 'This link is invalid, was already used or has expired.';
+const INVALID_LINK = accountCenterMessages.text('error.invalidLink');
 
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
 async function accountPageProps(request: EndpointInput): Promise<AccountPageProps> {
@@ -78,9 +79,7 @@ function invalidLink(request: EndpointInput): EndpointResult {
 /** The link's owner must be signed in: anyone else is sent to sign in (401) or refused (403). */
 function requireLinkOwner(caller: Caller | null, ownerId: number) {
   if (caller?.via !== 'session')
-    throw new AuthenticationRequiredError(
-      'Sign in to the account that asked for this change, then open the link again to confirm it.',
-    );
+    throw new AuthenticationRequiredError(accountCenterMessages.text('error.signInToConfirm'));
   if (caller.user.id !== ownerId) throw new OtherAccountError();
   return caller.user;
 }
@@ -147,6 +146,7 @@ const changeUsernameEndpoint = defineEndpoint({
       maxLength: 30,
       pattern: USERNAME.source,
       'x-pattern-message': 'Username may contain only letters, digits and spaces.',
+      'x-pattern-message-key': 'account-center.error.usernamePattern',
     }),
   }),
   responses: { 200: Envelope({ user: 'required' }) },
@@ -158,7 +158,7 @@ const changeUsernameEndpoint = defineEndpoint({
     request.caller = { via: 'session', user: updated, token: null };
     return {
       status: 'success',
-      message: 'Your username was changed.',
+      message: accountCenterMessages.text('answer.usernameChanged'),
       user: publicUser(updated),
       redirect_to: '/account',
     };
@@ -180,20 +180,20 @@ const requestEmailChangeEndpoint = defineEndpoint({
   responses: { 200: Envelope() },
   page: accountPage,
   pageProps: accountPageProps,
-  async handler({ body, caller, services, ip, userAgent }) {
+  async handler({ body, caller, services, ip, userAgent, language }) {
     const user = caller.user;
     if (body.email.toLowerCase() === user.email)
-      throw new ValidationError({ email: 'This is already your email address.' });
+      throw new ValidationError({ email: accountCenterMessages.text('error.sameEmail') });
     await requestEmailChange(
       services,
       user,
       body.email,
       { ip, userAgent },
-      { hideExisting: services.config.registerHideExisting },
+      { hideExisting: services.config.registerHideExisting, language },
     );
     return {
       status: 'info',
-      message: `We sent a link to ${body.email.toLowerCase()}. Open it and confirm, signed in to this account, to change your address.`,
+      message: accountCenterMessages.text('answer.emailSent', { email: body.email.toLowerCase() }),
       redirect_to: '/account',
     };
   },
@@ -220,7 +220,7 @@ const showEmailVerify = defineEndpoint({
     requireLinkOwner(caller, pending.userId);
     return {
       status: 'info',
-      message: `Confirm to change your email address to ${pending.newEmail}.`,
+      message: accountCenterMessages.text('answer.confirmEmail', { email: pending.newEmail }),
       data: { new_email: pending.newEmail },
       // The page's form posts the token back; JSON clients already hold it.
       fields: input.client === 'form' ? { token: params.token } : undefined,
@@ -253,7 +253,7 @@ const confirmEmailVerify = defineEndpoint({
     input.caller = { via: 'session', user, token: null };
     return {
       status: 'success',
-      message: `Your email address is now ${user.email}.`,
+      message: accountCenterMessages.text('answer.emailChanged', { email: user.email }),
       user: publicUser(user),
       redirect_to: '/account',
     };
@@ -287,7 +287,7 @@ const deleteAccountEndpoint = defineEndpoint({
     await endSession(request);
     return {
       status: 'success',
-      message: 'Your account and everything in it were deleted.',
+      message: accountCenterMessages.text('answer.deleted'),
       redirect_to: '/',
     };
   },
@@ -332,7 +332,7 @@ const revokeSession = defineEndpoint({
     // Unknown and someone else's look the same: only the caller's own sessions are searched.
     const ended =
       handle.length <= MAX_SESSION_HANDLE ? await revokeSessionByHandle(services, user.id, handle) : null;
-    if (!ended) throw new NotFoundError('Session not found.');
+    if (!ended) throw new NotFoundError(accountCenterMessages.text('error.sessionNotFound'));
     await recordSecurityEvent(services.db, services.clock, {
       userId: user.id,
       type: 'session_revoked',
@@ -346,7 +346,9 @@ const revokeSession = defineEndpoint({
     if (own) await endSession(request);
     return {
       status: 'success',
-      message: own ? 'You were signed out of this browser.' : 'That session was signed out.',
+      message: own
+        ? accountCenterMessages.text('answer.signedOutHere')
+        : accountCenterMessages.text('answer.sessionSignedOut'),
       redirect_to: own ? '/login' : '/sessions',
     };
   },
@@ -376,8 +378,7 @@ const revokeOthers = defineEndpoint({
     });
     return {
       status: 'success',
-      message:
-        revoked === 1 ? 'One other session was signed out.' : `${revoked} other sessions were signed out.`,
+      message: accountCenterMessages.text('answer.othersSignedOut', { count: revoked }),
       data: { revoked },
       redirect_to: '/sessions',
     };

@@ -55,7 +55,7 @@ export async function recordSignIn({ user, info, request, setCookie, record }: S
   record(
     sessionEvent(services.clock, event, () => {
       if (facts['events.signed_in_before'] && !knownDevice)
-        void notify(services, user, 'new_device', { device, ip: origin.ip });
+        void notify(services, user, 'new_device', { device, ip: origin.ip, locale: request.language.locale });
     }),
   );
 }
