@@ -50,6 +50,7 @@ export const BUILT_IN_NAMES = [
   'account.email.verify.get',
   'account.email.verify.send',
   'account.delete',
+  'account.update',
   'sessions.list',
   'sessions.delete',
   'sessions.revokeOthers',
@@ -121,7 +122,36 @@ export const ORGANIZATION_NAMES = [
   'organizations.members.update',
   'organizations.members.delete',
 ] as const;
+/** The OAuth 2.1 authorization server and OpenID Provider (`oauthProvider()`), on in the demo. */
+export const OAUTH_NAMES = [
+  'oauth2.authorize.get',
+  'oauth2.authorize.continue',
+  'oauth2.authorize.consent',
+  'oauth2.token',
+  'oauth2.revoke',
+  'oauth2.introspect',
+  'oauth2.register',
+  'oauth2.userinfo.get',
+  'oauth2.userinfo.send',
+  'oauth2.endSession.get',
+  'oauth2.endSession.send',
+  'wellKnown.oauthProtectedResource',
+  'wellKnown.openidConfiguration',
+  'wellKnown.oauthAuthorizationServer',
+  'admin.oauth.clients.list',
+  'admin.oauth.clients.create',
+  'admin.oauth.clients.get',
+  'admin.oauth.clients.delete',
+  'admin.oauth.clients.secret',
+  'admin.oauth.clients.disable',
+  'admin.oauth.clients.enable',
+  'account.apps.list',
+  'account.apps.delete',
+] as const;
 export const demoNamesAgree: Exact<
   AuthNames<typeof demoConfig>,
-  (typeof BUILT_IN_NAMES)[number] | (typeof BLOG_NAMES)[number] | (typeof ORGANIZATION_NAMES)[number]
+  | (typeof BUILT_IN_NAMES)[number]
+  | (typeof BLOG_NAMES)[number]
+  | (typeof ORGANIZATION_NAMES)[number]
+  | (typeof OAUTH_NAMES)[number]
 > = true;
