@@ -340,12 +340,15 @@ export class LiveHub {
   private async drain(feed: Feed): Promise<void> {
     const { db } = this.deps;
     while (feed.subscribers.size > 0) {
+      // The last id first: every event up to it has committed, so the read after it holds them
+      // all, unless they were swept.
+      const last = await lastEventId(db, feed.resource);
       const changes = await changesAfter(db, feed.resource, feed.position, BATCH);
-      const next = changes[0]?.id ?? (await lastEventId(db, feed.resource));
-      if (next > feed.position + 1) {
+      const next = changes[0]?.id ?? null;
+      if ((next === null && last > feed.position) || (next !== null && next > feed.position + 1)) {
         // Events this process never delivered are no longer held (swept while it was far behind):
         // its streams cannot know what they missed, so each gets a reset from here.
-        const resumeAt = changes.length > 0 ? next - 1 : next;
+        const resumeAt = next === null ? last : next - 1;
         for (const subscriber of feed.subscribers) subscriber.reset(resumeAt);
         feed.position = resumeAt;
         continue;
