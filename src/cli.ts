@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError } from './config/errors.ts';
+import { ConfigError } from './core/errors.ts';
 import type { CitadelOptions } from './config/types.ts';
 import { loadConfig } from './config/load.ts';
 import { openDatabase } from './db/open.ts';

@@ -73,7 +73,7 @@ export {
   TooManyRequestsError,
   type HttpErrorOptions,
 } from './core/errors.ts';
-export { ConfigError } from './config/errors.ts';
+export { ConfigError } from './core/errors.ts';
 export { html, raw, escapeHtml, SafeHtml, type HtmlValue } from './core/html.ts';
 export { layout, field, form, csrfField } from './http/html/layout.ts';
 export {

@@ -4,7 +4,7 @@ import type { CitadelMigration } from '../db/migrations/types.ts';
 import { coreMigrations } from '../db/migrations/index.ts';
 import type { CitadelPlugin } from '../plugin.ts';
 import { defaultPlugins } from '../auth/index.ts';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { securityEventTypes } from '../auth/core/security-events.ts';
 
 /**

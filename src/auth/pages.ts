@@ -1,7 +1,7 @@
-import type { SafeHtml } from '../http/html/html.ts';
+import type { SafeHtml } from '../core/html.ts';
 import type { PageContext, PageRenderer } from '../http/response/respond.ts';
 import { errorPage } from '../http/html/error-page.ts';
-import { ConfigError } from '../config/errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { homePage } from './accounts/home-page.ts';
 import {
   forgotPasswordPage,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseOpenApiVersion } from '../core/openapi.ts';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../core/errors.ts';
 import { parseTrustProxy } from './trust-proxy.ts';
 import type { CitadelConfig, CitadelOptions, Limits, LogLevel } from './types.ts';
 import { parseDatabaseUrl } from '../db/url.ts';

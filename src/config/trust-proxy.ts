@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ConfigError } from './errors.ts';
+import { ConfigError } from '../core/errors.ts';
 
 /**
  * Which proxies may tell Citadel the client address. Never "trust everything": then

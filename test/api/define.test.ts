@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { compileApi } from '../../src/api/resource/compile.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 import { createApi, defineResource, type ResourceConfig } from '../../src/index.ts';
 
 const base = (): ResourceConfig => ({

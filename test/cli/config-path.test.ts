@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configPath } from '../../src/cli.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 
 /** Which config file the command line loads, with and without a Node.js that runs TypeScript. */
 describe('the config file the command line loads', () => {

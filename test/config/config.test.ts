@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultLimits, loadConfig } from '../../src/config/load.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 import type { CitadelOptions } from '../../src/config/types.ts';
 import { knownActions, resolvePlugins } from '../../src/app/assembly.ts';
 import { resolvePluginOptions } from '../../src/auth/core/plugin-options.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { html, trustedCss } from '../../src/http/html/html.ts';
+import { html, trustedCss } from '../../src/core/html.ts';
 import { eventDetails, eventLabel } from '../../src/auth/account-center/pages.ts';
 import { securityEventTypes } from '../../src/auth/core/security-events.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 

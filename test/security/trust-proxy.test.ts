@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { ConfigError } from '../../src/config/errors.ts';
+import { ConfigError } from '../../src/core/errors.ts';
 
 const routes = (app: FastifyInstance) => {
   app.get('/test/ip', { config: { action: 'test.ip' } }, async (request) => ({ ip: request.ip }));

@@ -1,6 +1,6 @@
 import type { PipelineAction } from '../../../src/index.ts';
 import { ValidationError } from '../../../src/index.ts';
-import { html } from '../../../src/http/html/html.ts';
+import { html } from '../../../src/core/html.ts';
 
 const ACCEPTED = new Set([true, 1, '1', 'true', 'on', 'yes']);
 

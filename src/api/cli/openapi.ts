@@ -1,5 +1,5 @@
 import type { CitadelOptions } from '../../config/types.ts';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import { parseOpenApiVersion } from '../../core/openapi.ts';
 import { buildOpenApiDocument } from '../openapi/document.ts';
 

@@ -1,6 +1,6 @@
 import type { TObject } from '@sinclair/typebox';
 import type { AliasedRawBuilder } from 'kysely';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import type { Dialect } from '../../db/url.ts';
 import { readExpression } from './column-types.ts';
 import { DEFAULT_LIMIT, DEFAULT_MAX_LIMIT, LIST_PARAMETERS, validateApi, VERBS } from './define.ts';

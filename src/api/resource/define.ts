@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import { parseOpenApiVersion, type OpenApiVersion } from '../../core/openapi.ts';
 import type { ApiConfig, LiveOptions, PublishOptions, ResourceConfig, Verb } from './types.ts';
 

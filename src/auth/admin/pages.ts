@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../http/html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import { field, form, layout, when } from '../../http/html/layout.ts';
 import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
 import { isAdmin } from '../core/roles.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import type { CitadelConfig } from '../../config/types.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AfterCommit } from '../../db/after-commit.ts';

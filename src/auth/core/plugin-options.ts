@@ -1,6 +1,6 @@
 import type { CitadelConfig } from '../../config/types.ts';
 import type { CitadelServices } from './services.ts';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 
 /** Plugin id to the options it runs with, resolved once at start-up (`resolvePluginOptions`). */
 export type PluginOptionsMap = ReadonlyMap<string, unknown>;

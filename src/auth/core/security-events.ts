@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
 import { pagePagination, type PagePagination } from './page-pagination.ts';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 
 /**
  * The event types the core records, with the words pages show for them: sessions, passwords,

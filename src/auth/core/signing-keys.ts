@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import type { CitadelServices } from './services.ts';
 
 /** The JWS algorithms Citadel signs with: RS256 (OpenID Connect's default) and EdDSA (Ed25519). */

@@ -1,6 +1,6 @@
 import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
 import { ValidationError } from '../../core/errors.ts';
-import { html, type SafeHtml } from '../../http/html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import { enrolledAtSignIn } from './registry.ts';
 import { forgetSignInFacts } from '../core/sign-in-facts.ts';
 import { totpFactor } from './totp.ts';

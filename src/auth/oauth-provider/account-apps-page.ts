@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../../http/html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, layout, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { oauthProviderMessages } from './messages/index.ts';

@@ -1,4 +1,4 @@
-import { html } from '../../http/html/html.ts';
+import { html } from '../../core/html.ts';
 import { csrfField, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { oauthProviderMessages } from './messages/index.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { html, type SafeHtml } from '../../http/html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
 import { ACTIVE_ORGANIZATION_KEY } from '../core/tenancy.ts';

@@ -1,5 +1,5 @@
 import { isValidAbility } from '../core/abilities.ts';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 
 const ROLE_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 

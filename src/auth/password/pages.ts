@@ -1,4 +1,4 @@
-import { html } from '../../http/html/html.ts';
+import { html } from '../../core/html.ts';
 import { field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import { passwordMessages } from './messages/index.ts';

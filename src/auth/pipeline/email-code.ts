@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
 import { safeEqual } from '../../core/crypto.ts';
 import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
-import { html } from '../../http/html/html.ts';
+import { html } from '../../core/html.ts';
 import { claimOnce } from '../core/claims.ts';
 import { pipelineOptions } from './options.ts';
 import type { LocalText } from '../../core/i18n/catalog.ts';

@@ -13,7 +13,7 @@ import {
   type PendingContext,
 } from '../core/sign-in/pending.ts';
 import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
-import { html } from '../../http/html/html.ts';
+import { html } from '../../core/html.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
 import { pipelineOptions } from './options.ts';
 import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';

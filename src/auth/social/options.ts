@@ -1,6 +1,6 @@
 import type { CitadelConfig, OAuthProviderConfig } from '../../config/types.ts';
 import type { CitadelServices } from '../core/services.ts';
-import { ConfigError } from '../../config/errors.ts';
+import { ConfigError } from '../../core/errors.ts';
 import { pluginOptions } from '../core/plugin-options.ts';
 
 /** The social plugin's id. */

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from '../html/html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 
 export interface DocsPageOptions {
   title: string;

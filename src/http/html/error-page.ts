@@ -1,4 +1,4 @@
-import { html } from './html.ts';
+import { html } from '../../core/html.ts';
 import { layout } from './layout.ts';
 import type { PageContext } from '../response/respond.ts';
 import { coreMessages } from '../../core/i18n/messages/index.ts';

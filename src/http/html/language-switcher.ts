@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '../../core/html.ts';
 import type { PageContext } from '../response/respond.ts';
 import { coreMessages } from '../../core/i18n/messages/index.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicUser, type Caller, type PublicUser } from '../security/caller.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { SafeHtml } from '../html/html.ts';
+import type { SafeHtml } from '../../core/html.ts';
 import type { Flash, Session } from '../sessions/session.ts';
 import { clientKind } from '../request/negotiation.ts';
 import { csrfToken } from '../security/csrf.ts';

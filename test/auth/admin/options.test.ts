@@ -5,7 +5,7 @@
  * anonymous fast path: no impersonation in the session, no promise.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config/errors.ts';
+import { ConfigError } from '../../../src/core/errors.ts';
 import type { CitadelConfig } from '../../../src/config/types.ts';
 import type { RequestContext } from '../../../src/auth/core/request-context.ts';
 import { Session } from '../../../src/http/sessions/session.ts';

@@ -1,7 +1,7 @@
 import type { CitadelServices } from '../services.ts';
 import type { RequestContext } from '../request-context.ts';
 import type { UserRecord } from '../users.ts';
-import type { SafeHtml } from '../../../http/html/html.ts';
+import type { SafeHtml } from '../../../core/html.ts';
 import type { Text } from '../../../core/i18n/catalog.ts';
 
 /** Why the pipeline runs: after any sign-in (password, magic link, social) or after registration. */

@@ -1,2 +1,0 @@
-// The template lives in core/html.ts, so mail (below http) renders with it too.
-export * from '../../core/html.ts';
