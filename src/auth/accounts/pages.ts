@@ -22,6 +22,15 @@ function socialButtons(ctx: PageContext<SignInPageProps>) {
     </ul>`;
 }
 
+/**
+ * An identifier a plugin offers to prefill the sign-in form with (`data.login_hint`: the OAuth
+ * provider's waiting authorization); what the user typed comes first. A form value only.
+ */
+function identifierHint(ctx: PageContext<SignInPageProps>): string | undefined {
+  const hint = ctx.outcome?.data?.login_hint;
+  return ctx.input.email ?? (typeof hint === 'string' ? hint : undefined);
+}
+
 export function loginPage(ctx: PageContext<SignInPageProps>) {
   const t = accountsMessages.in(ctx.language);
   return layout(
@@ -31,7 +40,7 @@ export function loginPage(ctx: PageContext<SignInPageProps>) {
       ${form(
         ctx,
         '/login',
-        html`${field(ctx, { name: 'email', label: t('login.identifier'), autocomplete: 'username webauthn', required: true })}
+        html`${field(ctx, { name: 'email', label: t('login.identifier'), autocomplete: 'username webauthn', required: true, value: identifierHint(ctx) })}
           ${field(ctx, { name: 'password', label: t('login.password'), type: 'password', autocomplete: 'current-password', required: true })}
           <label class="check"
             ><input type="checkbox" name="remember" value="1" /> ${t('login.remember', { days: 30 })}</label

@@ -5,6 +5,7 @@ import type { AuthorizationRequest } from './consent-pending.ts';
 import { coversScopes, isKnownScope, parseScope } from './scopes.ts';
 import { oauthProviderOptions } from './options.ts';
 import type { AuthorizeRefusal } from './consent-page.ts';
+import { loginHintOf } from './login-hint.ts';
 
 /** The query of `GET /oauth2/authorize`, every field as the client sent it. */
 export interface AuthorizeQuery {
@@ -108,7 +109,7 @@ export async function validateAuthorizeRequest(
       nonce: query.nonce ?? null,
       prompt,
       maxAge,
-      loginHint: query.login_hint ?? null,
+      loginHint: loginHintOf(query.login_hint),
       resource,
     },
   };

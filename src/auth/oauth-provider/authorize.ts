@@ -48,7 +48,7 @@ const AuthorizeQuerySchema = Type.Object({
   nonce: Param('Put in the ID token'),
   prompt: Param('`none`, `login`, `consent`'),
   max_age: Param('Seconds since the sign-in, at most'),
-  login_hint: Param('Accepted, not used'),
+  login_hint: Param('Prefills the sign-in form (at most 191 characters; a longer one is ignored)'),
   resource: Param('RFC 8707: the resource API identifier or the issuer'),
   request: Param('Not supported'),
   request_uri: Param('Not supported'),

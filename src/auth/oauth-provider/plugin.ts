@@ -16,6 +16,7 @@ import { revokeEndpoints } from './revoke.ts';
 import { introspectEndpoints } from './introspect.ts';
 import { endSessionEndpoints } from './end-session.ts';
 import { endPendingOnSignOut, noteSignIn } from './sign-in-hooks.ts';
+import { offerLoginHint } from './login-hint.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -56,7 +57,11 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     hooks: {
       // Each sign-in: when and how (auth_time, amr), and back to a waiting authorization.
       signedIn: noteSignIn,
-      after: [{ match: { action: 'logout' }, handler: endPendingOnSignOut }],
+      after: [
+        { match: { action: 'logout' }, handler: endPendingOnSignOut },
+        // The sign-in page prefills its identifier with the waiting authorization's login_hint.
+        { match: { action: 'login.show' }, handler: offerLoginHint },
+      ],
     },
     init: ({ services }) => initResourceServer(services),
   });
