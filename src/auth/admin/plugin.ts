@@ -6,6 +6,7 @@ import { adminEndpoints } from './routes.ts';
 import { impersonationEndWatcher, markImpersonation } from './impersonation.ts';
 import { adminHeaderLink } from './pages.ts';
 import { ADMIN_EVENTS } from './events.ts';
+import { adminMessages } from './messages/index.ts';
 import { ADMIN_ID, adminDefaults, adminOptions, resolveAdminOptions, type AdminOptions } from './options.ts';
 
 /**
@@ -57,5 +58,6 @@ export function admin(options: Partial<AdminOptions> = {}) {
       ],
     },
     events: ADMIN_EVENTS,
+    messages: adminMessages,
   });
 }

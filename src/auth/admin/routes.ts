@@ -10,6 +10,7 @@ import { endImpersonation, impersonationOf, startImpersonation } from './imperso
 import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
 import { adminOptions } from './options.ts';
 import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
+import { adminMessages } from './messages/index.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
@@ -30,8 +31,8 @@ const UserId = Type.Object({ id: Type.String({ maxLength: 20, pattern: '^[0-9]+$
 async function targetUser(input: EndpointInput<{ id: string }>, admin: UserRecord): Promise<UserRecord> {
   const id = Number(input.params.id);
   const user = Number.isSafeInteger(id) ? await input.services.users.findById(id) : undefined;
-  if (!user) throw new NotFoundError('User not found.');
-  if (user.id === admin.id) throw new ConflictError('Not on your own account.');
+  if (!user) throw new NotFoundError(adminMessages.text('error.userNotFound'));
+  if (user.id === admin.id) throw new ConflictError(adminMessages.text('error.ownAccount'));
   return user;
 }
 
@@ -111,7 +112,7 @@ const show = defineEndpoint({
   async handler({ params, services }) {
     const id = Number(params.id);
     const user = Number.isSafeInteger(id) ? await services.users.findById(id) : undefined;
-    if (!user) throw new NotFoundError('User not found.');
+    if (!user) throw new NotFoundError(adminMessages.text('error.userNotFound'));
     const now = services.clock.now().toISOString();
     const [view] = (await listUsers(services.db, now, { id: user.id, page: 1, limit: 1 })).users;
     return { status: 'success', data: { user: view! }, render: true };
@@ -136,7 +137,7 @@ const userChange = {
  */
 async function changeUser(
   input: EndpointInput<{ id: string }, unknown, unknown, 'admin'>,
-  done: string,
+  done: 'answer.disabled' | 'answer.enabled' | 'answer.signedOut',
   change: (
     target: UserRecord,
     by: { admin: UserRecord; origin: ReturnType<typeof originOf> },
@@ -147,7 +148,7 @@ async function changeUser(
   await change(target, { admin, origin: originOf(input) });
   return {
     status: 'success' as const,
-    message: `${target.username} ${done}.`,
+    message: adminMessages.text(done, { username: target.username }),
     redirect_to: `/admin/users/${target.id}`,
   };
 }
@@ -158,8 +159,8 @@ function disabledUntil(until: string | undefined, now: Date): string | null {
   const zoneless = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(until);
   const at = Date.parse(zoneless ? `${until}Z` : until);
   if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}/.test(until))
-    throw new ValidationError({ until: 'Give a date and time (ISO 8601).' });
-  if (at <= now.getTime()) throw new ValidationError({ until: 'The end must be in the future.' });
+    throw new ValidationError({ until: adminMessages.text('error.untilFormat') });
+  if (at <= now.getTime()) throw new ValidationError({ until: adminMessages.text('error.untilPast') });
   return new Date(at).toISOString();
 }
 
@@ -176,7 +177,7 @@ const disable = defineEndpoint({
     ),
   }),
   handler: (input) =>
-    changeUser(input, 'is disabled', (target, by) => {
+    changeUser(input, 'answer.disabled', (target, by) => {
       const until = disabledUntil(input.body.until, input.services.clock.now());
       return disableUser(input.services, target, { reason: input.body.reason, until }, by);
     }),
@@ -188,7 +189,8 @@ const enable = defineEndpoint({
   path: '/admin/users/:id/enable',
   action: 'admin.enable',
   summary: 'Enable a disabled account (administrators, sudo)',
-  handler: (input) => changeUser(input, 'is enabled', (target, by) => enableUser(input.services, target, by)),
+  handler: (input) =>
+    changeUser(input, 'answer.enabled', (target, by) => enableUser(input.services, target, by)),
 });
 
 const signOut = defineEndpoint({
@@ -198,7 +200,7 @@ const signOut = defineEndpoint({
   action: 'admin.sign_out',
   summary: 'End every session of a user (administrators, sudo)',
   handler: (input) =>
-    changeUser(input, 'is signed out everywhere', (target, by) => signOutUser(input.services, target, by)),
+    changeUser(input, 'answer.signedOut', (target, by) => signOutUser(input.services, target, by)),
 });
 
 const impersonate = defineEndpoint({
@@ -221,17 +223,17 @@ const impersonate = defineEndpoint({
   async handler(input) {
     const admin = input.caller.user;
     if (input.caller.via !== 'session')
-      throw new ForbiddenError('Impersonation needs a browser session.', { action: 'admin.forbidden' });
+      throw new ForbiddenError(adminMessages.text('error.needsBrowser'), { action: 'admin.forbidden' });
     const target = await targetUser(input, admin);
     const now = input.services.clock.now().toISOString();
     if (target.active !== 1 || isDisabled(target, now))
-      throw new ConflictError('This account is inactive or disabled.');
-    if (isAdmin(target)) throw new ConflictError('Administrators cannot be impersonated.');
+      throw new ConflictError(adminMessages.text('error.inactive'));
+    if (isAdmin(target)) throw new ConflictError(adminMessages.text('error.adminTarget'));
     const minutes = adminOptions(input.services).impersonationMinutes;
     const state = startImpersonation(input, admin, target, minutes);
     return {
       status: 'success',
-      message: `You are now acting as ${target.username}.`,
+      message: adminMessages.text('answer.actingAs', { username: target.username }),
       data: { user_id: target.id, expires_at: state.expiresAt },
       redirect_to: '/',
     };
@@ -251,15 +253,15 @@ const stop = defineEndpoint({
     const state = impersonationOf(request);
     // Only the session acting as someone else has anything to stop.
     if (!state || caller?.via !== 'session' || !caller.impersonator)
-      throw new ForbiddenError('You are not acting as another user.', { action: 'admin.forbidden' });
+      throw new ForbiddenError(adminMessages.text('error.notActing'), { action: 'admin.forbidden' });
     const admin = await endImpersonation(request, state, 'stopped');
     return admin
       ? {
           status: 'success',
-          message: 'You are yourself again.',
+          message: adminMessages.text('answer.yourselfAgain'),
           redirect_to: `/admin/users/${state.userId}`,
         }
-      : { status: 'success', message: 'You have been signed out.', redirect_to: '/login' };
+      : { status: 'success', message: adminMessages.text('answer.signedOutSelf'), redirect_to: '/login' };
   },
 });
 

@@ -93,6 +93,8 @@ export interface PageHeaderRequest {
   db: Kysely<Database>;
   /** Whether this server answers a link to `path` (as `PageContext.serves`). */
   serves: (path: string) => boolean;
+  /** The reader's language (as `PageContext.language`). */
+  language: Language;
 }
 
 declare module 'fastify' {
@@ -155,6 +157,7 @@ async function headerParts(request: FastifyRequest, csrf: string): Promise<SafeH
     csrf,
     db: request.server.db,
     serves: (path) => request.server.servedPaths.has(path),
+    language: requestLanguage(request),
   };
   const rendered = await Promise.all(parts.map((part) => part(page)));
   return rendered.filter((part): part is SafeHtml => part !== null);
