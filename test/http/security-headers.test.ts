@@ -15,7 +15,7 @@ const DOCUMENT = {
   'x-content-type-options': 'nosniff',
   'x-dns-prefetch-control': 'off',
   'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
+  'x-frame-options': 'DENY',
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 };

@@ -61,7 +61,7 @@ function expectSecurityHeaders(response: RawResponse, where: string) {
   expect(response.headers['cross-origin-resource-policy'], where).toBe('same-origin');
   if (String(response.headers['content-type']).startsWith('text/html')) {
     expect(response.headers['content-security-policy'], where).toContain("default-src 'self'");
-    expect(response.headers['x-frame-options'], where).toBe('SAMEORIGIN');
+    expect(response.headers['x-frame-options'], where).toBe('DENY');
     expect(response.headers['referrer-policy'], where).toBe('same-origin');
     expect(response.headers['cross-origin-opener-policy'], where).toBe('same-origin');
   } else {

@@ -26,6 +26,9 @@ export function citadelHelmetOptions(
       },
     },
     crossOriginEmbedderPolicy: false,
+    // No Citadel page is ever framed (the consent page least of all: clickjacking); browsers without
+    // CSP frame-ancestors still refuse, where helmet's default SAMEORIGIN would allow this origin.
+    xFrameOptions: { action: 'deny' },
     // RFC 6797 §7.2: HSTS is sent over https only; an http APP_URL (development) gets none.
     strictTransportSecurity: config.secureCookies,
     // Same-origin Referers let a form post that needs sudo come back to its page afterwards;

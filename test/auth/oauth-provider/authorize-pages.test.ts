@@ -84,6 +84,26 @@ describe('OAuth provider: the pages the authorization shows', () => {
     expect(tokens.claims()!.sub).toBe(String(user.id));
   });
 
+  it('no page of the authorization may be framed (clickjacking): X-Frame-Options DENY and CSP frame-ancestors none', async () => {
+    const user = await t.createUser();
+    const { browser } = await loginPageFor(user.email);
+    const pages = [
+      // The sign-in page the authorization sends to, and the consent page after it.
+      await browser.get('/login', 'form'),
+      (await signInOnForm(browser, issuer, user)).response!,
+      await browser.get('/oauth2/authorize/continue', 'form'),
+      // The authorize endpoint's own page (an unknown client is shown, never redirected to).
+      await t.client().get('/oauth2/authorize?client_id=unknown&response_type=code', 'form'),
+    ];
+    expect(pages[1]!.text).toContain('name="decision"');
+    expect(pages[3]!.status).toBe(400);
+    for (const page of pages) {
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('a refused sign-in shows what the user typed, not the hint', async () => {
     const { browser } = await loginPageFor('hinted@example.com');
     const refused = await browser.post(
