@@ -64,9 +64,8 @@ export function writtenAll(
   texts: Readonly<Record<string, Text>>,
   language: Language,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [field, text] of Object.entries(texts)) out[field] = written(text, language);
-  return out;
+  // fromEntries defines own properties: a field named `__proto__` stays a field, not a prototype.
+  return Object.fromEntries(Object.entries(texts).map(([field, text]) => [field, written(text, language)]));
 }
 
 function write(value: MessageValue | undefined, params: unknown, format: Formatter, key: string): string {
