@@ -27,7 +27,7 @@ const SAME_AS_ENGLISH: ReadonlySet<string> = new Set([
 /** Words a language writes as English does (brand and technical terms): accepted as its text. */
 const SAME_WORDS: Readonly<Record<(typeof SHIPPED)[number], readonly string[]>> = {
   de: ['Name', 'Passkey', 'Passkeys', 'Code', 'Token', 'Tokens', 'Browser', 'Status'],
-  fr: ['Actions', 'Code', 'Sessions', 'Passkey', 'Passkeys'],
+  fr: ['Actions', 'Code', 'Sessions', 'Passkey', 'Passkeys', 'active'],
   ar: [],
 };
 
