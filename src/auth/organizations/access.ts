@@ -4,6 +4,7 @@ import type { Caller } from '../../http/security/caller.ts';
 import type { CitadelServices } from '../core/services.ts';
 import { rowIdFromText } from '../../db/row-id.ts';
 import { membershipOf, type Membership } from './service.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** An organization as its member sees it: with the member's role. */
 export const OrganizationWithRole = Type.Object({
@@ -13,10 +14,19 @@ export const OrganizationWithRole = Type.Object({
   role: Type.String(),
 });
 
+const NOT_FOUND = {
+  organization: organizationsMessages.text('error.organizationNotFound'),
+  member: organizationsMessages.text('error.memberNotFound'),
+  invitation: organizationsMessages.text('error.invitationNotFound'),
+};
+
 /** A path id, or 404: anything else (letters, out of the column's range) names nothing. */
-export function parseId(raw: string, what = 'Organization'): number {
+export function parseId(
+  raw: string,
+  what: 'organization' | 'member' | 'invitation' = 'organization',
+): number {
   const id = rowIdFromText(raw);
-  if (id === null) throw new NotFoundError(`${what} not found.`);
+  if (id === null) throw new NotFoundError(NOT_FOUND[what]);
   return id;
 }
 
@@ -27,7 +37,7 @@ export async function requireMember(
   organizationId: number,
 ): Promise<Membership> {
   const member = await membershipOf(services.db, caller.user.id, organizationId);
-  if (!member) throw new NotFoundError('Organization not found.');
+  if (!member) throw new NotFoundError(organizationsMessages.text('error.organizationNotFound'));
   return member;
 }
 

@@ -15,6 +15,7 @@ import {
   type ChangeOrigin,
   type Membership,
 } from './service.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** Invitations work for seven days, once. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
@@ -23,11 +24,9 @@ export const EMAIL_PROOF_TTL_SECONDS = 24 * 3600;
 /** The envelope's `action` of an accept refused until the invited address is proved. */
 export const EMAIL_UNCONFIRMED_ACTION = 'organizations.email_unconfirmed';
 
-const GONE = 'This invitation is invalid, was revoked, was already used or has expired.';
-const OTHER_ADDRESS =
-  'This invitation was sent to another address: sign in with the account whose confirmed email received it.';
-const UNCONFIRMED =
-  'Confirm your email address first: the invitation page sends you a link that confirms it, then the same invitation link lets you join.';
+const GONE = organizationsMessages.text('invite.gone');
+const OTHER_ADDRESS = organizationsMessages.text('error.otherAddress');
+const UNCONFIRMED = organizationsMessages.text('error.unconfirmed');
 
 /**
  * Invitations that can still be accepted: not used, not expired, and sent by someone who is still
@@ -157,16 +156,17 @@ export async function revokeInvitation(
     .where('i.id', '=', invitationId)
     .where('i.organization_id', '=', organizationId)
     .executeTakeFirst();
-  if (!invitation) throw new NotFoundError('Invitation not found.');
+  if (!invitation) throw new NotFoundError(organizationsMessages.text('error.invitationNotFound'));
   if (invitation.role === 'owner' && member.role !== 'owner')
-    throw new ForbiddenError('Only an owner may withdraw an owner invitation.');
+    throw new ForbiddenError(organizationsMessages.text('error.ownerWithdrawsOwner'));
   const deleted = await services.db
     .deleteFrom('organization_invitations')
     .where('id', '=', invitation.id)
     .where('used_at', 'is', null)
     .executeTakeFirst();
   // Accepted (or withdrawn) in the meantime.
-  if (Number(deleted.numDeletedRows) !== 1) throw new NotFoundError('Invitation not found.');
+  if (Number(deleted.numDeletedRows) !== 1)
+    throw new NotFoundError(organizationsMessages.text('error.invitationNotFound'));
   return invitation.email;
 }
 
@@ -191,9 +191,7 @@ export async function acceptInvitation(
   if (user.email_verified_at === null) {
     if (proof === undefined || !(await claimProof(db, user, proof, now)))
       throw new ForbiddenError(
-        proof === undefined
-          ? UNCONFIRMED
-          : 'This confirmation link is invalid, was already used or has expired: ask for a new one on the invitation page.',
+        proof === undefined ? UNCONFIRMED : organizationsMessages.text('error.proofInvalid'),
         { action: EMAIL_UNCONFIRMED_ACTION },
       );
     await services.users.markEmailVerified(user.id);
@@ -250,7 +248,7 @@ export async function createEmailProof(
   if (!invitation) throw new NotFoundError(GONE);
   if (!sameAddress(user.email, invitation.email)) throw new ForbiddenError(OTHER_ADDRESS);
   if (user.email_verified_at !== null)
-    throw new ConflictError('Your address is already confirmed: accept the invitation.');
+    throw new ConflictError(organizationsMessages.text('error.alreadyConfirmed'));
   const proof = randomToken(32);
   await insertReturningId(db, 'organization_email_proofs', {
     user_id: user.id,

@@ -29,6 +29,7 @@ export {
   invitationsOf,
   pendingInvitations,
 } from './invitations-service.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** The emailed invitation link's path: `{appUrl}/organizations/invitations/links/{token}`. */
 export const INVITATION_LINK_PATH = '/organizations/invitations/links/:token';
@@ -140,12 +141,12 @@ export function invitationEndpoints(
           return {
             status: 'error',
             statusCode: 404,
-            message: 'This invitation is invalid, was already used or has expired.',
+            message: organizationsMessages.text('answer.invitationInvalid'),
             render: true,
           };
         return {
           status: 'info',
-          message: 'Accept with POST /organizations/invitations/accept {token}.',
+          message: organizationsMessages.text('answer.acceptWith'),
           render: true,
         };
       },
@@ -195,11 +196,11 @@ export function invitationEndpoints(
     pageProps: detailProps,
     async handler({ params, membership: member, services }) {
       const organizationId = member.id;
-      const invitationId = parseId(params.invitationId, 'Invitation');
+      const invitationId = parseId(params.invitationId, 'invitation');
       const email = await revokeInvitation(services, member, invitationId);
       return {
         status: 'success',
-        message: `The invitation to ${email} was withdrawn.`,
+        message: organizationsMessages.text('answer.withdrawn', { email }),
         redirect_to: `/organizations/${organizationId}`,
       };
     },
@@ -235,7 +236,7 @@ export function invitationEndpoints(
       }
       return {
         status: 'success',
-        message: `You joined ${organization.name}.`,
+        message: organizationsMessages.text('answer.joined', { name: organization.name }),
         data: { organization },
         redirect_to: `/organizations/${organization.id}`,
       };
@@ -259,22 +260,23 @@ export function invitationEndpoints(
     responses: { 200: Envelope() },
     page: invitationPage,
     pageProps: linkProps,
-    async handler({ body, caller, services }) {
+    async handler({ body, caller, services, language }) {
       const { config } = services;
       const user = caller.user;
+      const t = organizationsMessages.in(user.locale ? services.languages.get(user.locale) : language);
       const { proof, organization } = await createEmailProof(services, user, body.token);
       const url = invitationLinkUrl(config.appUrl, body.token, proof);
       await services.mailer.send(
         composeMail(user.email, {
-          subject: `Confirm your address to join ${organization}`,
-          intro: `Someone signed in as ${user.username} asked to confirm that ${user.email} is theirs, to join ${organization}. Open the link within 24 hours while signed in as ${user.username} and press the button.`,
-          link: { url, label: `Confirm and join ${organization}` },
-          outro: 'If it was not you, ignore this email: nothing changes.',
+          subject: t('mail.proof.subject', { name: organization }),
+          intro: t('mail.proof.intro', { username: user.username, email: user.email, name: organization }),
+          link: { url, label: t('mail.proof.link', { name: organization }) },
+          outro: t('mail.proof.outro'),
         }),
       );
       return {
         status: 'success',
-        message: `A link that confirms ${user.email} is on its way. Open it while signed in to this account.`,
+        message: organizationsMessages.text('answer.proofSent', { email: user.email }),
         // Browsers stay on the invitation's page (no token in a Location header).
         render: true,
       };

@@ -4,6 +4,7 @@ import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, field, form, layout } from '../../http/html/layout.ts';
 import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
 import { ACTIVE_ORGANIZATION_KEY } from '../core/tenancy.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 export interface OrganizationSummary {
   id: number;
@@ -53,36 +54,37 @@ function activeForm(
 
 /** GET /organizations: the caller's organizations, switching, and a form to create one. */
 export function organizationsPage(ctx: PageContext<OrganizationsPageProps>) {
+  const t = organizationsMessages.in(ctx.language);
   const { organizations, active } = ctx.props;
   const rows = organizations.map(
     (o) =>
       html`<tr>
         <td>
           <a href="/organizations/${String(o.id)}">${o.name}</a
-          >${o.id === active ? html`<span class="badge">active</span>` : ''}
+          >${o.id === active ? html`<span class="badge">${t('list.active')}</span>` : ''}
         </td>
         <td><code>${o.slug}</code></td>
         <td>${o.role}</td>
         <td>
-          ${o.id === active ? '' : activeForm(ctx, o.id, html`Act in <span class="visually-hidden">${o.name}</span>`)}
+          ${o.id === active ? '' : activeForm(ctx, o.id, html`${t('list.actIn')} <span class="visually-hidden">${o.name}</span>`)}
         </td>
       </tr>`,
   );
   return layout(
     ctx,
-    'Organizations',
-    html`<p>Organizations share projects and other data between their members, each with a role.</p>
+    t('list.title'),
+    html`<p>${t('list.intro')}</p>
       ${
         organizations.length === 0
-          ? html`<p>You are not a member of any organization yet.</p>`
+          ? html`<p>${t('list.none')}</p>`
           : html`<div class="table-wrap">
                 <table class="stack">
                   <thead>
                     <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Slug</th>
-                      <th scope="col">Your role</th>
-                      <th scope="col"><span class="visually-hidden">Switch</span></th>
+                      <th scope="col">${t('list.name')}</th>
+                      <th scope="col">${t('list.slug')}</th>
+                      <th scope="col">${t('list.yourRole')}</th>
+                      <th scope="col"><span class="visually-hidden">${t('list.switch')}</span></th>
                     </tr>
                   </thead>
                   <tbody>
@@ -90,27 +92,28 @@ export function organizationsPage(ctx: PageContext<OrganizationsPageProps>) {
                   </tbody>
                 </table>
               </div>
-              ${active === null ? '' : html`<div class="actions">${activeForm(ctx, null, 'Act in no organization')}</div>`}`
+              ${active === null ? '' : html`<div class="actions">${activeForm(ctx, null, t('list.actInNone'))}</div>`}`
       }
-      <h2>Create an organization</h2>
+      <h2>${t('create.title')}</h2>
       ${form(
         ctx,
         '/organizations',
-        html`${field(ctx, { name: 'name', label: 'Name', required: true })}
-        ${field(ctx, { name: 'slug', label: 'Slug (optional)', hint: 'Lower-case letters, digits and dashes; made from the name when left empty.' })}`,
-        'Create',
+        html`${field(ctx, { name: 'name', label: t('list.name'), required: true })}
+        ${field(ctx, { name: 'slug', label: t('create.slug'), hint: t('create.slugHint') })}`,
+        t('create.submit'),
       )}`,
   );
 }
 
 /** GET /organizations/{id}: members and their roles, invitations, and the owner's settings. */
 export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
+  const t = organizationsMessages.in(ctx.language);
   const { organization, members, invitations, roles, active } = ctx.props;
   if (!organization)
     return layout(
       ctx,
-      'Organization',
-      html`<p>No such organization. <a href="/organizations">Your organizations</a></p>`,
+      t('org.title'),
+      html`<p>${t('org.none')} <a href="/organizations">${t('org.yours')}</a></p>`,
     );
   const id = String(organization.id);
   const manager = organization.role === 'owner' || organization.role === 'admin';
@@ -130,16 +133,17 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
     const base = `/organizations/${id}/members/${String(m.user.id)}`;
     return html`<tr>
       <td>
-        ${m.user.username}${m.user.id === me ? html`<span class="badge muted">you</span>` : ''}
+        ${m.user.username}${m.user.id === me ? html`<span class="badge muted">${t('org.you')}</span>` : ''}
         <div class="hint wrap">${m.user.email}</div>
       </td>
       <td>
         ${
           touchable
             ? html`<form class="switcher" method="post" action="${base}/role">
-                ${csrfField(ctx)}${roleSelect('role', m.role, `Role of ${m.user.username}`, `role-${String(m.user.id)}`)}
+                ${csrfField(ctx)}${roleSelect('role', m.role, t('org.roleOf', { username: m.user.username }), `role-${String(m.user.id)}`)}
                 <button class="secondary" type="submit">
-                  Save <span class="visually-hidden">role of ${m.user.username}</span>
+                  ${t('org.save')}
+                  <span class="visually-hidden">${t('org.roleOf', { username: m.user.username })}</span>
                 </button>
               </form>`
             : m.role
@@ -150,7 +154,7 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
           touchable || m.user.id === me
             ? html`<form class="inline" method="post" action="${base}/remove">
                 ${csrfField(ctx)}<button class="danger" type="submit">
-                  ${m.user.id === me ? 'Leave' : html`Remove <span class="visually-hidden">${m.user.username}</span>`}
+                  ${m.user.id === me ? t('org.leave') : html`${t('org.remove')} <span class="visually-hidden">${m.user.username}</span>`}
                 </button>
               </form>`
             : ''
@@ -162,19 +166,17 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
     ctx,
     organization.name,
     html`<p>
-        Slug <code>${organization.slug}</code> · your role:
-        <strong>${organization.role}</strong
-        >${organization.id === active ? html`<span class="badge">active</span>` : ''}
+        ${t('org.facts', { slug: organization.slug, role: organization.role })}${organization.id === active ? html`<span class="badge">${t('list.active')}</span>` : ''}
       </p>
-      ${organization.id === active ? '' : html`<div class="actions">${activeForm(ctx, organization.id, 'Act in this organization', false)}</div>`}
-      <h2>Members</h2>
+      ${organization.id === active ? '' : html`<div class="actions">${activeForm(ctx, organization.id, t('org.actHere'), false)}</div>`}
+      <h2>${t('org.members')}</h2>
       <div class="table-wrap">
         <table class="stack">
           <thead>
             <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">${t('org.member')}</th>
+              <th scope="col">${t('org.role')}</th>
+              <th scope="col"><span class="visually-hidden">${t('org.actions')}</span></th>
             </tr>
           </thead>
           <tbody>
@@ -182,19 +184,16 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
           </tbody>
         </table>
       </div>
-      <h2>Roles</h2>
-      <p class="hint">
-        Owners and admins may do everything; owners alone manage owners and delete the organization. Other
-        roles hold the permissions the server gives them.
-      </p>
+      <h2>${t('org.roles')}</h2>
+      <p class="hint">${t('org.rolesHint')}</p>
       ${
         manager
-          ? html`<h2>Invite someone</h2>
+          ? html`<h2>${t('org.invite')}</h2>
               ${form(
                 ctx,
                 `/organizations/${id}/invitations`,
-                html`${field(ctx, { name: 'email', label: 'Email', type: 'email', autocomplete: 'off', required: true })}
-                  <label for="invite-role">Role</label>
+                html`${field(ctx, { name: 'email', label: t('org.email'), type: 'email', autocomplete: 'off', required: true })}
+                  <label for="invite-role">${t('org.role')}</label>
                   <select id="invite-role" name="role">
                     ${roles
                       .filter((role) => owner || role !== 'owner')
@@ -205,18 +204,18 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                           </option>`,
                       )}
                   </select>`,
-                'Send invitation',
+                t('org.sendInvitation'),
               )}
               ${
                 invitations.length === 0
                   ? ''
-                  : html`<h2>Open invitations</h2>
+                  : html`<h2>${t('org.openInvitations')}</h2>
                       <ul class="plain">
                         ${invitations.map(
                           (i) =>
                             html`<li class="event">
-                              <span class="wrap">${i.email}</span> · ${i.role} · by ${i.inviter} · until
-                              <time>${i.expires_at.slice(0, 10)}</time>
+                              <span class="wrap">${i.email}</span> ·
+                              ${t('org.invitationLine', { role: i.role, inviter: i.inviter, until: i.expires_at.slice(0, 10) })}
                               ${
                                 owner || i.role !== 'owner'
                                   ? html`<form
@@ -225,8 +224,8 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                                       action="/organizations/${id}/invitations/${String(i.id)}/revoke"
                                     >
                                       ${csrfField(ctx)}<button class="secondary" type="submit">
-                                        Withdraw
-                                        <span class="visually-hidden">the invitation to ${i.email}</span>
+                                        ${t('org.withdraw')}
+                                        <span class="visually-hidden">${i.email}</span>
                                       </button>
                                     </form>`
                                   : ''
@@ -240,18 +239,17 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
       ${
         owner
           ? html`<div class="card danger-zone">
-              <h2>Delete the organization</h2>
-              <p>
-                Its members lose access, and its projects and other data are deleted. This asks you to confirm
-                who you are.
-              </p>
+              <h2>${t('org.deleteTitle')}</h2>
+              <p>${t('org.deleteIntro')}</p>
               <form method="post" action="/organizations/${id}/delete">
-                ${csrfField(ctx)}<button class="danger" type="submit">Delete ${organization.name}</button>
+                ${csrfField(ctx)}<button class="danger" type="submit">
+                  ${t('org.delete', { name: organization.name })}
+                </button>
               </form>
             </div>`
           : ''
       }
-      <p><a href="/organizations">All your organizations</a></p>`,
+      <p><a href="/organizations">${t('org.all')}</a></p>`,
   );
 }
 
@@ -260,13 +258,9 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
  * holding the invited address without having proved it is offered a link that proves it.
  */
 export function invitationPage(ctx: PageContext<InvitationPageProps>) {
+  const t = organizationsMessages.in(ctx.language);
   const { token, proof, organization, state, email } = ctx.props;
-  if (!organization)
-    return layout(
-      ctx,
-      'Invitation',
-      html`<p>This invitation is invalid, was revoked, was already used or has expired.</p>`,
-    );
+  if (!organization) return layout(ctx, t('invite.title'), html`<p>${t('invite.gone')}</p>`);
   const tokenField = html`${csrfField(ctx)}<input type="hidden" name="token" value="${token}" />`;
   const join = (label: string) =>
     html`<form method="post" action="/organizations/invitations/accept">
@@ -275,23 +269,17 @@ export function invitationPage(ctx: PageContext<InvitationPageProps>) {
     </form>`;
   const body =
     state === 'anonymous'
-      ? html`<p><a href="/login">Sign in</a> first, then open the link again.</p>`
+      ? html`<p>${t('invite.signInFirst')} <a href="/login">${t('invite.signIn')}</a></p>`
       : state === 'other_address'
-        ? html`<p>
-            This invitation was sent to another address than yours (<span class="wrap">${email}</span>): sign
-            in with the account whose address received it.
-          </p>`
+        ? html`<p class="wrap">${t('invite.otherAddress', { email })}</p>`
         : state === 'ready'
-          ? join(`Join ${organization}`)
+          ? join(t('invite.join', { name: organization }))
           : proof
-            ? html`<p>Confirm that <span class="wrap">${email}</span> is yours, and join.</p>
-                ${join(`Confirm my address and join ${organization}`)}`
-            : html`<p>
-                  Your address <span class="wrap">${email}</span> is not confirmed yet. We can email it a
-                  link: open it while signed in to this account to confirm the address and join.
-                </p>
+            ? html`<p class="wrap">${t('invite.confirmAndJoinIntro', { email })}</p>
+                ${join(t('invite.confirmAndJoin', { name: organization }))}`
+            : html`<p class="wrap">${t('invite.unconfirmed', { email })}</p>
                 <form method="post" action="/organizations/invitations/confirmation">
-                  ${tokenField}<button type="submit">Email me a confirmation link</button>
+                  ${tokenField}<button type="submit">${t('invite.emailMe')}</button>
                 </form>`;
   // The confirmation link was just sent (that answer shows this page again, with its message).
   const sent =
@@ -300,12 +288,9 @@ export function invitationPage(ctx: PageContext<InvitationPageProps>) {
       : '';
   return layout(
     ctx,
-    `Join ${organization}`,
+    t('invite.join', { name: organization }),
     html`${sent}
-      <p>
-        You are invited to join <strong>${organization}</strong>. Accept it while signed in with the address
-        the invitation was sent to.
-      </p>
+      <p>${t('invite.intro', { name: organization })}</p>
       ${body}`,
   );
 }
@@ -322,16 +307,17 @@ export function switcher(
     if (caller?.via !== 'session') return null;
     const organizations = await load(request.db, caller.user.id);
     const active = request.session.get<number>(ACTIVE_ORGANIZATION_KEY) ?? null;
-    if (organizations.length === 0) return html`<a href="/organizations">Organizations</a>`;
+    const t = organizationsMessages.in(request.language);
+    if (organizations.length === 0) return html`<a href="/organizations">${t('list.title')}</a>`;
     return html`<form class="switcher" method="post" action="/organizations/active">
       <input type="hidden" name="_csrf" value="${request.csrf}" />
-      <label class="visually-hidden" for="organization-switch">Active organization</label>
+      <label class="visually-hidden" for="organization-switch">${t('switcher.label')}</label>
       <select id="organization-switch" name="organization_id">
-        <option value="" ${active === null ? 'selected' : ''}>No organization</option>
+        <option value="" ${active === null ? 'selected' : ''}>${t('switcher.none')}</option>
         ${organizations.map((o) => html`<option value="${String(o.id)}" ${o.id === active ? 'selected' : ''}>${o.name}</option>`)}
       </select>
-      <button class="secondary" type="submit">Switch</button>
-      <a href="/organizations">Organizations</a>
+      <button class="secondary" type="submit">${t('switcher.submit')}</button>
+      <a href="/organizations">${t('list.title')}</a>
     </form>`;
   };
 }

@@ -6,6 +6,7 @@ import { switcher } from './pages.ts';
 import { ORGANIZATION_ERROR_CODES, ORGANIZATION_EVENTS } from './events.ts';
 import { compileRoles } from './roles.ts';
 import { activeOrganizationId, createTenancy, membershipOf, noteSessionOrganization } from './service.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** The options of `organizations()`: the permissions of `member` and of the application's own roles. */
 export interface OrganizationsOptions {
@@ -67,6 +68,7 @@ export function organizations(options: OrganizationsOptions = {}) {
       ],
     },
     events: ORGANIZATION_EVENTS,
+    messages: organizationsMessages,
     errorCodes: ORGANIZATION_ERROR_CODES,
   });
 }

@@ -28,6 +28,7 @@ import { MAX_ROW_ID, rowIdFromText } from '../../db/row-id.ts';
 import { isManagerRole, OrganizationWithRole, parseId, requireMember } from './access.ts';
 import { invitationEndpoints, invitationLinkUrl } from './invitations.ts';
 import { createInvitation, invitationsOf } from './invitations-service.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** At most this many invitations per organization per hour. */
 export const INVITATIONS_PER_HOUR = 10;
@@ -102,7 +103,9 @@ export function organizationEndpoints(roles: RolePermissions) {
   };
   const checkRole = (role: string) => {
     if (!roles.has(role))
-      throw new ValidationError({ role: `The role must be one of: ${roleNames.join(', ')}.` });
+      throw new ValidationError({
+        role: organizationsMessages.text('error.roleOneOf', { roles: roleNames.join(', ') }),
+      });
   };
 
   const create = defineEndpoint({
@@ -121,9 +124,9 @@ export function organizationEndpoints(roles: RolePermissions) {
       const { body, caller, services, session } = input;
       const { db } = services;
       const name = body.name.trim();
-      if (name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
+      if (name === '') throw new ValidationError({ name: organizationsMessages.text('error.nameBlank') });
       if (body.slug !== undefined && (await slugTaken(db, body.slug)))
-        throw new ValidationError({ slug: 'This slug is taken.' });
+        throw new ValidationError({ slug: organizationsMessages.text('error.slugTaken') });
       const slug = body.slug ?? (await freeSlug(db, slugify(name)));
       const id = await createOrganization(services, input, caller.user.id, { name, slug });
       if (caller.via === 'session') {
@@ -133,7 +136,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       return {
         status: 'success',
         statusCode: 201,
-        message: `Organization ${name} created.`,
+        message: organizationsMessages.text('answer.created', { name }),
         data: { organization: { id, name, slug } },
         redirect_to: `/organizations/${id}`,
       };
@@ -195,11 +198,12 @@ export function organizationEndpoints(roles: RolePermissions) {
       const changes: { name?: string; slug?: string } = {};
       if (body.name !== undefined) {
         changes.name = body.name.trim();
-        if (changes.name === '') throw new ValidationError({ name: 'The name cannot be blank.' });
+        if (changes.name === '')
+          throw new ValidationError({ name: organizationsMessages.text('error.nameBlank') });
       }
       if (body.slug !== undefined) {
         if (await slugTaken(services.db, body.slug, member.id))
-          throw new ValidationError({ slug: 'This slug is taken.' });
+          throw new ValidationError({ slug: organizationsMessages.text('error.slugTaken') });
         changes.slug = body.slug;
       }
       if (Object.keys(changes).length > 0) {
@@ -210,7 +214,11 @@ export function organizationEndpoints(roles: RolePermissions) {
         name: changes.name ?? member.name,
         slug: changes.slug ?? member.slug,
       };
-      return { status: 'success', message: 'Organization updated.', data: { organization } };
+      return {
+        status: 'success',
+        message: organizationsMessages.text('answer.updated'),
+        data: { organization },
+      };
     },
   });
 
@@ -236,7 +244,7 @@ export function organizationEndpoints(roles: RolePermissions) {
       }
       return {
         status: 'success',
-        message: `Organization ${member.name} deleted.`,
+        message: organizationsMessages.text('answer.deleted', { name: member.name }),
         redirect_to: '/organizations',
       };
     },
@@ -270,10 +278,12 @@ export function organizationEndpoints(roles: RolePermissions) {
         }),
       }),
     },
-    async handler({ membership: member, body, caller, services }) {
+    async handler({ membership: member, body, caller, services, language }) {
       checkRole(body.role);
       if (body.role === 'owner' && member.role !== 'owner')
-        throw new ForbiddenError('Only an owner may invite an owner.');
+        throw new ForbiddenError(organizationsMessages.text('error.ownerInvitesOwner'));
+      // The invitee may have no account yet: the email is in the inviter's language.
+      const t = organizationsMessages.in(language);
       // Counted only for the organization's managers: nobody else can use up its invitations.
       await services.rateLimiter.consume(`organizations:invite:${member.id}`, INVITATIONS_PER_HOUR, 3600);
       const { config } = services;
@@ -287,16 +297,21 @@ export function organizationEndpoints(roles: RolePermissions) {
       const url = invitationLinkUrl(config.appUrl, token);
       await services.mailer.send(
         composeMail(email, {
-          subject: `Join ${member.name}`,
-          intro: `${caller.user.username} invites you to join the organization ${member.name} as ${body.role}. Sign in with this address (${email}) and follow the link within 7 days. It works once.`,
-          link: { url, label: `Join ${member.name}` },
-          outro: 'If you do not want to join, ignore this email.',
+          subject: t('mail.invite.subject', { name: member.name }),
+          intro: t('mail.invite.intro', {
+            inviter: caller.user.username,
+            name: member.name,
+            role: body.role,
+            email,
+          }),
+          link: { url, label: t('mail.invite.link', { name: member.name }) },
+          outro: t('mail.invite.outro'),
         }),
       );
       return {
         status: 'success',
         statusCode: 201,
-        message: `Invitation sent to ${email}.`,
+        message: organizationsMessages.text('answer.invited', { email }),
         data: { invitation: { id, email, role: body.role, expires_at: expiresAt } },
         redirect_to: `/organizations/${member.id}`,
       };
@@ -328,10 +343,14 @@ export function organizationEndpoints(roles: RolePermissions) {
     async handler(input) {
       const { params, body, membership, services } = input;
       const organizationId = membership.id;
-      const userId = parseId(params.userId, 'Member');
+      const userId = parseId(params.userId, 'member');
       checkRole(body.role);
       await changeMemberRole(services, input, membership, userId, body.role);
-      return { status: 'success', message: 'Role changed.', redirect_to: `/organizations/${organizationId}` };
+      return {
+        status: 'success',
+        message: organizationsMessages.text('answer.roleChanged'),
+        redirect_to: `/organizations/${organizationId}`,
+      };
     },
   });
 
@@ -351,7 +370,7 @@ export function organizationEndpoints(roles: RolePermissions) {
     async handler(input) {
       const { params, caller, membership, services, session } = input;
       const organizationId = membership.id;
-      const userId = parseId(params.userId, 'Member');
+      const userId = parseId(params.userId, 'member');
       const self = userId === caller.user.id;
       await removeFromOrganization(services, input, membership, userId, self);
       if (self && session.get(ACTIVE_ORGANIZATION_KEY) === organizationId) {
@@ -360,7 +379,9 @@ export function organizationEndpoints(roles: RolePermissions) {
       }
       return {
         status: 'success',
-        message: self ? 'You left the organization.' : 'Member removed.',
+        message: self
+          ? organizationsMessages.text('answer.left')
+          : organizationsMessages.text('answer.removed'),
         redirect_to: self ? '/organizations' : `/organizations/${organizationId}`,
       };
     },
@@ -392,16 +413,23 @@ export function organizationEndpoints(roles: RolePermissions) {
       forgetTenant(input);
       if (raw === null || raw === '') {
         session.delete(ACTIVE_ORGANIZATION_KEY);
-        return { status: 'success', message: 'No active organization.', data: { organization: null } };
+        return {
+          status: 'success',
+          message: organizationsMessages.text('answer.noActive'),
+          data: { organization: null },
+        };
       }
       const id = typeof raw === 'number' ? raw : rowIdFromText(raw);
       // Out of the id column's range: no organization has it (and no database is asked).
-      if (id === null) throw new ValidationError({ organization_id: 'No such organization of yours.' });
+      if (id === null)
+        throw new ValidationError({
+          organization_id: organizationsMessages.text('error.noSuchOrganization'),
+        });
       const member = await requireMember(services, caller, id);
       session.set(ACTIVE_ORGANIZATION_KEY, member.id);
       return {
         status: 'success',
-        message: `You now act in ${member.name}.`,
+        message: organizationsMessages.text('answer.actingIn', { name: member.name }),
         data: { organization: member },
         redirect_to: `/organizations/${member.id}`,
       };

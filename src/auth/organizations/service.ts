@@ -18,6 +18,7 @@ import {
 } from '../core/tenancy.ts';
 import type { RolePermissions } from './roles.ts';
 import { rowIdFromText } from '../../db/row-id.ts';
+import { organizationsMessages } from './messages/index.ts';
 
 /** The envelope's `action` of a refused change that would leave an organization without an owner. */
 export const LAST_OWNER_ACTION = 'organizations.last_owner';
@@ -26,7 +27,7 @@ export const LAST_OWNER_ACTION = 'organizations.last_owner';
 export class LastOwnerError extends ConflictError {
   override name = 'LastOwnerError';
   constructor() {
-    super('An organization keeps at least one owner: make another member an owner first.', {
+    super(organizationsMessages.text('error.lastOwner'), {
       action: LAST_OWNER_ACTION,
     });
   }
@@ -93,14 +94,14 @@ export function createTenancy(roles: RolePermissions): Tenancy {
       const id = rowIdFromText(rawId);
       const member = id === null ? undefined : await membershipOf(db, userId, id);
       // A non-member learns nothing, not even that the organization exists.
-      if (!member) throw new NotFoundError('Organization not found.');
+      if (!member) throw new NotFoundError(organizationsMessages.text('error.organizationNotFound'));
       if (!holdsOrgRole(roles, member.role, orgRole))
         throw new ForbiddenError(
           orgRole === 'owner'
-            ? 'Only an owner of the organization may do this.'
+            ? organizationsMessages.text('error.ownerOnly')
             : orgRole === 'admin'
-              ? 'Only an owner or an admin of the organization may do this.'
-              : `Your role in the organization does not hold ${orgRole}.`,
+              ? organizationsMessages.text('error.managerOnly')
+              : organizationsMessages.text('error.roleLacks', { permission: orgRole }),
         );
       return member;
     },
@@ -236,7 +237,8 @@ export async function createOrganization(
     );
   } catch (error) {
     // Two creations raced for the same slug: the second one is told, as if it had looked first.
-    if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+    if (isUniqueViolation(error))
+      throw new ValidationError({ slug: organizationsMessages.text('error.slugTaken') });
     throw error;
   }
 }
@@ -250,7 +252,8 @@ export async function updateOrganization(
   try {
     await db.updateTable('organizations').set(changes).where('id', '=', id).execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ValidationError({ slug: 'This slug is taken.' });
+    if (isUniqueViolation(error))
+      throw new ValidationError({ slug: organizationsMessages.text('error.slugTaken') });
     throw error;
   }
 }
@@ -300,8 +303,7 @@ export function isManagerRole(role: string): boolean {
 }
 
 export function requireManager(member: Membership): void {
-  if (!isManagerRole(member.role))
-    throw new ForbiddenError('Only an owner or an admin of the organization may do this.');
+  if (!isManagerRole(member.role)) throw new ForbiddenError(organizationsMessages.text('error.managerOnly'));
 }
 
 /** Whether a member with `inviterRole` may invite (and keep inviting) with `role`. */
@@ -341,9 +343,9 @@ function changeMember(
   return retryOnDeadlock(() =>
     services.db.transaction().execute(async (trx) => {
       if (!(await lockOrganization(trx, services.dialect, organizationId)))
-        throw new NotFoundError('Organization not found.');
+        throw new NotFoundError(organizationsMessages.text('error.organizationNotFound'));
       const target = await membershipOf(trx, targetId, organizationId);
-      if (!target) throw new NotFoundError('Member not found.');
+      if (!target) throw new NotFoundError(organizationsMessages.text('error.memberNotFound'));
       await change(trx, actor, target);
     }),
   );
@@ -363,7 +365,7 @@ export async function changeMemberRole(
   const organizationId = membership.id;
   await changeMember(services, membership, userId, async (trx, actor, target) => {
     if ((target.role === 'owner' || role === 'owner') && actor.role !== 'owner')
-      throw new ForbiddenError('Only an owner may make or change an owner.');
+      throw new ForbiddenError(organizationsMessages.text('error.ownerChangesOwner'));
     if (target.role === role) return;
     if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) throw new LastOwnerError();
     await trx
@@ -399,7 +401,7 @@ export async function removeFromOrganization(
     if (!self) {
       requireManager(actor);
       if (target.role === 'owner' && actor.role !== 'owner')
-        throw new ForbiddenError('Only an owner may remove an owner.');
+        throw new ForbiddenError(organizationsMessages.text('error.ownerRemovesOwner'));
     }
     if (target.role === 'owner' && (await ownerCount(trx, organizationId)) <= 1) throw new LastOwnerError();
     await trx
