@@ -27,6 +27,7 @@ export interface RsaPublicJwk {
   use: 'sig';
 }
 
+/** A public key of the one JWKS (`GET /.well-known/jwks.json`): Ed25519 or RSA. */
 export type PublicJwk = OkpPublicJwk | RsaPublicJwk;
 
 /** The key that signs now for one algorithm. */
