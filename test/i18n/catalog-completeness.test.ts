@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageCatalog } from '../../src/core/i18n/catalog.ts';
 import type { MessageValue } from '../../src/core/i18n/types.ts';
 import { coreMessages } from '../../src/core/i18n/messages/index.ts';
+import type { CitadelPlugin } from '../../src/plugin.ts';
 import { authMessages } from '../../src/auth/core/messages/index.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';
@@ -36,7 +37,7 @@ const SAME_WORDS: Readonly<Record<(typeof SHIPPED)[number], readonly string[]>> 
  * folder only registers its catalog on its plugin (`messages`): it is walked from there.
  */
 function everyCatalog(): MessageCatalog[] {
-  const plugins = [...defaultPlugins(), organizations(), oauthProvider()];
+  const plugins: readonly CitadelPlugin[] = [...defaultPlugins(), organizations(), oauthProvider()];
   return [
     coreMessages,
     authMessages,
@@ -77,7 +78,7 @@ describe('message catalogs', () => {
       for (const catalog of catalogs) {
         const translation: Readonly<Record<string, MessageValue | undefined>> =
           catalog.translations[language] ?? {};
-        for (const [key, english] of Object.entries(catalog.en)) {
+        for (const [key, english] of Object.entries(catalog.en as Readonly<Record<string, MessageValue>>)) {
           const full = `${catalog.namespace}.${key}`;
           const value = translation[key];
           if (value === undefined || SAME_AS_ENGLISH.has(full)) continue;
@@ -93,7 +94,7 @@ describe('message catalogs', () => {
       for (const catalog of catalogs) {
         const translation: Readonly<Record<string, MessageValue | undefined>> =
           catalog.translations[language] ?? {};
-        for (const [key, english] of Object.entries(catalog.en)) {
+        for (const [key, english] of Object.entries(catalog.en as Readonly<Record<string, MessageValue>>)) {
           const value = translation[key];
           if (value !== undefined && typeof english === 'string' && typeof value !== 'string')
             mismatched.push(`${catalog.namespace}.${key}`);
