@@ -2,6 +2,7 @@ import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, field, form, layout, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
 import type { ClientMetadataView } from './client-schema.ts';
+import { oauthProviderMessages } from './messages/index.ts';
 
 /** What the admin pages of OAuth clients show; `clients` and `client` are null for non-admins. */
 export interface AdminClientsPageProps {
@@ -11,31 +12,21 @@ export interface AdminClientsPageProps {
   scopes: string[];
 }
 
-const TEXT = {
-  listTitle: 'OAuth clients',
-  notAllowed: 'This page is for administrators.',
-  intro:
-    'Applications that sign their users in with this server (OpenID Connect) or act on its API for them (OAuth 2.1).',
-  none: 'No client is registered.',
-  newSecret: 'Copy the client secret now.',
-  newSecretHint: 'It is stored hashed and will not be shown again; rotate it if it is lost.',
-  register: 'Register a client',
-  unverified: 'Registered by the client itself: users see it as not verified.',
-} as const;
+type Texts = ReturnType<typeof oauthProviderMessages.in>;
 
-function kind(client: ClientMetadataView): string {
-  const type = client.token_endpoint_auth_method === 'none' ? 'Public' : 'Confidential';
-  return client.application_type === 'native' ? `${type}, native` : type;
+function kind(t: Texts, client: ClientMetadataView): string {
+  const type = client.token_endpoint_auth_method === 'none' ? t('admin.public') : t('admin.confidential');
+  return client.application_type === 'native' ? t('admin.kindNative', { type }) : type;
 }
 
-function status(client: ClientMetadataView): SafeHtml {
+function status(t: Texts, client: ClientMetadataView): SafeHtml {
   return client.disabled_at
-    ? html`<span class="badge">Disabled</span>`
-    : html`<span class="badge muted">Active</span>`;
+    ? html`<span class="badge">${t('admin.disabled')}</span>`
+    : html`<span class="badge muted">${t('admin.active')}</span>`;
 }
 
 function notAllowed(ctx: PageContext, title: string): SafeHtml {
-  return layout(ctx, title, html`<p>${TEXT.notAllowed}</p>`);
+  return layout(ctx, title, html`<p>${oauthProviderMessages.in(ctx.language)('admin.notAllowed')}</p>`);
 }
 
 /** The secret a create or rotate answer carries, shown once. */
@@ -44,15 +35,16 @@ function newSecret(ctx: PageContext): SafeHtml | '' {
   const secret = data?.client_secret;
   if (typeof secret !== 'string') return '';
   const clientId = typeof data?.client_id === 'string' ? data.client_id : '';
+  const t = oauthProviderMessages.in(ctx.language);
   return html`<section class="flash success" id="new-secret" role="status">
-    <p><strong>${TEXT.newSecret}</strong> ${TEXT.newSecretHint}</p>
+    <p><strong>${t('admin.newSecret')}</strong> ${t('admin.newSecretHint')}</p>
     <dl class="facts">
-      <dt>Client ID</dt>
+      <dt>${t('admin.clientId')}</dt>
       <dd><code class="secret" id="new-client-id">${clientId}</code></dd>
-      <dt>Client secret</dt>
+      <dt>${t('admin.clientSecret')}</dt>
       <dd><code class="secret" id="new-secret-value">${secret}</code></dd>
     </dl>
-    <button type="button" class="secondary" data-copy="new-secret-value">Copy secret</button>
+    <button type="button" class="secondary" data-copy="new-secret-value">${t('admin.copySecret')}</button>
   </section>`;
 }
 
@@ -99,10 +91,10 @@ function select(
 function scopeField(ctx: PageContext, scopes: readonly string[]): SafeHtml {
   const id = 'field-scope';
   const error = ctx.errors.scope;
-  return html`<label for="${id}">Allowed scopes</label>
+  const t = oauthProviderMessages.in(ctx.language);
+  return html`<label for="${id}">${t('admin.allowedScopes')}</label>
     <div class="hint" id="${id}-hint">
-      Separated by spaces: what the client may ask users for (each user still consents). Supported:
-      ${scopes.map((scope) => html`<code class="ability">${scope}</code> `)}
+      ${t('admin.scopesHint')} ${scopes.map((scope) => html`<code class="ability">${scope}</code> `)}
     </div>
     <input
       id="${id}"
@@ -119,25 +111,26 @@ function scopeField(ctx: PageContext, scopes: readonly string[]): SafeHtml {
 
 /** /admin/oauth/clients: the clients, a new client's secret once, the registration form. */
 export function adminClientsPage(ctx: PageContext<AdminClientsPageProps>): SafeHtml {
+  const t = oauthProviderMessages.in(ctx.language);
   const { clients, scopes } = ctx.props;
-  if (!clients) return notAllowed(ctx, TEXT.listTitle);
+  if (!clients) return notAllowed(ctx, t('admin.listTitle'));
   return layout(
     ctx,
-    TEXT.listTitle,
-    html`<p><a href="/admin/users">Users</a></p>
+    t('admin.listTitle'),
+    html`<p><a href="/admin/users">${t('admin.users')}</a></p>
       ${newSecret(ctx)}
-      <p>${TEXT.intro}</p>
+      <p>${t('admin.intro')}</p>
       ${
         clients.length === 0
-          ? html`<p id="no-clients">${TEXT.none}</p>`
+          ? html`<p id="no-clients">${t('admin.none')}</p>`
           : html`<div class="table-wrap">
               <table id="client-list" class="stack">
                 <thead>
                   <tr>
-                    <th>Client</th>
-                    <th>Type</th>
-                    <th>Status</th>
-                    <th>Registered</th>
+                    <th>${t('admin.client')}</th>
+                    <th>${t('admin.type')}</th>
+                    <th>${t('admin.status')}</th>
+                    <th>${t('admin.registered')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -146,12 +139,14 @@ export function adminClientsPage(ctx: PageContext<AdminClientsPageProps>): SafeH
                       html`<tr data-client-id="${client.client_id}">
                         <td class="wrap">
                           <a href="/admin/oauth/clients/${client.client_id}">${client.client_name}</a>
-                          ${client.registration === 'dynamic' ? html`<span class="badge">Not verified</span>` : ''}
+                          ${client.registration === 'dynamic' ? html`<span class="badge">${t('admin.notVerified')}</span>` : ''}
                           <div class="hint"><code class="secret">${client.client_id}</code></div>
                         </td>
-                        <td data-label="Type">${kind(client)}</td>
-                        <td data-label="Status">${status(client)}</td>
-                        <td data-label="Registered">${when(client.created_at, '')}</td>
+                        <td data-label="${t('admin.type')}">${kind(t, client)}</td>
+                        <td data-label="${t('admin.status')}">${status(t, client)}</td>
+                        <td data-label="${t('admin.registered')}">
+                          ${when(client.created_at, '', ctx.language)}
+                        </td>
                       </tr>`,
                   )}
                 </tbody>
@@ -159,24 +154,24 @@ export function adminClientsPage(ctx: PageContext<AdminClientsPageProps>): SafeH
             </div>`
       }
       <section class="card" aria-labelledby="register-heading">
-        <h2 id="register-heading">${TEXT.register}</h2>
+        <h2 id="register-heading">${t('admin.register')}</h2>
         ${form(
           ctx,
           '/admin/oauth/clients',
-          html`${field(ctx, { name: 'client_name', label: 'Name', required: true, hint: 'Shown to users on the consent page.' })}
-          ${textarea(ctx, 'redirect_uris', 'Redirect URIs', 'One per line. https; a native app may use http://127.0.0.1 (any port).', true)}
-          ${textarea(ctx, 'post_logout_redirect_uris', 'Post-logout redirect URIs (optional)', 'One per line.', false)}
-          ${select(ctx, 'token_endpoint_auth_method', 'Client type', [
-            ['client_secret_basic', 'Confidential, secret in HTTP Basic'],
-            ['client_secret_post', 'Confidential, secret in the body'],
-            ['none', 'Public, no secret (app, SPA, CLI)'],
+          html`${field(ctx, { name: 'client_name', label: t('admin.name'), required: true, hint: t('admin.nameHint') })}
+          ${textarea(ctx, 'redirect_uris', t('admin.redirectUris'), t('admin.redirectUrisHint'), true)}
+          ${textarea(ctx, 'post_logout_redirect_uris', t('admin.logoutUris'), t('admin.onePerLine'), false)}
+          ${select(ctx, 'token_endpoint_auth_method', t('admin.clientType'), [
+            ['client_secret_basic', t('admin.basic')],
+            ['client_secret_post', t('admin.post')],
+            ['none', t('admin.noSecret')],
           ])}
-          ${select(ctx, 'application_type', 'Application', [
-            ['web', 'Web application'],
-            ['native', 'Native app (loopback, app scheme)'],
+          ${select(ctx, 'application_type', t('admin.application'), [
+            ['web', t('admin.web')],
+            ['native', t('admin.nativeApp')],
           ])}
           ${scopeField(ctx, scopes)}`,
-          'Register client',
+          t('admin.registerSubmit'),
         )}
       </section>`,
   );
@@ -184,80 +179,79 @@ export function adminClientsPage(ctx: PageContext<AdminClientsPageProps>): SafeH
 
 /** /admin/oauth/clients/{client_id}: the client's registration and its actions. */
 export function adminClientPage(ctx: PageContext<AdminClientsPageProps>): SafeHtml {
+  const t = oauthProviderMessages.in(ctx.language);
   const { client } = ctx.props;
-  if (!client) return notAllowed(ctx, 'OAuth client');
+  if (!client) return notAllowed(ctx, t('admin.clientTitle'));
   const base = `/admin/oauth/clients/${client.client_id}`;
   const confidential = client.token_endpoint_auth_method !== 'none';
   return layout(
     ctx,
     client.client_name,
-    html`<p><a href="/admin/oauth/clients">All clients</a></p>
+    html`<p><a href="/admin/oauth/clients">${t('admin.allClients')}</a></p>
       ${newSecret(ctx)}
-      ${client.registration === 'dynamic' ? html`<p class="flash info">${TEXT.unverified}</p>` : ''}
+      ${client.registration === 'dynamic' ? html`<p class="flash info">${t('admin.unverified')}</p>` : ''}
       <dl class="facts" id="client-facts">
-        <dt>Client ID</dt>
+        <dt>${t('admin.clientId')}</dt>
         <dd><code class="secret">${client.client_id}</code></dd>
-        <dt>Type</dt>
-        <dd>${kind(client)} (<code>${client.token_endpoint_auth_method}</code>)</dd>
-        <dt>Status</dt>
-        <dd>${status(client)}</dd>
-        <dt>Redirect URIs</dt>
+        <dt>${t('admin.type')}</dt>
+        <dd>${kind(t, client)} (<code>${client.token_endpoint_auth_method}</code>)</dd>
+        <dt>${t('admin.status')}</dt>
+        <dd>${status(t, client)}</dd>
+        <dt>${t('admin.redirectUris')}</dt>
         <dd>${client.redirect_uris.map((uri) => html`<div><code class="secret">${uri}</code></div>`)}</dd>
         ${
           client.post_logout_redirect_uris.length > 0
-            ? html`<dt>Post-logout URIs</dt>
+            ? html`<dt>${t('admin.logoutUrisShort')}</dt>
                 <dd>
                   ${client.post_logout_redirect_uris.map((uri) => html`<div><code class="secret">${uri}</code></div>`)}
                 </dd>`
             : ''
         }
-        <dt>Scopes</dt>
+        <dt>${t('admin.scopes')}</dt>
         <dd>${client.scope.split(' ').map((scope) => html`<code class="ability">${scope}</code> `)}</dd>
-        <dt>ID token</dt>
+        <dt>${t('admin.idToken')}</dt>
         <dd>${client.id_token_signed_response_alg}</dd>
-        <dt>Registered</dt>
-        <dd>${when(client.created_at, '')}</dd>
+        <dt>${t('admin.registered')}</dt>
+        <dd>${when(client.created_at, '', ctx.language)}</dd>
         ${
           confidential
-            ? html`<dt>Secret rotated</dt>
-                <dd>${when(client.secret_rotated_at, 'never')}</dd>`
+            ? html`<dt>${t('admin.secretRotated')}</dt>
+                <dd>${when(client.secret_rotated_at, t('admin.never'), ctx.language)}</dd>`
             : ''
         }
       </dl>
       ${
         confidential
           ? html`<section class="card" aria-labelledby="rotate-heading">
-              <h2 id="rotate-heading">Rotate the secret</h2>
-              <p>A new secret is shown once; the current one stops working at once.</p>
-              ${form(ctx, `${base}/secret`, '', 'Rotate secret', '', 'secondary')}
+              <h2 id="rotate-heading">${t('admin.rotateTitle')}</h2>
+              <p>${t('admin.rotateIntro')}</p>
+              ${form(ctx, `${base}/secret`, '', t('admin.rotate'), '', 'secondary')}
             </section>`
           : ''
       }
       ${
         client.disabled_at
           ? html`<section class="card" aria-labelledby="enable-heading">
-              <h2 id="enable-heading">Enable</h2>
-              <p>Disabled ${when(client.disabled_at, '')}. Users may sign in to it again.</p>
-              ${form(ctx, `${base}/enable`, '', 'Enable client')}
+              <h2 id="enable-heading">${t('admin.enableTitle')}</h2>
+              <p>${t('admin.enableIntro', { at: String(when(client.disabled_at, '', ctx.language)) })}</p>
+              ${form(ctx, `${base}/enable`, '', t('admin.enable'))}
             </section>`
           : html`<section class="card danger-zone" aria-labelledby="disable-heading">
-              <h2 id="disable-heading">Disable</h2>
-              <p>No one can sign in to it or get a token for it, and the tokens it holds stop working.</p>
-              ${form(ctx, `${base}/disable`, '', 'Disable client', '', 'danger')}
+              <h2 id="disable-heading">${t('admin.disableTitle')}</h2>
+              <p>${t('admin.disableIntro')}</p>
+              ${form(ctx, `${base}/disable`, '', t('admin.disable'), '', 'danger')}
             </section>`
       }
       <section class="card danger-zone" aria-labelledby="delete-heading">
-        <h2 id="delete-heading">Delete</h2>
-        <p>
-          Removes the client and the consents users gave it; its tokens stop working. It cannot be undone.
-        </p>
+        <h2 id="delete-heading">${t('admin.deleteTitle')}</h2>
+        <p>${t('admin.deleteIntro')}</p>
         <form
           method="post"
           action="${base}/delete"
           class="inline"
-          data-confirm="Delete ${client.client_name}? Its users are signed out of it for good."
+          data-confirm="${t('admin.deleteQuestion', { name: client.client_name })}"
         >
-          ${csrfField(ctx)}<button type="submit" class="danger">Delete client</button>
+          ${csrfField(ctx)}<button type="submit" class="danger">${t('admin.delete')}</button>
         </form>
       </section>`,
   );
