@@ -38,9 +38,12 @@ const SIGNED_IN_PAGES = [
   '/set-password',
 ];
 
-/** An URL a page names is fine when it stays under the prefix (or is no request at all). */
+/**
+ * An URL a page names is fine when it stays under the prefix (or is no request at all). A
+ * query-only reference (the language switcher's `?lang=de`) is the current page's own path.
+ */
 function underPrefix(value: string): boolean {
-  if (value.startsWith('data:') || value.startsWith('#')) return true;
+  if (value.startsWith('data:') || value.startsWith('#') || value.startsWith('?')) return true;
   return value === PREFIX || value.startsWith(`${PREFIX}/`) || value.startsWith(`${PREFIX}?`);
 }
 
