@@ -11,6 +11,7 @@ import {
   serviceTokensDefaults,
   type ServiceTokensOptions,
 } from './options.ts';
+import { serviceTokensMessages } from './messages/index.ts';
 
 /**
  * Service tokens: `POST /token` mints a short-lived JWT (EdDSA, Ed25519) for
@@ -22,6 +23,7 @@ import {
 export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
   return definePlugin({
     id: SERVICE_TOKENS_ID,
+    messages: serviceTokensMessages,
     options: { ...serviceTokensDefaults, ...givenOptions(options) },
     resolveOptions: (config) => resolveServiceTokensOptions(options, config),
     migrations: [serviceTokenKeysMigration],

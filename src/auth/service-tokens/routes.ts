@@ -6,6 +6,7 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { coversAbilities, isValidAbility } from '../core/abilities.ts';
 import { mintServiceToken } from './jwt.ts';
 import { serviceTokenState } from './state.ts';
+import { serviceTokensMessages } from './messages/index.ts';
 
 const MAX_ABILITIES = 50;
 
@@ -44,6 +45,7 @@ const mint = defineEndpoint({
       Type.Array(Type.String({ maxLength: 80 }), {
         maxItems: MAX_ABILITIES,
         'x-message': 'Abilities must be a list of ability names.',
+        'x-message-key': 'service-tokens.error.abilitiesList',
       }),
     ),
   }),
@@ -61,13 +63,14 @@ const mint = defineEndpoint({
   async handler({ body, caller, services, session }) {
     const state = serviceTokenState(services);
     const who = caller;
-    if (who.via === 'bearer') throw new ForbiddenError('A service token cannot mint another one.');
+    if (who.via === 'bearer')
+      throw new ForbiddenError(serviceTokensMessages.text('error.noMintFromServiceToken'));
     const wanted = body.abilities;
     if (wanted) {
       const invalid = wanted.find((ability) => !isValidAbility(ability));
       if (invalid !== undefined)
         throw new ValidationError({
-          abilities: 'Each ability must be "*", "<resource>:*" or "<resource>:read|create|update|delete".',
+          abilities: serviceTokensMessages.text('error.abilityFormat'),
         });
     }
     let abilities: readonly string[] | undefined = wanted;
@@ -75,7 +78,7 @@ const mint = defineEndpoint({
     let notAfter: number | undefined;
     if (who.via === 'token') {
       if (wanted && !coversAbilities(who.token.abilities, wanted))
-        throw new ForbiddenError('A service token can only hold abilities of the token that mints it.');
+        throw new ForbiddenError(serviceTokensMessages.text('error.abilitiesBeyondToken'));
       abilities ??= who.token.abilities;
       sid = `token:${who.token.id}`;
       if (who.token.expires_at !== null) notAfter = Math.floor(Date.parse(who.token.expires_at) / 1000);
