@@ -26,10 +26,28 @@ beforeAll(async () => {
   });
   authorToken = issued.token;
 }, 60_000);
-afterAll(async () => t?.close());
+/** Every stream the tests open, closed before the server (a test that fails midway leaves some). */
+const opened: { close(): void }[] = [];
+afterAll(async () => {
+  for (const stream of opened) stream.close();
+  await t?.close();
+}, 120_000);
 
-const clientAt = (baseUrl: string, token?: string) =>
-  createClient<typeof demoConfig>({ baseUrl, apiBaseUrl: '/api', ...(token ? { token } : {}) });
+/** A client whose live streams are tracked for afterAll. */
+function clientAt(baseUrl: string, token?: string) {
+  const client = createClient<typeof demoConfig>({
+    baseUrl,
+    apiBaseUrl: '/api',
+    ...(token ? { token } : {}),
+  });
+  const posts = client.api.v1.posts;
+  const live: typeof posts.live = (query, options) => {
+    const stream = posts.live(query, options);
+    opened.push(stream);
+    return stream;
+  };
+  return { api: { v1: { posts: { ...posts, live, create: posts.create, update: posts.update } } } };
+}
 
 /** The next event, or a failure after `ms` (a stream that says nothing is a failed test, not a hang). */
 async function next<E>(stream: LiveStream<E>, ms = 10_000): Promise<E> {
@@ -49,7 +67,7 @@ async function next<E>(stream: LiveStream<E>, ms = 10_000): Promise<E> {
 /** Wait until the stream is in the feed: the server's position block has been read. */
 async function joined(stream: LiveStream<unknown>): Promise<void> {
   // The first next() opens the connection; the position block moves lastEventId without an event.
-  for (let i = 0; i < 100 && stream.lastEventId === ''; i += 1)
+  for (let i = 0; i < 300 && stream.lastEventId === ''; i += 1)
     await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
