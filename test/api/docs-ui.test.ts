@@ -89,11 +89,13 @@ describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () =
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
 
-    // The posts operations, as the v1 document declares them.
+    // The posts operations, as the v1 document declares them: list, create, read, replace, update,
+    // delete, and the live stream (posts are live in the demo).
     const posts = page.locator('#operations-tag-posts');
     await posts.waitFor();
     const operations = page.locator('.opblock-tag-section', { has: posts }).locator('.opblock-summary');
-    await expect.poll(() => operations.count()).toBe(6);
+    await expect.poll(() => operations.count()).toBe(7);
+    expect(await operations.filter({ hasText: '/posts/live' }).count()).toBe(1);
     const summaries = (await operations.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
     for (const [verb, path] of [
       ['GET', '/posts'],
