@@ -6,7 +6,10 @@
 
   var list = document.querySelector('ul.post-list[data-live]');
   if (!list || typeof EventSource !== 'function') return;
-  var api = list.getAttribute('data-live');
+  // Under a mount prefix (`/auth/assets/blog-live.js`), the page's paths carry it too.
+  var script = document.currentScript;
+  var prefix = script ? new URL(script.src).pathname.replace(/\/assets\/blog-live\.js$/, '') : '';
+  var api = prefix + list.getAttribute('data-live');
   var limit = Number(list.getAttribute('data-limit')) || 10;
   var empty = document.querySelector('[data-live-empty]');
   var status = document.querySelector('[data-live-status]');
@@ -29,7 +32,7 @@
     item.setAttribute('data-id', post.id);
     var heading = document.createElement('h2');
     var link = document.createElement('a');
-    link.href = '/posts/' + encodeURIComponent(post.id);
+    link.href = prefix + '/posts/' + encodeURIComponent(post.id);
     heading.appendChild(link);
     var meta = document.createElement('p');
     meta.className = 'meta';
