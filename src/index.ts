@@ -70,12 +70,7 @@ export * from './auth/built-ins.ts';
 export type { PluginOptionsMap } from './auth/core/plugin-options.ts';
 export { signInFactsFor, type SignInFacts } from './auth/core/sign-in-facts.ts';
 export type { PipelinePurpose, SignInResult } from './auth/core/sign-in/types.ts';
-export type {
-  EnrollableFactor,
-  FactorId,
-  BuiltInFactorId,
-  ProofScope,
-} from './auth/core/factors/types.ts';
+export type { EnrollableFactor, FactorId, BuiltInFactorId, ProofScope } from './auth/core/factors/types.ts';
 export {
   builtInPages,
   type PageProps,

@@ -72,7 +72,10 @@ export function sendProblem(
     instance: instanceOf(request),
   };
   if (invalidParams?.length)
-    body.invalid_params = invalidParams.map((param) => ({ ...param, reason: written(param.reason, language) }));
+    body.invalid_params = invalidParams.map((param) => ({
+      ...param,
+      reason: written(param.reason, language),
+    }));
   return reply.code(status).type(PROBLEM_TYPE).send(JSON.stringify(body));
 }
 

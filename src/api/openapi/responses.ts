@@ -82,7 +82,8 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   },
   429: {
     name: 'TooManyRequests',
-    description: 'Too many open live streams (per user or per server): try again after `Retry-After` seconds.',
+    description:
+      'Too many open live streams (per user or per server): try again after `Retry-After` seconds.',
   },
   500: { name: 'InternalError', description: 'An unexpected error; details only in the server log.' },
 };

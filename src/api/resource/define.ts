@@ -112,7 +112,8 @@ export function defineResource<const T extends ResourceConfig>(resource: T): T {
         fail(name, `formClass.${verb} accepts the tenant column "${resource.tenant}", which the engine sets`);
     }
   }
-  if (resource.live !== undefined && typeof resource.live !== 'boolean') fail(name, 'live must be true or false');
+  if (resource.live !== undefined && typeof resource.live !== 'boolean')
+    fail(name, 'live must be true or false');
   if (resource.live && !(resource.exposedMethods ?? VERBS).includes('get'))
     fail(name, 'live needs the list read: exposedMethods must include get');
   for (const option of ['requiredAuth', 'exposedMethods'] as const) {

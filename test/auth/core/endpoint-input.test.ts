@@ -9,7 +9,9 @@ function problems(read: () => unknown): Record<string, string> {
     read();
   } catch (error) {
     if (error instanceof ValidationError)
-      return Object.fromEntries(Object.entries(error.options.errors ?? {}).map(([f, text]) => [f, String(text)]));
+      return Object.fromEntries(
+        Object.entries(error.options.errors ?? {}).map(([f, text]) => [f, String(text)]),
+      );
     throw error;
   }
   throw new Error('no ValidationError');
