@@ -56,16 +56,17 @@ export interface OAuthClient {
 export type OAuthClientView = Omit<OAuthClient, 'id' | 'client_secret_hash'>;
 
 /** A new client's metadata, validated (see `client-metadata.ts`). */
-export interface NewClient {
-  client_name: string;
-  redirect_uris: string[];
-  post_logout_redirect_uris: string[];
-  application_type: ApplicationType;
-  token_endpoint_auth_method: TokenEndpointAuthMethod;
-  scope: string[];
-  id_token_signed_response_alg: IdTokenAlg;
-  registration: Registration;
-}
+export type NewClient = Pick<
+  OAuthClient,
+  | 'client_name'
+  | 'redirect_uris'
+  | 'post_logout_redirect_uris'
+  | 'application_type'
+  | 'token_endpoint_auth_method'
+  | 'scope'
+  | 'id_token_signed_response_alg'
+  | 'registration'
+>;
 
 /** Whether a client authenticates at the token endpoint (has a secret). */
 export function isConfidential(client: Pick<OAuthClient, 'token_endpoint_auth_method'>): boolean {
