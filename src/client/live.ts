@@ -166,7 +166,6 @@ export function openLive(transport: LiveTransport, options: LiveOptions = {}): L
           method: 'GET',
           headers,
           credentials: 'include',
-          cache: 'no-store',
           signal: attempt.signal,
         });
         if (!response.ok) {
