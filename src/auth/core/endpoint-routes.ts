@@ -19,6 +19,7 @@ import { inputReader, validFields, validOrThrow, type DecodedInput } from './end
 import type { CitadelServices } from './services.ts';
 import type { RequestContext } from './request-context.ts';
 import { authMessages } from './messages/index.ts';
+import { formTargetSource } from '../../http/security/security-headers.ts';
 
 /*
  * The HTTP adapter of the auth side: the only place (with the route registration files) where a
@@ -66,6 +67,10 @@ class FastifyRequestContext implements RequestContext {
 
   constructor(request: FastifyRequest) {
     this[kRequest] = request;
+  }
+  allowFormTarget(uri: string): void {
+    const source = formTargetSource(uri);
+    if (source !== undefined) (this[kRequest].formTargets ??= []).push(source);
   }
   get services(): CitadelServices {
     return this[kRequest].server.citadel;

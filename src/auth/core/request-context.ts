@@ -53,6 +53,12 @@ export interface RequestContext {
   readonly language: Language;
   /** Cookies this answer writes, in order; the adapter sets them on the answer. */
   readonly cookieWrites: CookieWrite[];
+  /**
+   * Let this answer's page send its forms to `uri`'s origin (or private-use scheme) too: a sign-in
+   * whose last redirect leaves for another application (an OAuth client's redirect URI), which a
+   * browser checks against the page's CSP `form-action`.
+   */
+  allowFormTarget(uri: string): void;
   /** A sign-in of this request: the RFC 8176 methods it proved (`pwd`, `otp`, `hwk`, `mfa`, `email`). */
   signInAmr?: readonly string[];
   /**

@@ -17,6 +17,7 @@ import { introspectEndpoints } from './introspect.ts';
 import { endSessionEndpoints } from './end-session.ts';
 import { endPendingOnSignOut, noteSignIn } from './sign-in-hooks.ts';
 import { offerLoginHint } from './login-hint.ts';
+import { allowClientRedirect } from './form-targets.ts';
 import {
   OAUTH_PROVIDER_ID,
   oauthProviderDefaults,
@@ -57,6 +58,8 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     hooks: {
       // Each sign-in: when and how (auth_time, amr), and back to a waiting authorization.
       signedIn: noteSignIn,
+      // Pages of a browser with a waiting authorization may send forms on to its client.
+      request: allowClientRedirect,
       after: [
         { match: { action: 'logout' }, handler: endPendingOnSignOut },
         // The sign-in page prefills its identifier with the waiting authorization's login_hint.

@@ -94,6 +94,36 @@ export function isJsonContentType(type: unknown): boolean {
   return typeof type === 'string' && /^application\/(?:[\w.-]+\+)?json(?:;|$)/i.test(type);
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Sources besides this server that this answer's page may send its forms to (CSP
+     * `form-action`), or null: a sign-in whose last redirect goes to another application (an OAuth
+     * client's redirect URI), which browsers check against the form's page.
+     */
+    formTargets: string[] | null;
+  }
+}
+
+/** A CSP source for a URI a form submission may end at: its origin, or its scheme (`app:`). */
+export function formTargetSource(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  // A private-use scheme (a native application): the scheme is the source; letters, digits, +.- only.
+  return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? url.protocol : undefined;
+}
+
+/** The document CSP with more `form-action` sources (each checked by `formTargetSource`). */
+function withFormTargets(csp: string, targets: readonly string[]): string {
+  const sources = targets.filter((target) => /^[^\s;,']+$/.test(target)).join(' ');
+  return sources === '' ? csp : csp.replace("form-action 'self'", `form-action 'self' ${sources}`);
+}
+
 /**
  * The security headers on every response, set by one hook from two precomputed objects: helmet's
  * document set, or the JSON set above for a JSON answer. Set on send, once the answer's type is
@@ -109,8 +139,15 @@ export const securityHeaders = fp(async function securityHeaders(
     Object.entries(computeSecurityHeaders(options)).map(([name, value]) => [name.toLowerCase(), value]),
   );
   const jsonHeaders = jsonSecurityHeaders(documentHeaders);
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.headers(isJsonContentType(reply.getHeader('content-type')) ? jsonHeaders : documentHeaders);
+  if (!app.hasRequestDecorator('formTargets')) app.decorateRequest('formTargets', null);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isJsonContentType(reply.getHeader('content-type'))) reply.headers(jsonHeaders);
+    else {
+      reply.headers(documentHeaders);
+      const csp = documentHeaders['content-security-policy'];
+      if (request.formTargets && csp)
+        reply.header('content-security-policy', withFormTargets(csp, request.formTargets));
+    }
     done(null, payload);
   });
 });
