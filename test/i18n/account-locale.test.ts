@@ -51,6 +51,30 @@ describe('the account language (PATCH /account {locale})', () => {
     expect(english.text).toContain('<html lang="fr" dir="ltr">');
   });
 
+  it('the account page offers each language; its form saves the choice, and an empty choice clears it', async () => {
+    const user = await t.createUser();
+    const client = await t.signIn(user);
+    const page = await client.get('/account', 'form');
+    expect(page.text).toContain('<form method="post" action="/account/locale"');
+    expect(page.text).toMatch(/<option\s+value="de"\s+lang="de"\s*>\s*Deutsch\s*<\/option>/);
+    expect(page.text).toMatch(/<option\s+value=""\s+selected\s*>/);
+
+    const saved = await client.post('/account/locale', { locale: 'ar' }, 'form');
+    expect(saved.status, saved.text).toBe(303);
+    expect(saved.headers.location).toBe('/account');
+    const arabic = await client.get('/account', 'form');
+    expect(arabic.text).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.text).toMatch(/<option\s+value="ar"\s+lang="ar"\s+selected\s*>/);
+
+    const refused = await client.post('/account/locale', { locale: 'xx' }, 'form');
+    expect(refused.status).toBe(422);
+    expect((await client.get('/account')).body.user.locale).toBe('ar');
+
+    const cleared = await client.post('/account/locale', { locale: '' }, 'form');
+    expect(cleared.status).toBe(303);
+    expect((await client.get('/account')).body.user.locale).toBeNull();
+  });
+
   it('refuses a language without a catalog: 422 errors.locale, nothing stored', async () => {
     const user = await t.createUser();
     const client = await t.signIn(user);

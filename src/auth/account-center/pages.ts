@@ -6,6 +6,7 @@ import type { SessionView } from './sessions.ts';
 import type { Language } from '../../core/i18n/catalog.ts';
 import { englishOnly } from '../../core/i18n/languages.ts';
 import { accountCenterMessages } from './messages/index.ts';
+import { ownName } from '../../http/html/language-switcher.ts';
 import type { AccountCenterEnglish } from './messages/en.ts';
 
 type AccountTexts = ReturnType<typeof accountCenterMessages.in>;
@@ -42,7 +43,13 @@ function sudoHint(
 /** The account home: who you are, the two changes you can make here, and links to every setting. */
 /** What the account pages show besides the outcome, loaded by the routes (pages stay pure). */
 export interface AccountPageProps {
-  user?: { username: string; email: string; created_at: string; has_password: boolean };
+  user?: {
+    username: string;
+    email: string;
+    created_at: string;
+    has_password: boolean;
+    locale: string | null;
+  };
   needsSudo: boolean;
   retentionDays: number;
 }
@@ -123,12 +130,39 @@ export function accountPage(ctx: PageContext<AccountPageProps>): SafeHtml {
           t('email.submit'),
         )}
       </section>
+      ${ctx.languages.length > 1 ? languageForm(ctx, user.locale) : ''}
       <section class="card danger-zone" id="delete-account">
         <h2>${t('delete.title')}</h2>
         <p>${t('delete.intro')}</p>
         <p><a class="button danger" href="/account/delete">${t('delete.link')}</a></p>
       </section>`,
   );
+}
+
+/** The account's language: one of the server's, or the request's own choice (empty: null). */
+function languageForm(ctx: PageContext, chosen: string | null): SafeHtml {
+  const t = accountCenterMessages.in(ctx.language);
+  const option = (value: string, label: string) =>
+    html`<option
+      value="${value}"
+      ${value === '' ? '' : html`lang="${value}"`}
+      ${(chosen ?? '') === value ? html`selected` : ''}
+    >
+      ${label}
+    </option>`;
+  return html`<section class="card" id="change-language">
+    <h2>${t('locale.title')}</h2>
+    <p class="hint">${t('locale.hint')}</p>
+    ${form(
+      ctx,
+      '/account/locale',
+      html`<label for="field-locale">${t('locale.label')}</label>
+        <select id="field-locale" name="locale">
+          ${option('', t('locale.auto'))}${ctx.languages.map((tag) => option(tag, ownName(tag)))}
+        </select>`,
+      t('locale.submit'),
+    )}
+  </section>`;
 }
 
 export function deleteAccountPage(ctx: PageContext<AccountPageProps>): SafeHtml {

@@ -8,12 +8,12 @@ import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core
 import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { USERNAME } from '../core/username-rule.ts';
-import { isSudoActive } from '../core/sudo/guard.ts';
 import { endSession } from '../core/sessions.ts';
 import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import { accountCenterMessages } from './messages/index.ts';
 import { AccountUserSchema, accountUser, changeLocaleEndpoint } from './locale.ts';
+import { accountPageProps } from './account-page-props.ts';
 import {
   confirmEmailChange,
   EMAIL_CHANGE_LIMITS,
@@ -33,14 +33,7 @@ import { accountSettings } from '../core/account-settings.ts';
 import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
 import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
-import {
-  type AccountPageProps,
-  accountPage,
-  deleteAccountPage,
-  emailVerifyPage,
-  eventsPage,
-  sessionsPage,
-} from './pages.ts';
+import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
 
 /** Account page, username and email change, account deletion, sessions and security events. */
 
@@ -50,24 +43,6 @@ const DEFAULT_EVENTS_PER_PAGE = 20;
 /** Session handles are random and short: a longer id is unknown without a lookup. */
 const MAX_SESSION_HANDLE = 64;
 const INVALID_LINK = accountCenterMessages.text('error.invalidLink');
-
-/** What the account pages need besides the outcome: the stored user and whether sudo is active. */
-async function accountPageProps(request: EndpointInput): Promise<AccountPageProps> {
-  const { caller, services } = request;
-  const retentionDays = accountCenterOptions(services).eventRetentionDays;
-  if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
-  const user = await services.users.findById(caller.user.id);
-  return {
-    user: user && {
-      username: user.username,
-      email: user.email,
-      created_at: user.created_at,
-      has_password: user.password_hash !== null,
-    },
-    needsSudo: !(await isSudoActive(request)),
-    retentionDays,
-  };
-}
 
 /** Form clients see the link's page with the error; others get a 404. */
 function invalidLink(request: EndpointInput): EndpointResult {

@@ -5,7 +5,7 @@ import { coreMessages } from '../../core/i18n/messages/index.ts';
 const names = new Map<string, string>();
 
 /** A language's name in itself ("Deutsch", "العربية"), as `Intl.DisplayNames` gives it. */
-function ownName(tag: string): string {
+export function ownName(tag: string): string {
   let name = names.get(tag);
   if (name === undefined) {
     const shown = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;

@@ -24,6 +24,13 @@ export const de = {
   'account.link.setPassword': 'Passwort festlegen',
   'account.link.tokens': 'Persönliche Zugriffstokens',
   'account.link.apps': 'Verbundene Apps',
+  'locale.title': 'Sprache',
+  'locale.hint':
+    'Die Sprache Ihrer Seiten, Meldungen und E-Mails. Ohne Auswahl gilt die Sprache des jeweiligen Browsers.',
+  'locale.label': 'Sprache',
+  'locale.auto': 'Wie im Browser eingestellt',
+  'locale.submit': 'Sprache speichern',
+  'answer.localeChanged': 'Ihre Sprache wurde gespeichert.',
   'username.title': 'Benutzernamen ändern',
   'username.hint': '3 bis 30 Buchstaben, Ziffern und Leerzeichen.',
   'username.label': 'Neuer Benutzername',

@@ -23,6 +23,13 @@ export const en = {
   'account.link.setPassword': 'Set a password',
   'account.link.tokens': 'Personal access tokens',
   'account.link.apps': 'Connected apps',
+  'locale.title': 'Language',
+  'locale.hint':
+    'The language of your pages, messages and emails. Without a choice, each browser’s language applies.',
+  'locale.label': 'Language',
+  'locale.auto': 'As my browser says',
+  'locale.submit': 'Save language',
+  'answer.localeChanged': 'Your language was saved.',
   'username.title': 'Change your username',
   'username.hint': '3 to 30 letters, digits and spaces.',
   'username.label': 'New username',

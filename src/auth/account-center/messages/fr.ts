@@ -24,6 +24,13 @@ export const fr = {
   'account.link.setPassword': 'Définir un mot de passe',
   'account.link.tokens': 'Jetons d’accès personnels',
   'account.link.apps': 'Applications connectées',
+  'locale.title': 'Langue',
+  'locale.hint':
+    'La langue de vos pages, messages et e-mails. Sans choix, c’est la langue de chaque navigateur qui s’applique.',
+  'locale.label': 'Langue',
+  'locale.auto': 'Selon mon navigateur',
+  'locale.submit': 'Enregistrer la langue',
+  'answer.localeChanged': 'Votre langue a été enregistrée.',
   'username.title': 'Changer votre nom d’utilisateur',
   'username.hint': 'De 3 à 30 lettres, chiffres et espaces.',
   'username.label': 'Nouveau nom d’utilisateur',
