@@ -78,7 +78,9 @@ describe.skipIf(!chromiumAvailable())('the demo blog front page, live', () => {
     const item = page.locator(`ul.post-list > li[data-id="${id}"]`);
     await item.waitFor({ timeout: 10_000 });
     expect(await titles(page)).toEqual(['Live from the workshop', 'An older post']);
-    expect(await item.locator('.meta').textContent()).toMatch(/^by grace · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await item.locator('.meta').textContent()).toMatch(
+      /^by grace · [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d\s[AP]M UTC$/,
+    );
     expect(await item.locator('p:last-child').textContent()).toMatch(/^Typed in another session\..*…$/);
     expect(await item.locator('a').getAttribute('href')).toBe(`/posts/${id}`);
     expect(await page.locator('[data-live-status]').textContent()).toBe('New post: Live from the workshop');

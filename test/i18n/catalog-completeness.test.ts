@@ -8,6 +8,7 @@ import { authMessages } from '../../src/auth/core/messages/index.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';
 import { oauthProvider } from '../../src/auth/oauth-provider/plugin.ts';
+import { blogPages } from '../../examples/blog/pages/plugin.ts';
 
 /** The languages Citadel ships besides English: each must have every key, each in its own words. */
 const SHIPPED = ['de', 'fr', 'ar'] as const;
@@ -37,7 +38,12 @@ const SAME_WORDS: Readonly<Record<(typeof SHIPPED)[number], readonly string[]>> 
  * folder only registers its catalog on its plugin (`messages`): it is walked from there.
  */
 function everyCatalog(): MessageCatalog[] {
-  const plugins: readonly CitadelPlugin[] = [...defaultPlugins(), organizations(), oauthProvider()];
+  const plugins: readonly CitadelPlugin[] = [
+    ...defaultPlugins(),
+    organizations(),
+    oauthProvider(),
+    blogPages(),
+  ];
   return [
     coreMessages,
     authMessages,

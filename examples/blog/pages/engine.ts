@@ -1,4 +1,5 @@
-import type { CitadelServices } from '../../../src/plugin-api.ts';
+import type { CitadelServices, Text } from '../../../src/plugin-api.ts';
+import { blogMessages } from './messages/index.ts';
 
 /**
  * The blog pages read and write through the resource API in the same process (`services.fetch`:
@@ -18,7 +19,7 @@ export interface Pagination {
 /** An answer of the API: the JSON body when it succeeded, else its problem details. */
 export type EngineAnswer<T> =
   | { ok: true; status: number; data: T; pagination?: Pagination }
-  | { ok: false; status: number; detail: string; invalid: Record<string, string> };
+  | { ok: false; status: number; detail: Text; invalid: Record<string, string> };
 
 interface ProblemBody {
   detail?: string;
@@ -29,7 +30,13 @@ export interface Engine {
   call<T = ApiRecord>(
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     path: string,
-    options?: { session?: string | null; query?: Record<string, string | undefined>; body?: unknown },
+    options?: {
+      session?: string | null;
+      query?: Record<string, string | undefined>;
+      body?: unknown;
+      /** The reader's language tag: the API writes its problem details in it. */
+      language?: string;
+    },
   ): Promise<EngineAnswer<T>>;
 }
 
@@ -46,6 +53,7 @@ export function engineOf(services: Pick<CitadelServices, 'fetch'>, cookieName: s
       const headers: Record<string, string> = { accept: 'application/json' };
       if (options.session) headers.cookie = `${cookieName}=${options.session}`;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
+      if (options.language) headers['accept-language'] = options.language;
       const url = `http://citadel/api/v1${path}${search.size > 0 ? `?${search}` : ''}`;
       const response = await services.fetch(
         new Request(url, {
@@ -71,7 +79,7 @@ export function engineOf(services: Pick<CitadelServices, 'fetch'>, cookieName: s
       return {
         ok: false,
         status: response.status,
-        detail: problem.detail ?? 'The request failed.',
+        detail: problem.detail ?? blogMessages.text('error.requestFailed'),
         invalid,
       };
     },

@@ -1,5 +1,6 @@
 import {
   csrfField,
+  escapeHtml,
   field,
   form,
   html,
@@ -8,7 +9,9 @@ import {
   type PageContext,
   type SafeHtml,
 } from '../../../src/html.ts';
+import type { Text } from '../../../src/index.ts';
 import type { ApiRecord, Pagination } from './engine.ts';
+import { blogMessages } from './messages/index.ts';
 
 /**
  * The blog's pages: pure functions of their context and the records the engine returned. Every
@@ -47,19 +50,55 @@ function blogLayout(ctx: PageContext, title: string, content: SafeHtml): SafeHtm
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** "2026-11-24 09:30 UTC", machine-readable in `datetime`. */
-function date(value: unknown): SafeHtml | string {
+/** The pages' texts in the reader's language. */
+const textsOf = (ctx: PageContext) => blogMessages.in(ctx.language);
+
+/** The formatter's options for a post's date: the same in every language, in UTC. */
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' };
+
+/** "Nov 24, 2026, 9:30 AM UTC" in the reader's language, machine-readable in `datetime`. */
+function date(ctx: PageContext, value: unknown): SafeHtml | string {
   const iso = text(value);
-  return iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').slice(0, 16)} UTC</time>` : '';
+  if (!iso || Number.isNaN(Date.parse(iso))) return '';
+  return html`<time datetime="${iso}">${ctx.language.format.date(iso, DATE_OPTIONS)} UTC</time>`;
 }
 
-function author(post: ApiRecord): string {
+/** The author's username (none: null, a deleted account). */
+function authorName(post: ApiRecord): string | null {
   const who = post.author as { username?: string } | null | undefined;
-  return who?.username ?? 'someone';
+  return who?.username ?? null;
 }
 
-function statusBadge(post: ApiRecord): SafeHtml | '' {
-  return post.status === 'published' ? '' : html`<span class="badge muted">Draft</span>`;
+/** "by grace · <date>": the post's byline. */
+function byline(ctx: PageContext, post: ApiRecord): SafeHtml {
+  const t = textsOf(ctx);
+  return html`${t('post.by', { author: authorName(post) ?? t('post.someone') })} ·
+  ${date(ctx, post.created_at)}`;
+}
+
+function statusBadge(ctx: PageContext, post: ApiRecord): SafeHtml | '' {
+  return post.status === 'published'
+    ? ''
+    : html`<span class="badge muted">${textsOf(ctx)('post.draft')}</span>`;
+}
+
+/**
+ * A sentence holding links: `sentence` is written with a marker per link (the catalog keeps the
+ * whole sentence, so each language orders it its own way), escaped, then each marker becomes its link.
+ */
+function withLinks(
+  sentence: (markers: Record<string, string>) => string,
+  links: Record<string, SafeHtml>,
+): SafeHtml {
+  const names = Object.keys(links);
+  const markers = Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE001`]));
+  const escaped = escapeHtml(sentence(markers));
+  return raw(escaped.replace(/\uE000(\d+)\uE001/g, (_, i: string) => String(links[names[Number(i)]!])));
+}
+
+/** A text of the engine (a catalog text or the API's own words) in the reader's language. */
+function writtenIn(ctx: PageContext, value: Text): string {
+  return typeof value === 'string' ? value : value.in(ctx.language);
 }
 
 /** A textarea with the same label, hint and error wiring as the built-in `field`. */
@@ -92,11 +131,12 @@ export interface FrontPageData {
   /** The cursor this page was read from (none: the newest posts). */
   cursor: string;
   /** The engine's reason when the query was refused (a stale cursor, a too-long search). */
-  problem?: string;
+  problem?: Text;
 }
 
 /** `/`: the published posts, newest first, with a search box and "older posts" by cursor. */
 export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
+  const t = textsOf(ctx);
   const searching = data.search !== '';
   const older = data.pagination?.nextCursor
     ? `/?${new URLSearchParams({ ...(searching ? { search: data.search } : {}), cursor: data.pagination.nextCursor })}`
@@ -104,14 +144,19 @@ export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
   const newest = searching ? `/?${new URLSearchParams({ search: data.search })}` : '/';
   const writing = ctx.user
     ? html`<div class="actions">
-        <a class="button" href="/my/posts/new">Write a post</a><a href="/my/posts">My posts</a>
+        <a class="button" href="/my/posts/new">${t('front.write')}</a
+        ><a href="/my/posts">${t('front.myPosts')}</a>
       </div>`
     : html`<p class="hint">
-        <a href="/login">Sign in</a> or <a href="/register">create an account</a> to write posts and comment.
+        ${withLinks((marks) => t('front.invite', { signIn: marks.signIn!, register: marks.register! }), {
+          signIn: html`<a href="/login">${t('front.signIn')}</a>`,
+          register: html`<a href="/register">${t('front.register')}</a>`,
+        })}
       </p>`;
   // The newest page follows the live route (assets/live.js): new posts appear without a reload.
   const live = !searching && !data.cursor;
-  const emptyText = searching ? 'No published post matches this search.' : 'Nothing is published yet.';
+  const problem = data.problem;
+  const emptyText = searching ? t('front.noMatch') : t('front.nothing');
   const list =
     data.posts.length === 0 && !live
       ? html`<p>${emptyText}</p>`
@@ -122,40 +167,48 @@ export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
               const cut = text(post.body).length > excerpt.length;
               return html`<li data-id="${post.id}">
                 <h2><a href="/posts/${post.id}">${text(post.title)}</a></h2>
-                <p class="meta">by ${author(post)} · ${date(post.created_at)}</p>
+                <p class="meta">${byline(ctx, post)}</p>
                 <p>${cut ? `${excerpt.trimEnd()}…` : excerpt}</p>
               </li>`;
             })}
           </ul>`;
   const content = html`${writing}
     <form class="search" method="get" action="/" role="search">
-      <label for="field-search">Search posts</label>
+      <label for="field-search">${t('front.searchLabel')}</label>
       <input id="field-search" type="search" name="search" value="${data.search}" maxlength="200" />
-      <button type="submit">Search</button>
-      ${searching ? html`<a href="/">Clear</a>` : ''}
+      <button type="submit">${t('front.search')}</button>
+      ${searching ? html`<a href="/">${t('front.clear')}</a>` : ''}
     </form>
     ${
-      data.problem
+      problem !== undefined
         ? html`<div class="flash error" role="alert">
-            ${data.problem} <a href="${newest}">Back to the newest posts</a>.
+            ${writtenIn(ctx, problem)} <a href="${newest}">${t('front.backToNewest')}</a>
           </div>`
         : list
     }
     ${
       older || data.cursor
-        ? html`<nav class="pager" aria-label="Pages">
-            ${data.cursor ? html`<a href="${newest}">Newest posts</a>` : ''}
-            ${older ? html`<a href="${older}" rel="next">Older posts</a>` : ''}
+        ? html`<nav class="pager" aria-label="${t('list.pages')}">
+            ${data.cursor ? html`<a href="${newest}">${t('list.newest')}</a>` : ''}
+            ${older ? html`<a href="${older}" rel="next">${t('list.older')}</a>` : ''}
           </nav>`
         : ''
     }`;
-  const title = searching ? `Posts matching “${data.search}”` : 'Latest posts';
+  const title = searching ? t('front.searchTitle', { search: data.search }) : t('front.title');
   if (!live) return blogLayout(ctx, title, content);
   return layout(
     ctx,
     title,
     html`${content}
-      <p class="hint" role="status" data-live-status></p>`,
+      <p
+        class="hint"
+        role="status"
+        data-live-status
+        data-by="${t('post.by', { author: '{author}' })}"
+        data-someone="${t('post.someone')}"
+        data-new-post="${t('live.newPost', { title: '{title}' })}"
+        data-removed="${t('live.removed')}"
+      ></p>`,
     html`${STYLE}
       <script src="/assets/blog-live.js" defer></script>`,
   );
@@ -163,41 +216,46 @@ export function frontPage(ctx: PageContext, data: FrontPageData): SafeHtml {
 
 /** `/posts/{id}`: the post, its comments, and the comment form for a signed-in reader. */
 export function postPage(ctx: PageContext, post: ApiRecord): SafeHtml {
+  const t = textsOf(ctx);
   const comments = (post.comments as ApiRecord[] | undefined) ?? [];
-  const mine = ctx.user !== null && ctx.user.username === author(post);
+  const mine = ctx.user !== null && ctx.user.username === authorName(post);
   const commentForm = ctx.user
     ? form(
         ctx,
         `/posts/${post.id}/comments`,
         html`${textArea(ctx, {
           name: 'body',
-          label: 'Your comment',
+          label: t('comment.label'),
           value: ctx.input.body ?? '',
-          hint: `Shown as ${ctx.user.username}. At most 5,000 characters.`,
+          hint: t('comment.hint', { username: ctx.user.username }),
           short: true,
         })}`,
-        'Add comment',
+        t('comment.submit'),
       )
-    : html`<p><a href="/login">Sign in</a> to comment.</p>`;
-  const content = html`<p class="meta">by ${author(post)} · ${date(post.created_at)} ${statusBadge(post)}</p>
+    : html`<p>
+        ${withLinks((marks) => t('comment.signInFirst', { signIn: marks.signIn! }), {
+          signIn: html`<a href="/login">${t('comment.signIn')}</a>`,
+        })}
+      </p>`;
+  const content = html`<p class="meta">${byline(ctx, post)} ${statusBadge(ctx, post)}</p>
     ${
       mine
         ? html`<div class="row-actions">
-            <a class="button secondary" href="/my/posts/${post.id}/edit">Edit</a>
+            <a class="button secondary" href="/my/posts/${post.id}/edit">${t('post.edit')}</a>
           </div>`
         : ''
     }
     <div class="post-body">${text(post.body)}</div>
-    <h2 id="comments">Comments (${comments.length})</h2>
+    <h2 id="comments">${t('post.comments', { count: comments.length })}</h2>
     ${
       comments.length === 0
-        ? html`<p class="hint">No comments yet.</p>`
+        ? html`<p class="hint">${t('post.noComments')}</p>`
         : html`<ul class="comments">
             ${comments.map(
               (comment) =>
                 html`<li>
                   <p class="meta">
-                    <strong>${text(comment.author_name)}</strong> · ${date(comment.created_at)}
+                    <strong>${text(comment.author_name)}</strong> · ${date(ctx, comment.created_at)}
                   </p>
                   <p>${text(comment.body)}</p>
                 </li>`,
@@ -205,17 +263,18 @@ export function postPage(ctx: PageContext, post: ApiRecord): SafeHtml {
           </ul>`
     }
     ${commentForm}
-    <p><a href="/">All posts</a></p>`;
+    <p><a href="/">${t('post.allPosts')}</a></p>`;
   return blogLayout(ctx, text(post.title), content);
 }
 
 /** A form shown again for a post that is no longer there (deleted meanwhile). */
 export function missingPostPage(ctx: PageContext): SafeHtml {
+  const t = textsOf(ctx);
   return blogLayout(
     ctx,
-    'Post not found',
-    html`<p>This post is no longer there.</p>
-      <p><a href="/">All posts</a></p>`,
+    t('post.notFound'),
+    html`<p>${t('post.gone')}</p>
+      <p><a href="/">${t('post.allPosts')}</a></p>`,
   );
 }
 
@@ -224,52 +283,56 @@ export function myPostsPage(
   ctx: PageContext,
   data: { posts: ApiRecord[]; pagination?: Pagination; cursor: string },
 ): SafeHtml {
+  const t = textsOf(ctx);
   const older = data.pagination?.nextCursor
     ? `/my/posts?${new URLSearchParams({ cursor: data.pagination.nextCursor })}`
     : null;
   const rows = data.posts.map((post) => {
     const draft = post.status !== 'published';
     return html`<li>
-      <h2><a href="/posts/${post.id}">${text(post.title)}</a> ${statusBadge(post)}</h2>
-      <p class="meta">Last changed ${date(post.updated_at)}</p>
+      <h2><a href="/posts/${post.id}">${text(post.title)}</a> ${statusBadge(ctx, post)}</h2>
+      <p class="meta">${t('mine.lastChanged')} ${date(ctx, post.updated_at)}</p>
       <div class="row-actions">
-        <a class="button secondary" href="/my/posts/${post.id}/edit">Edit</a>
+        <a class="button secondary" href="/my/posts/${post.id}/edit">${t('post.edit')}</a>
         ${
           draft
             ? html`<form method="post" action="/my/posts/${post.id}/publish">
-                ${csrfField(ctx)}<button type="submit">Publish</button>
+                ${csrfField(ctx)}<button type="submit">${t('mine.publish')}</button>
               </form>`
             : ''
         }
         <form method="post" action="/my/posts/${post.id}/delete">
           ${csrfField(ctx)}<button class="danger" type="submit">
-            Delete<span class="visually-hidden"> “${text(post.title)}”</span>
+            ${t('mine.delete')}<span class="visually-hidden"> “${text(post.title)}”</span>
           </button>
         </form>
       </div>
     </li>`;
   });
-  const content = html`<div class="actions"><a class="button" href="/my/posts/new">Write a post</a></div>
+  const content = html`<div class="actions">
+      <a class="button" href="/my/posts/new">${t('front.write')}</a>
+    </div>
     ${
       data.posts.length === 0
-        ? html`<p>${data.cursor ? 'No older posts.' : 'You have not written a post yet.'}</p>`
+        ? html`<p>${data.cursor ? t('mine.noOlder') : t('mine.none')}</p>`
         : html`<ul class="post-list">
             ${rows}
           </ul>`
     }
     ${
       older || data.cursor
-        ? html`<nav class="pager" aria-label="Pages">
-            ${data.cursor ? html`<a href="/my/posts">Most recent</a>` : ''}
-            ${older ? html`<a href="${older}" rel="next">Older posts</a>` : ''}
+        ? html`<nav class="pager" aria-label="${t('list.pages')}">
+            ${data.cursor ? html`<a href="/my/posts">${t('list.mostRecent')}</a>` : ''}
+            ${older ? html`<a href="${older}" rel="next">${t('list.older')}</a>` : ''}
           </nav>`
         : ''
     }`;
-  return blogLayout(ctx, 'My posts', content);
+  return blogLayout(ctx, t('mine.title'), content);
 }
 
 /** `/my/posts/new` and `/my/posts/{id}/edit`: title, text and whether it is published. */
 export function postFormPage(ctx: PageContext, post: ApiRecord | null): SafeHtml {
+  const t = textsOf(ctx);
   const value = (name: 'title' | 'body' | 'status') => ctx.input[name] ?? text(post?.[name]);
   const status = value('status') || 'draft';
   const statusError = ctx.errors.status;
@@ -278,30 +341,28 @@ export function postFormPage(ctx: PageContext, post: ApiRecord | null): SafeHtml
     post ? `/my/posts/${post.id}` : '/my/posts',
     html`${field(ctx, {
         name: 'title',
-        label: 'Title',
+        label: t('form.title'),
         value: value('title'),
         required: true,
-        hint: 'Between 3 and 200 characters.',
+        hint: t('form.titleHint'),
       })}
-      ${textArea(ctx, { name: 'body', label: 'Text', value: value('body'), hint: 'Blank lines separate paragraphs.' })}
-      <label for="field-status">Visibility</label>
+      ${textArea(ctx, { name: 'body', label: t('form.text'), value: value('body'), hint: t('form.textHint') })}
+      <label for="field-status">${t('form.visibility')}</label>
       <select
         id="field-status"
         name="status"
         ${statusError ? html`aria-invalid="true" aria-describedby="field-status-error"` : ''}
       >
-        <option value="draft" ${status === 'draft' ? 'selected' : ''}>Draft: only you see it</option>
-        <option value="published" ${status === 'published' ? 'selected' : ''}>
-          Published: on the front page
-        </option>
+        <option value="draft" ${status === 'draft' ? 'selected' : ''}>${t('form.draft')}</option>
+        <option value="published" ${status === 'published' ? 'selected' : ''}>${t('form.published')}</option>
       </select>
       ${statusError ? html`<div class="field-error" id="field-status-error">${statusError}</div>` : ''}`,
-    post ? 'Save changes' : 'Save post',
+    post ? t('form.saveChanges') : t('form.save'),
   );
   return blogLayout(
     ctx,
-    post ? 'Edit post' : 'Write a post',
+    post ? t('form.editTitle') : t('form.newTitle'),
     html`${content}
-      <p><a href="/my/posts">Back to my posts</a></p>`,
+      <p><a href="/my/posts">${t('form.backToMine')}</a></p>`,
   );
 }

@@ -22,6 +22,7 @@ import {
   postPage,
   type FrontPageData,
 } from './pages.ts';
+import { blogMessages } from './messages/index.ts';
 
 /**
  * The demo blog's pages (server-rendered): the front page at `/` (published posts, search, older
@@ -52,7 +53,7 @@ function sessionOf(input: EndpointInput): string | null {
 
 /** A failed write's answer as the page's errors: the API's field reasons, else its message. */
 function refused(answer: Extract<EngineAnswer<unknown>, { ok: false }>): never {
-  if (answer.status === 404) throw new NotFoundError('No post of yours has this id.');
+  if (answer.status === 404) throw new NotFoundError(blogMessages.text('error.noOwnPost'));
   if (answer.status === 422 && Object.keys(answer.invalid).length > 0)
     throw new ValidationError(answer.invalid);
   throw new HttpError(answer.status, answer.detail);
@@ -97,7 +98,7 @@ export function blogPages() {
       session: sessionOf(input),
       query: { derive: 'comments,author' },
     });
-    if (!answer.ok) throw new NotFoundError('No post has this id.');
+    if (!answer.ok) throw new NotFoundError(blogMessages.text('error.noPost'));
     return answer.data;
   }
 
@@ -105,11 +106,11 @@ export function blogPages() {
   async function loadOwnPost(input: EndpointInput<{ id: string }>): Promise<ApiRecord> {
     const post = await loadPost(input);
     if ((post.author as { username?: string } | null)?.username !== input.caller?.user.username)
-      throw new NotFoundError('No post of yours has this id.');
+      throw new NotFoundError(blogMessages.text('error.noOwnPost'));
     return post;
   }
 
-  const front = async (query: Record<string, unknown>): Promise<FrontPageData> => {
+  const front = async (query: Record<string, unknown>, language: string): Promise<FrontPageData> => {
     const search = typeof query.search === 'string' ? query.search.trim() : '';
     const cursor = typeof query.cursor === 'string' ? query.cursor : '';
     // The front page lists what everyone sees: published posts, whoever is reading.
@@ -123,6 +124,7 @@ export function blogPages() {
         search: search || undefined,
         cursor: cursor || undefined,
       },
+      language,
     });
     if (!answer.ok) return { posts: [], search, cursor, problem: answer.detail };
     return { posts: answer.data as unknown as ApiRecord[], pagination: answer.pagination, search, cursor };
@@ -165,7 +167,7 @@ export function blogPages() {
       if (!answer.ok) refused(answer);
       return {
         status: 'success',
-        message: 'Your comment was added.',
+        message: blogMessages.text('answer.commentAdded'),
         redirect_to: `/posts/${encodeURIComponent(input.params.id)}#comments`,
       };
     },
@@ -240,7 +242,7 @@ export function blogPages() {
       const published = input.body.status === 'published';
       return {
         status: 'success',
-        message: published ? 'Your post is published.' : 'Your draft is saved.',
+        message: blogMessages.text(published ? 'answer.published' : 'answer.draftSaved'),
         redirect_to: published ? `/posts/${answer.data.id}` : '/my/posts',
       };
     },
@@ -283,7 +285,11 @@ export function blogPages() {
         body: input.body,
       });
       if (!answer.ok) refused(answer);
-      return { status: 'success', message: 'Your changes are saved.', redirect_to: `/posts/${id}` };
+      return {
+        status: 'success',
+        message: blogMessages.text('answer.changesSaved'),
+        redirect_to: `/posts/${id}`,
+      };
     },
   });
 
@@ -305,7 +311,11 @@ export function blogPages() {
         body: { status: 'published' },
       });
       if (!answer.ok) refused(answer);
-      return { status: 'success', message: 'Your post is published.', redirect_to: `/posts/${id}` };
+      return {
+        status: 'success',
+        message: blogMessages.text('answer.published'),
+        redirect_to: `/posts/${id}`,
+      };
     },
   });
 
@@ -325,19 +335,20 @@ export function blogPages() {
         session: sessionOf(input),
       });
       if (!answer.ok) refused(answer);
-      return { status: 'success', message: 'The post is deleted.', redirect_to: '/my/posts' };
+      return { status: 'success', message: blogMessages.text('answer.deleted'), redirect_to: '/my/posts' };
     },
   });
 
   return definePlugin({
     id: 'blog',
+    messages: blogMessages,
     endpoints: [post, comment, mine, newPost, create, edit, update, publish, remove],
     // The pages call the resource API in process, through the server's own pipeline.
     init({ services }) {
       engine = engineOf(services, SESSION_COOKIE);
     },
     // The home page (`/`) becomes the blog's front page.
-    pages: { home: async (ctx) => frontPage(ctx, await front(ctx.query)) },
+    pages: { home: async (ctx) => frontPage(ctx, await front(ctx.query, ctx.language.locale)) },
     // The front page's live updates (assets/live.js).
     assets: blogAssets,
   });

@@ -14,6 +14,19 @@
   var empty = document.querySelector('[data-live-empty]');
   var status = document.querySelector('[data-live-status]');
   var EXCERPT = 100;
+  // The texts come from the page, in the reader's language ({author}, {title}: the values).
+  function phrase(name, values) {
+    var template = (status && status.getAttribute('data-' + name)) || '';
+    return template.replace(/\{(\w+)\}/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values, key) ? values[key] : whole;
+    });
+  }
+  // Dates as the server writes them (the page's language, UTC).
+  var dates = new Intl.DateTimeFormat(document.documentElement.lang || undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  });
 
   function say(text) {
     if (status) status.textContent = text;
@@ -47,11 +60,12 @@
     if (typeof post.title === 'string') item.querySelector('h2 a').textContent = post.title;
     if (typeof post.created_at === 'string') {
       var meta = item.querySelector('.meta');
-      var author = post.author && post.author.username ? post.author.username : 'someone';
+      var author = post.author && post.author.username ? post.author.username : phrase('someone', {});
       var time = document.createElement('time');
       time.setAttribute('datetime', post.created_at);
-      time.textContent = post.created_at.replace('T', ' ').slice(0, 16) + ' UTC';
-      meta.replaceChildren('by ' + author + ' · ', time);
+      var at = new Date(post.created_at);
+      time.textContent = (isNaN(at.getTime()) ? post.created_at : dates.format(at)) + ' UTC';
+      meta.replaceChildren(phrase('by', { author: author }) + ' · ', time);
     }
     if (typeof post.body === 'string') {
       var text = post.body.slice(0, EXCERPT);
@@ -79,7 +93,7 @@
       list.insertBefore(render(body.data), list.firstChild);
       while (list.children.length > limit) list.removeChild(list.lastChild);
       showEmpty();
-      say('New post: ' + body.data.title);
+      say(phrase('new-post', { title: body.data.title }));
     });
   }
 
@@ -110,7 +124,7 @@
       } else if (kind === 'deleted' && item) {
         list.removeChild(item);
         showEmpty();
-        say('A post was removed.');
+        say(phrase('removed', {}));
       }
     };
   }

@@ -1,0 +1,72 @@
+import type { Translation } from '../../../../src/index.ts';
+import type { BlogEnglish } from './en.ts';
+
+/** The blog pages in Arabic. */
+export const ar = {
+  'front.title': 'أحدث المقالات',
+  'front.searchTitle': ({ search }) => `المقالات المطابقة لـ «${search}»`,
+  'front.write': 'اكتب مقالًا',
+  'front.myPosts': 'مقالاتي',
+  'front.invite': ({ signIn, register }) => `${signIn} أو ${register} لتكتب المقالات وتعلّق عليها.`,
+  'front.signIn': 'سجّل الدخول',
+  'front.register': 'أنشئ حسابًا',
+  'front.noMatch': 'لا يوجد مقال منشور يطابق هذا البحث.',
+  'front.nothing': 'لم يُنشر شيء بعد.',
+  'front.searchLabel': 'البحث في المقالات',
+  'front.search': 'بحث',
+  'front.clear': 'مسح',
+  'front.backToNewest': 'العودة إلى أحدث المقالات',
+
+  'list.pages': 'الصفحات',
+  'list.newest': 'أحدث المقالات',
+  'list.older': 'مقالات أقدم',
+  'list.mostRecent': 'الأحدث',
+
+  'post.by': ({ author }) => `بقلم ${author}`,
+  'post.someone': 'مجهول',
+  'post.draft': 'مسودة',
+  'post.edit': 'تعديل',
+  'post.comments': ({ count }, f) => `التعليقات (${f.number(count)})`,
+  'post.noComments': 'لا توجد تعليقات بعد.',
+  'post.allPosts': 'كل المقالات',
+  'post.notFound': 'المقال غير موجود',
+  'post.gone': 'لم يعد هذا المقال موجودًا.',
+
+  'comment.label': 'تعليقك',
+  'comment.hint': ({ username }) => `يظهر باسم ${username}. 5000 حرف على الأكثر.`,
+  'comment.submit': 'أضف التعليق',
+  'comment.signInFirst': ({ signIn }) => `${signIn} لتعلّق.`,
+  'comment.signIn': 'سجّل الدخول',
+
+  'mine.title': 'مقالاتي',
+  'mine.lastChanged': 'آخر تعديل',
+  'mine.publish': 'نشر',
+  'mine.delete': 'حذف',
+  'mine.noOlder': 'لا توجد مقالات أقدم.',
+  'mine.none': 'لم تكتب أي مقال بعد.',
+
+  'form.newTitle': 'اكتب مقالًا',
+  'form.editTitle': 'تعديل المقال',
+  'form.title': 'العنوان',
+  'form.titleHint': 'من 3 إلى 200 حرف.',
+  'form.text': 'النص',
+  'form.textHint': 'تفصل الأسطر الفارغة بين الفقرات.',
+  'form.visibility': 'الظهور',
+  'form.draft': 'مسودة: تراها أنت وحدك',
+  'form.published': 'منشور: على الصفحة الرئيسية',
+  'form.saveChanges': 'حفظ التغييرات',
+  'form.save': 'حفظ المقال',
+  'form.backToMine': 'العودة إلى مقالاتي',
+
+  'answer.commentAdded': 'أُضيف تعليقك.',
+  'answer.published': 'نُشر مقالك.',
+  'answer.draftSaved': 'حُفظت مسودتك.',
+  'answer.changesSaved': 'حُفظت تغييراتك.',
+  'answer.deleted': 'حُذف المقال.',
+  'error.noPost': 'لا يوجد مقال بهذا المعرّف.',
+  'error.noOwnPost': 'لا يوجد مقال لك بهذا المعرّف.',
+  'error.requestFailed': 'تعذّر تنفيذ الطلب.',
+
+  'live.newPost': ({ title }) => `مقال جديد: ${title}`,
+  'live.removed': 'أُزيل مقال.',
+} satisfies Translation<BlogEnglish>;

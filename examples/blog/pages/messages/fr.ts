@@ -1,0 +1,72 @@
+import type { Translation } from '../../../../src/index.ts';
+import type { BlogEnglish } from './en.ts';
+
+/** The blog pages in French. */
+export const fr = {
+  'front.title': 'Derniers articles',
+  'front.searchTitle': ({ search }) => `Articles correspondant à « ${search} »`,
+  'front.write': 'Écrire un article',
+  'front.myPosts': 'Mes articles',
+  'front.invite': ({ signIn, register }) => `${signIn} ou ${register} pour écrire des articles et commenter.`,
+  'front.signIn': 'Connectez-vous',
+  'front.register': 'créez un compte',
+  'front.noMatch': 'Aucun article publié ne correspond à cette recherche.',
+  'front.nothing': 'Rien n’est encore publié.',
+  'front.searchLabel': 'Rechercher des articles',
+  'front.search': 'Rechercher',
+  'front.clear': 'Effacer',
+  'front.backToNewest': 'Revenir aux articles les plus récents',
+
+  'list.pages': 'Pages de résultats',
+  'list.newest': 'Articles les plus récents',
+  'list.older': 'Articles plus anciens',
+  'list.mostRecent': 'Les plus récents',
+
+  'post.by': ({ author }) => `par ${author}`,
+  'post.someone': 'quelqu’un',
+  'post.draft': 'Brouillon',
+  'post.edit': 'Modifier',
+  'post.comments': ({ count }, f) => `Commentaires (${f.number(count)})`,
+  'post.noComments': 'Pas encore de commentaire.',
+  'post.allPosts': 'Tous les articles',
+  'post.notFound': 'Article introuvable',
+  'post.gone': 'Cet article n’existe plus.',
+
+  'comment.label': 'Votre commentaire',
+  'comment.hint': ({ username }) => `Publié sous le nom ${username}. 5 000 caractères au maximum.`,
+  'comment.submit': 'Ajouter le commentaire',
+  'comment.signInFirst': ({ signIn }) => `${signIn} pour commenter.`,
+  'comment.signIn': 'Connectez-vous',
+
+  'mine.title': 'Mes articles',
+  'mine.lastChanged': 'Dernière modification',
+  'mine.publish': 'Publier',
+  'mine.delete': 'Supprimer',
+  'mine.noOlder': 'Aucun article plus ancien.',
+  'mine.none': 'Vous n’avez encore écrit aucun article.',
+
+  'form.newTitle': 'Écrire un article',
+  'form.editTitle': 'Modifier l’article',
+  'form.title': 'Titre',
+  'form.titleHint': 'Entre 3 et 200 caractères.',
+  'form.text': 'Texte',
+  'form.textHint': 'Une ligne vide sépare les paragraphes.',
+  'form.visibility': 'Visibilité',
+  'form.draft': 'Brouillon : vous seul le voyez',
+  'form.published': 'Publié : sur la page d’accueil',
+  'form.saveChanges': 'Enregistrer les modifications',
+  'form.save': 'Enregistrer l’article',
+  'form.backToMine': 'Revenir à mes articles',
+
+  'answer.commentAdded': 'Votre commentaire a été ajouté.',
+  'answer.published': 'Votre article est publié.',
+  'answer.draftSaved': 'Votre brouillon est enregistré.',
+  'answer.changesSaved': 'Vos modifications sont enregistrées.',
+  'answer.deleted': 'L’article est supprimé.',
+  'error.noPost': 'Aucun article ne porte cet identifiant.',
+  'error.noOwnPost': 'Aucun de vos articles ne porte cet identifiant.',
+  'error.requestFailed': 'La requête a échoué.',
+
+  'live.newPost': ({ title }) => `Nouvel article : ${title}`,
+  'live.removed': 'Un article a été retiré.',
+} satisfies Translation<BlogEnglish>;
