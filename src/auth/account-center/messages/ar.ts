@@ -26,7 +26,7 @@ export const ar = {
   'account.link.apps': 'التطبيقات المتصلة',
   'locale.title': 'اللغة',
   'locale.hint': 'لغة صفحاتك ورسائلك وبريدك الإلكتروني. إن لم تختر لغة، تُستخدم لغة كل متصفح.',
-  'locale.label': 'اللغة',
+  'locale.label': 'لغة هذا الحساب',
   'locale.auto': 'حسب إعدادات المتصفح',
   'locale.submit': 'حفظ اللغة',
   'answer.localeChanged': 'تم حفظ لغتك.',

@@ -27,7 +27,7 @@ export const de = {
   'locale.title': 'Sprache',
   'locale.hint':
     'Die Sprache Ihrer Seiten, Meldungen und E-Mails. Ohne Auswahl gilt die Sprache des jeweiligen Browsers.',
-  'locale.label': 'Sprache',
+  'locale.label': 'Sprache dieses Kontos',
   'locale.auto': 'Wie im Browser eingestellt',
   'locale.submit': 'Sprache speichern',
   'answer.localeChanged': 'Ihre Sprache wurde gespeichert.',

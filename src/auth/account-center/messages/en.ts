@@ -26,7 +26,7 @@ export const en = {
   'locale.title': 'Language',
   'locale.hint':
     'The language of your pages, messages and emails. Without a choice, each browser’s language applies.',
-  'locale.label': 'Language',
+  'locale.label': 'Language of this account',
   'locale.auto': 'As my browser says',
   'locale.submit': 'Save language',
   'answer.localeChanged': 'Your language was saved.',

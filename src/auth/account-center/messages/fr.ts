@@ -27,7 +27,7 @@ export const fr = {
   'locale.title': 'Langue',
   'locale.hint':
     'La langue de vos pages, messages et e-mails. Sans choix, c’est la langue de chaque navigateur qui s’applique.',
-  'locale.label': 'Langue',
+  'locale.label': 'Langue de ce compte',
   'locale.auto': 'Selon mon navigateur',
   'locale.submit': 'Enregistrer la langue',
   'answer.localeChanged': 'Votre langue a été enregistrée.',
