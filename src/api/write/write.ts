@@ -14,6 +14,7 @@ import { scopedQuery } from '../read/read.ts';
 import type { ApiRecord, HookContext } from '../resource/types.ts';
 import type { InvalidParam, PayloadValidator } from '../resource/validation.ts';
 import type { Dialect } from '../../db/url.ts';
+import { retryOnDeadlock } from '../../db/retry.ts';
 import { createLevel, type PreparedItem, type PreparedParent } from './write-set.ts';
 
 export type { PreparedItem, PreparedParent } from './write-set.ts';
@@ -266,7 +267,12 @@ function writtenRelations(item: PreparedItem): DeriveNode[] {
  * Run `work` in one transaction; any error rolls all of it back. Constraint violations become
  * 409/422, the rest is rethrown for the error handler (HttpErrors keep their status).
  */
-export async function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
+export function inTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
+  // A deadlock victim (a write racing, say, its author's deletion) was undone by the database: run again.
+  return retryOnDeadlock(() => inOneTransaction(scope, work));
+}
+
+async function inOneTransaction<T>(scope: RequestScope, work: (trx: AnyDb) => Promise<T>): Promise<T> {
   const trx = await scope.db.startTransaction().execute();
   const { db, clock } = scope.request.server;
   const live = hubOf(db);
