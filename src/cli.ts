@@ -161,7 +161,7 @@ async function withDatabase(
   work: (context: {
     db: import('kysely').Kysely<import('./db/schema.ts').Database>;
     config: import('./config/types.ts').CitadelConfig;
-    plugins: import('./plugin.ts').CitadelPlugin[];
+    plugins: import('./auth/core/plugin.ts').CitadelPlugin[];
   }) => Promise<void>,
 ): Promise<void> {
   const { citadelMigrations, knownActions, resolvePlugins } = await import('./app/assembly.ts');

@@ -23,7 +23,7 @@ export {
   type SignedInListener,
   type PasswordChangedListener,
   type RequestListener,
-} from './plugin.ts';
+} from './auth/core/plugin.ts';
 export {
   defineEndpoint,
   type Endpoint,

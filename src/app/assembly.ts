@@ -2,7 +2,7 @@ import type { CitadelOptions } from '../config/types.ts';
 import type { KnownAction } from '../config/load.ts';
 import type { CitadelMigration } from '../db/migrations/types.ts';
 import { coreMigrations } from '../db/migrations/index.ts';
-import type { CitadelPlugin } from '../plugin.ts';
+import type { CitadelPlugin } from '../auth/core/plugin.ts';
 import { defaultPlugins } from '../auth/index.ts';
 import { ConfigError } from '../core/errors.ts';
 import { securityEventTypes } from '../auth/core/security-events.ts';

@@ -28,7 +28,7 @@ import { resolvePluginOptions } from '../auth/core/plugin-options.ts';
 import { pageReplacements } from '../auth/pages.ts';
 import { serverLanguages } from './languages.ts';
 import { rememberLanguage } from '../http/i18n/request-language.ts';
-import type { CitadelPlugin } from '../plugin.ts';
+import type { CitadelPlugin } from '../auth/core/plugin.ts';
 import { citadelMigrations } from './assembly.ts';
 import '../api/resource/settings.ts';
 import { registerOperations } from '../ops/plugin.ts';

@@ -123,7 +123,7 @@ export const builtInPages: { readonly [K in PageName]: (ctx: PageContext<PagePro
   error: errorPage,
 };
 
-declare module '../plugin.ts' {
+declare module './core/plugin.ts' {
   interface CitadelPlugin {
     /** Built-in pages this plugin replaces, by name (`login`, `register`, ...; see `PageProps`). */
     pages?: PageReplacements;

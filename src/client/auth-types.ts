@@ -158,7 +158,7 @@ export type AuthInput<E extends EndpointShape> = Simplify<
   Part<E['params']> & (E['method'] extends 'GET' | 'DELETE' ? Part<E['query']> : Part<E['body']>)
 >;
 
-/** What the client reads of a plugin's after hook (src/plugin.ts, `AfterHook`). */
+/** What the client reads of a plugin's after hook (src/auth/core/plugin.ts, `AfterHook`). */
 export interface AfterHookShape {
   match: object;
   schema?: { data?: object; fields?: object };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageCatalog } from '../../src/core/i18n/catalog.ts';
 import type { MessageValue } from '../../src/core/i18n/types.ts';
 import { coreMessages } from '../../src/core/i18n/messages/index.ts';
-import type { CitadelPlugin } from '../../src/plugin.ts';
+import type { CitadelPlugin } from '../../src/auth/core/plugin.ts';
 import { authMessages } from '../../src/auth/core/messages/index.ts';
 import { defaultPlugins } from '../../src/auth/index.ts';
 import { organizations } from '../../src/auth/organizations/plugin.ts';

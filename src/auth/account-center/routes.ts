@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { PluginAsset, PluginInitContext } from '../../plugin.ts';
+import type { PluginAsset, PluginInitContext } from '../core/plugin.ts';
 import { Type } from '@sinclair/typebox';
 import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { Caller } from '../../http/security/caller.ts';

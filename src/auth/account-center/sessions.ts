@@ -1,5 +1,5 @@
 import type { CitadelServices } from '../core/services.ts';
-import type { SignedInInfo } from '../../plugin.ts';
+import type { SignedInInfo } from '../core/plugin.ts';
 import type { SessionData } from '../../http/sessions/store.ts';
 import { randomToken } from '../../core/crypto.ts';
 import { describeDevice } from '../core/device.ts';

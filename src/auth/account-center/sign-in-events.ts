@@ -1,4 +1,4 @@
-import type { SignedInEvent } from '../../plugin.ts';
+import type { SignedInEvent } from '../core/plugin.ts';
 import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
 import { originOf, sessionEvent } from '../core/security-events.ts';
 import { describeDevice } from '../core/device.ts';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { accountEndpoints } from './routes.ts';
 import { accountsMessages } from './messages/index.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { grantAdminEmails } from '../core/roles.ts';
 import { adminEndpoints } from './routes.ts';

@@ -1,5 +1,5 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import type { AfterHook, BeforeHook, CitadelPlugin, HookMatch } from '../../plugin.ts';
+import type { AfterHook, BeforeHook, CitadelPlugin, HookMatch } from './plugin.ts';
 import type { AnyEndpoint, EndpointResult } from './endpoint.ts';
 
 /*

@@ -1,9 +1,4 @@
-import type {
-  CitadelPlugin,
-  PasswordChangedListener,
-  RequestListener,
-  SignedInListener,
-} from '../../plugin.ts';
+import type { CitadelPlugin, PasswordChangedListener, RequestListener, SignedInListener } from './plugin.ts';
 import { UserService } from './users.ts';
 import { PasswordHasher } from './passwords.ts';
 import { RememberTokens } from './remember.ts';

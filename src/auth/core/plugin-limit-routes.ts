@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { CitadelPlugin } from '../../plugin.ts';
+import type { CitadelPlugin } from './plugin.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { pluginRuleMatches, type PluginRateLimit, type RateLimitInput } from './endpoint.ts';
 import { hitRateLimits } from './endpoint-routes.ts';

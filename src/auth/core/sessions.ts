@@ -1,6 +1,6 @@
 import type { UserRecord } from './users.ts';
 import { REMEMBER_COOKIE, type RememberCookie } from './remember.ts';
-import type { SignedInEvent, SignedInInfo } from '../../plugin.ts';
+import type { SignedInEvent, SignedInInfo } from './plugin.ts';
 import { setCookie, type RequestContext } from './request-context.ts';
 
 export interface EstablishOptions {

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { magicLinkEndpoints } from './routes.ts';
 import { magicLinkMigration } from './migrations.ts';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { oauthProviderMigration } from './migration.ts';
 import { OAUTH_PROVIDER_TABLES } from './tables.ts';

@@ -1,4 +1,4 @@
-import type { SignedInEvent } from '../../plugin.ts';
+import type { SignedInEvent } from '../core/plugin.ts';
 import type { EndpointInput } from '../core/endpoint.ts';
 import { endPending, readPending } from './consent-pending.ts';
 import { writeSignIn } from './sign-in-record.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { organizationEmailProofsMigration, organizationsMigration } from './migrations.ts';
 import { organizationEndpoints, organizationsOf } from './routes.ts';
 import { switcher } from './pages.ts';

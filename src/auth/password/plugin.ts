@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { passwordEndpoints } from './routes.ts';
 import { passwordMessages } from './messages/index.ts';
 

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { pipelineEndpoints } from './routes.ts';
 import { pipelineClaimsMigration } from '../core/claims.ts';

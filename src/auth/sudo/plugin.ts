@@ -1,4 +1,4 @@
-import { definePlugin } from '../../plugin.ts';
+import { definePlugin } from '../core/plugin.ts';
 import { givenOptions } from '../core/plugin-options.ts';
 import { sudoEndpoints } from './routes.ts';
 import { sudoMessages } from './messages/index.ts';

@@ -1,27 +1,27 @@
 import type { Kysely } from 'kysely';
-import type { MessageCatalog } from './core/i18n/catalog.ts';
-import type { Database } from './db/schema.ts';
-import type { CitadelMigration } from './db/migrations/types.ts';
-import type { UserRecord } from './http/security/caller.ts';
-import type { SessionCompanion, SessionEndWatcher } from './http/sessions/store.ts';
-import type { RequestContext } from './auth/core/request-context.ts';
-import type { PipelineAction } from './auth/core/sign-in/types.ts';
-import type { Factor } from './auth/core/factors/types.ts';
-import type { SignInFact } from './auth/core/sign-in-facts.ts';
+import type { MessageCatalog } from '../../core/i18n/catalog.ts';
+import type { Database } from '../../db/schema.ts';
+import type { CitadelMigration } from '../../db/migrations/types.ts';
+import type { UserRecord } from '../../http/security/caller.ts';
+import type { SessionCompanion, SessionEndWatcher } from '../../http/sessions/store.ts';
+import type { RequestContext } from './request-context.ts';
+import type { PipelineAction } from './sign-in/types.ts';
+import type { Factor } from './factors/types.ts';
+import type { SignInFact } from './sign-in-facts.ts';
 import type {
   AnyEndpoint,
   EndpointInput,
   EndpointMethod,
   EndpointResult,
   PluginRateLimit,
-} from './auth/core/endpoint.ts';
-import type { BearerVerifier } from './auth/core/caller.ts';
-import type { CitadelConfig } from './config/types.ts';
-import type { Tenancy } from './auth/core/tenancy.ts';
-import type { PageHeaderPart } from './http/response/respond.ts';
+} from './endpoint.ts';
+import type { BearerVerifier } from './caller.ts';
+import type { CitadelConfig } from '../../config/types.ts';
+import type { Tenancy } from './tenancy.ts';
+import type { PageHeaderPart } from '../../http/response/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
-import type { CitadelServices } from './auth/core/services.ts';
-import type { SecurityEventDeclaration } from './auth/core/security-events.ts';
+import type { CitadelServices } from './services.ts';
+import type { SecurityEventDeclaration } from './security-events.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -281,7 +281,7 @@ export interface CitadelPlugin<
   rateLimits?: readonly PluginRateLimit[];
 }
 
-declare module './config/types.ts' {
+declare module '../../config/types.ts' {
   interface ExtensionSettings {
     /**
      * Every plugin of the server, in order: the built-ins when absent. Add your own after them:
