@@ -38,6 +38,11 @@ const LAYERS = [
   { name: 'ops', paths: ['ops'], why: 'health, metrics, logging, shutdown of whatever server it is given' },
   { name: 'auth core', paths: ['auth/core'], why: 'what the capabilities share' },
   {
+    name: 'plugin API',
+    paths: ['plugin-api.ts'],
+    why: 'citadel/plugin, all a plugin imports: it re-exports the core, db, http, config and auth core',
+  },
+  {
     name: 'capabilities',
     paths: ['auth/*/', 'api'],
     independent: true,
@@ -56,16 +61,7 @@ const LAYERS = [
   { name: 'app', paths: ['app'], why: 'the composition root: every layer below assembled into a server' },
   {
     name: 'entry',
-    paths: [
-      'index.ts',
-      'fastify.ts',
-      'html.ts',
-      'migrations.ts',
-      'plugin-api.ts',
-      'testing.ts',
-      'cli.ts',
-      'client',
-    ],
+    paths: ['index.ts', 'fastify.ts', 'html.ts', 'migrations.ts', 'testing.ts', 'cli.ts', 'client'],
     why: 'the package entry modules and the typed client (which imports the server as types only)',
   },
 ];
