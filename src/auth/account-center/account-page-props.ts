@@ -1,5 +1,4 @@
-import type { EndpointInput } from '../core/endpoint.ts';
-import { isSudoActive } from '../core/sudo/guard.ts';
+import { type EndpointInput, isSudoActive } from '../../plugin-api.ts';
 import type { AccountPageProps } from './pages.ts';
 import { accountCenterOptions } from './options.ts';
 

@@ -1,9 +1,13 @@
-import type { CitadelServices } from '../core/services.ts';
-import type { UserRecord } from '../core/users.ts';
-import { normalizeUsername } from '../core/users.ts';
-import { AuthenticationRequiredError, ValidationError } from '../../core/errors.ts';
-import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
-import { transactionWithEffects } from '../../db/after-commit.ts';
+import {
+  type CitadelServices,
+  type UserRecord,
+  normalizeUsername,
+  AuthenticationRequiredError,
+  ValidationError,
+  recordSecurityEvent,
+  type EventOrigin,
+  transactionWithEffects,
+} from '../../plugin-api.ts';
 import { accountCenterMessages } from './messages/index.ts';
 
 export const USERNAME_TAKEN = accountCenterMessages.text('error.usernameTaken');

@@ -1,5 +1,4 @@
-import { randomToken, safeEqual } from '../../core/crypto.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import { randomToken, safeEqual, type RequestContext } from '../../plugin-api.ts';
 
 /**
  * The device cookie: a browser is a known device of an account when it

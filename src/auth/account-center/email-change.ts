@@ -1,17 +1,24 @@
 import type { Kysely } from 'kysely';
-import type { Language } from '../../core/i18n/catalog.ts';
-import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../core/services.ts';
-import type { EndpointRateLimit, RateLimitInput } from '../core/endpoint.ts';
-import type { UserRecord } from '../core/users.ts';
-import { normalizeEmail } from '../core/users.ts';
-import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
-import { ConflictError, ForbiddenError } from '../../core/errors.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
-import { recordSecurityEvent, type EventOrigin } from '../core/security-events.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
-import { recipientLocale } from '../../mail/emails.ts';
+import {
+  type Language,
+  type Database,
+  type CitadelServices,
+  type EndpointRateLimit,
+  type RateLimitInput,
+  type UserRecord,
+  normalizeEmail,
+  randomToken,
+  safeEqual,
+  sha256Hex,
+  ConflictError,
+  ForbiddenError,
+  retryOnDeadlock,
+  recordSecurityEvent,
+  type EventOrigin,
+  notify,
+  describeDevice,
+  recipientLocale,
+} from '../../plugin-api.ts';
 import { accountCenterMessages } from './messages/index.ts';
 
 /** A link to the new address is valid this long. */

@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../../core/errors.ts';
-import { coreMessages } from '../../core/i18n/messages/index.ts';
-import { publicUser, type UserRecord } from '../core/users.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope, PublicUserSchema } from '../core/envelope-schema.ts';
+import {
+  ValidationError,
+  coreMessages,
+  publicUser,
+  type UserRecord,
+  defineEndpoint,
+  Envelope,
+  PublicUserSchema,
+} from '../../plugin-api.ts';
 import { accountPage } from './pages.ts';
 import { accountPageProps } from './account-page-props.ts';
 import { accountCenterMessages } from './messages/index.ts';

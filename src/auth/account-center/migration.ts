@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
-import { TIMESTAMP, idColumn, mysqlExactText, userIdColumn } from '../../db/columns.ts';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
+import {
+  TIMESTAMP,
+  idColumn,
+  mysqlExactText,
+  userIdColumn,
+  type CitadelMigration,
+} from '../../plugin-api.ts';
 
 export const accountCenterMigration: CitadelMigration = {
   name: '0500_account_center',

@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions, type DeclaredEventTypes } from '../../plugin-api.ts';
 import { accountCenterAssets, accountCenterEndpoints, startEventRetention } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
@@ -12,7 +11,6 @@ import {
   resolveAccountCenterOptions,
   type AccountCenterOptions,
 } from './options.ts';
-import type { DeclaredEventTypes } from '../core/security-events.ts';
 import { accountCenterMessages } from './messages/index.ts';
 import './tables.ts';
 
@@ -24,7 +22,7 @@ const ACCOUNT_CENTER_EVENTS = [
   { type: 'account_deleted', label: 'Account deleted' },
 ] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ACCOUNT_CENTER_EVENTS> {}
 }

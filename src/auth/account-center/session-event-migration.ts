@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
-import type { Dialect } from '../../db/url.ts';
+import type { CitadelMigration, Dialect } from '../../plugin-api.ts';
 
 /*
  * A sign-in's session and its `sign_in` event are written in one transaction

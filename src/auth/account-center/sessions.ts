@@ -1,9 +1,11 @@
-import type { CitadelServices } from '../core/services.ts';
-import type { SignedInInfo } from '../core/plugin.ts';
-import type { SessionData } from '../../http/sessions/store.ts';
-import { randomToken } from '../../core/crypto.ts';
-import { describeDevice } from '../core/device.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import {
+  type CitadelServices,
+  type SignedInInfo,
+  type SessionData,
+  randomToken,
+  describeDevice,
+  type RequestContext,
+} from '../../plugin-api.ts';
 
 /** Where a session keeps what the device list shows. Lives in the session data, so both stores have it. */
 export const SESSION_META_KEY = 'account_session';

@@ -1,9 +1,13 @@
-import type { SignedInEvent } from '../core/plugin.ts';
-import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
-import { originOf, sessionEvent } from '../core/security-events.ts';
-import { describeDevice } from '../core/device.ts';
+import {
+  type SignedInEvent,
+  signInFactsFor,
+  type SignInFact,
+  originOf,
+  sessionEvent,
+  describeDevice,
+  notify,
+} from '../../plugin-api.ts';
 import { startSessionMeta } from './sessions.ts';
-import { notify } from '../core/notify.ts';
 import { isKnownDevice, rememberDevice } from './device-cookie.ts';
 
 /** A device unseen for this long counts as new. */

@@ -14,7 +14,7 @@ export interface AccountCenterTables {
   email_change_tokens: EmailChangeTokensTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends AccountCenterTables {}
+  interface PluginTables extends AccountCenterTables {}
 }

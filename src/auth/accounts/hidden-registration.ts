@@ -1,7 +1,5 @@
-import type { UserRecord } from '../core/users.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import { type UserRecord, type RequestContext, recipientLocale } from '../../plugin-api.ts';
 import { accountsMessages } from './messages/index.ts';
-import { recipientLocale } from '../../mail/emails.ts';
 
 /** The one answer to a registration that needs activation, for a new and (hidden) a known address. */
 export const ACTIVATION_PENDING = {

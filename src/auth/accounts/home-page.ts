@@ -1,6 +1,4 @@
-import { html } from '../../core/html.ts';
-import { layout, servedLinks } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, layout, servedLinks, type PageContext } from '../../plugin-api.ts';
 import { accountsMessages } from './messages/index.ts';
 import type { AccountsEnglish } from './messages/en.ts';
 

@@ -1,11 +1,14 @@
-import { selectUserWithFacts } from '../core/sign-in-facts.ts';
-import type { UserRecord } from '../core/users.ts';
-import { HttpError, TooManyRequestsError } from '../../core/errors.ts';
-import { FailureBudget } from '../core/failure-budget.ts';
-import { recordSecurityEvent } from '../core/security-events.ts';
-import { assertMaySignIn } from '../core/sign-in/activation.ts';
+import {
+  selectUserWithFacts,
+  type UserRecord,
+  HttpError,
+  TooManyRequestsError,
+  FailureBudget,
+  recordSecurityEvent,
+  assertMaySignIn,
+  type RequestContext,
+} from '../../plugin-api.ts';
 import { accountsOptions } from './options.ts';
-import type { RequestContext } from '../core/request-context.ts';
 import { accountsMessages } from './messages/index.ts';
 
 export class InvalidCredentialsError extends HttpError {

@@ -1,6 +1,4 @@
-import { html } from '../../core/html.ts';
-import { field, form, layout, servedLinks } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, field, form, layout, servedLinks, type PageContext } from '../../plugin-api.ts';
 import { accountsMessages } from './messages/index.ts';
 
 /** The sign-in and registration pages show a button per configured social provider. */

@@ -1,7 +1,10 @@
-import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
+import {
+  claimSingleUseToken,
+  type CitadelServices,
+  randomToken,
+  sha256Hex,
+  retryOnDeadlock,
+} from '../../plugin-api.ts';
 import { accountsOptions } from './options.ts';
 import { accountsMessages } from './messages/index.ts';
 

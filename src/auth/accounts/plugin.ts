@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
 import { accountEndpoints } from './routes.ts';
 import { accountsMessages } from './messages/index.ts';
 import { ACCOUNTS_ID, accountsDefaults, resolveAccountsOptions, type AccountsOptions } from './options.ts';

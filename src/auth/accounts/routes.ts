@@ -1,15 +1,32 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../../core/errors.ts';
-import { publicUser } from '../core/users.ts';
-import { beginSignIn } from '../core/sign-in/runner.ts';
-import { signInAnswer } from '../core/sign-in/response.ts';
-import { endSession } from '../core/sessions.ts';
-import { emailSendLimits } from '../core/send-limits.ts';
-import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { pageEndpoint } from '../core/page-endpoint.ts';
+import {
+  ValidationError,
+  publicUser,
+  beginSignIn,
+  signInAnswer,
+  endSession,
+  emailSendLimits,
+  defineEndpoint,
+  type EndpointInput,
+  type EndpointResult,
+  Envelope,
+  pageEndpoint,
+  NEW_PASSWORD_FIELDS,
+  newPasswordProblems,
+  type UserRecord,
+  USERNAME,
+  changeWithEvent,
+  originOf,
+  sessionEvent,
+  notify,
+  describeDevice,
+  passwordChanged,
+  pluginOptions,
+  type CitadelServices,
+  type Text,
+  coreMessages,
+} from '../../plugin-api.ts';
 import { verifyPasswordLogin } from './login.ts';
-import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../core/password-rules.ts';
 import {
   consumePasswordResetToken,
   isPasswordResetTokenUsable,
@@ -25,16 +42,6 @@ import {
 } from './pages.ts';
 import { homePage } from './home-page.ts';
 import { ACTIVATION_PENDING, mailOwnerOfExistingAddress } from './hidden-registration.ts';
-import type { UserRecord } from '../core/users.ts';
-import { USERNAME } from '../core/username-rule.ts';
-import { changeWithEvent, originOf, sessionEvent } from '../core/security-events.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
-import { passwordChanged } from '../core/password-changed.ts';
-import { pluginOptions } from '../core/plugin-options.ts';
-import type { CitadelServices } from '../core/services.ts';
-import type { Text } from '../../core/i18n/catalog.ts';
-import { coreMessages } from '../../core/i18n/messages/index.ts';
 import { accountsMessages } from './messages/index.ts';
 
 /** Registration, password sign-in, sign-out, /me, and password reset. */

@@ -1,4 +1,4 @@
-import type { DeclaredEventTypes } from '../core/security-events.ts';
+import type { DeclaredEventTypes } from '../../plugin-api.ts';
 
 /** The security events of an administrator's actions on an account (the admin's id in `detail`). */
 export const ADMIN_EVENTS = [
@@ -9,7 +9,7 @@ export const ADMIN_EVENTS = [
   { type: 'impersonation_ended', label: 'Administrator stopped acting as you' },
 ] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ADMIN_EVENTS> {}
 }

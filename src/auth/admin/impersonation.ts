@@ -1,9 +1,13 @@
-import { SUDO_KEY } from '../core/sudo/state.ts';
-import { originOf, sessionEvent } from '../core/security-events.ts';
-import { isAdmin } from '../core/roles.ts';
-import { isDisabled, type UserRecord } from '../core/users.ts';
-import type { RequestContext } from '../core/request-context.ts';
-import type { SessionEndWatcher } from '../../http/sessions/store.ts';
+import {
+  SUDO_KEY,
+  originOf,
+  sessionEvent,
+  isAdmin,
+  isDisabled,
+  type UserRecord,
+  type RequestContext,
+  type SessionEndWatcher,
+} from '../../plugin-api.ts';
 
 /** Kept in the session while an administrator acts as another user. */
 export const IMPERSONATION_KEY = 'impersonation';

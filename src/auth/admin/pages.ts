@@ -1,8 +1,15 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { field, form, layout, when } from '../../http/html/layout.ts';
-import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
-import { isAdmin } from '../core/roles.ts';
-import type { UserRecord } from '../core/users.ts';
+import {
+  html,
+  type SafeHtml,
+  field,
+  form,
+  layout,
+  when,
+  type PageContext,
+  type PageHeaderPart,
+  isAdmin,
+  type UserRecord,
+} from '../../plugin-api.ts';
 import { adminMessages } from './messages/index.ts';
 import { DISABLED_INDEFINITELY, disabledUntil, type AdminUserPage, type AdminUserView } from './users.ts';
 

@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
-import { grantAdminEmails } from '../core/roles.ts';
+import { definePlugin, givenOptions, grantAdminEmails } from '../../plugin-api.ts';
 import { adminEndpoints } from './routes.ts';
 import { impersonationEndWatcher, markImpersonation } from './impersonation.ts';
 import { adminHeaderLink } from './pages.ts';

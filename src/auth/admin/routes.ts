@@ -1,15 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { originOf } from '../core/security-events.ts';
-import { isAdmin } from '../core/roles.ts';
-import { isDisabled, type UserRecord } from '../core/users.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  originOf,
+  isAdmin,
+  isDisabled,
+  type UserRecord,
+  pageAsked,
+  PagePaginationSchema,
+  pageQuery,
+} from '../../plugin-api.ts';
 import { disableUser, enableUser, listUsers, signOutUser } from './users.ts';
 import { endImpersonation, impersonationOf, startImpersonation } from './impersonation.ts';
 import { adminUserPage, adminUsersPage, type AdminPageProps } from './pages.ts';
 import { adminOptions } from './options.ts';
-import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
 import { adminMessages } from './messages/index.ts';
 
 const DEFAULT_LIMIT = 20;

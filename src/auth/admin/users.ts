@@ -1,9 +1,14 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { changeWithEvent, type EventOrigin } from '../core/security-events.ts';
-import { isDisabled, type UserRecord } from '../core/users.ts';
-import { pagePagination, type PagePagination } from '../core/page-pagination.ts';
+import {
+  type Database,
+  type CitadelServices,
+  changeWithEvent,
+  type EventOrigin,
+  isDisabled,
+  type UserRecord,
+  pagePagination,
+  type PagePagination,
+} from '../../plugin-api.ts';
 
 /** A user as the administration lists it. */
 export interface AdminUserView {

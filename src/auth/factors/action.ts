@@ -1,9 +1,13 @@
-import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
-import { ValidationError } from '../../core/errors.ts';
+import {
+  type ActionContext,
+  type PipelineAction,
+  ValidationError,
+  availableFactors,
+  findFactor,
+  readProof,
+} from '../../plugin-api.ts';
 import { twoFactorStepFields } from './pages.ts';
 import { enrolledAtSignIn } from './registry.ts';
-import { availableFactors, findFactor } from '../core/factors/registry.ts';
-import { readProof } from '../core/factors/proof.ts';
 import { factorsMessages } from './messages/index.ts';
 
 async function factorIds(ctx: ActionContext): Promise<string[]> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PluginAsset } from '../core/plugin.ts';
+import type { PluginAsset } from '../../plugin-api.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

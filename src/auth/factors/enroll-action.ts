@@ -1,14 +1,19 @@
-import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
-import { ValidationError } from '../../core/errors.ts';
-import { html, type SafeHtml } from '../../core/html.ts';
+import {
+  type ActionContext,
+  type PipelineAction,
+  ValidationError,
+  html,
+  type SafeHtml,
+  forgetSignInFacts,
+  changeWithEvent,
+  originOf,
+  notify,
+  describeDevice,
+} from '../../plugin-api.ts';
 import { enrolledAtSignIn } from './registry.ts';
-import { forgetSignInFacts } from '../core/sign-in-facts.ts';
 import { totpFactor } from './totp.ts';
 import { passkeyFactor } from './passkey.ts';
 import { issueRecoveryCodes } from './recovery.ts';
-import { changeWithEvent, originOf } from '../core/security-events.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
 import { factorsOptions } from './options.ts';
 import { factorsMessages } from './messages/index.ts';
 

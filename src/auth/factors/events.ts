@@ -1,4 +1,4 @@
-import type { DeclaredEventTypes } from '../core/security-events.ts';
+import type { DeclaredEventTypes } from '../../plugin-api.ts';
 import { TWO_FACTOR_REQUIRED_ACTION } from './last-factor.ts';
 
 /** The security events of two-factor settings. */
@@ -11,7 +11,7 @@ export const FACTOR_EVENTS = [
 /** The `action`s of refusals and next steps beside the endpoints' own. */
 export const FACTOR_ERROR_CODES = [TWO_FACTOR_REQUIRED_ACTION, 'passkey.action_required'] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof FACTOR_EVENTS> {}
 }

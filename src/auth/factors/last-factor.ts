@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Dialect } from '../../db/url.ts';
-import { ConflictError } from '../../core/errors.ts';
+import { type Database, type Dialect, ConflictError } from '../../plugin-api.ts';
 import { factorsMessages } from './messages/index.ts';
 
 /** The envelope's `action` of a refused removal: machine-readable, like `sudo.required`. */

@@ -1,5 +1,4 @@
-import { TIMESTAMP, idColumn, longText, userIdColumn } from '../../db/columns.ts';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
+import { TIMESTAMP, idColumn, longText, userIdColumn, type CitadelMigration } from '../../plugin-api.ts';
 
 /** Two-factor methods: TOTP secrets, passkeys and recovery codes. */
 export const factorsMigration: CitadelMigration = {

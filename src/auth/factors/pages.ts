@@ -1,9 +1,16 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, field, form, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import {
+  html,
+  type SafeHtml,
+  csrfField,
+  field,
+  form,
+  layout,
+  type PageContext,
+  type PluginFactorView,
+  type Language,
+  type Texts,
+} from '../../plugin-api.ts';
 import type { PasskeySummary } from './passkey.ts';
-import type { PluginFactorView } from '../core/factors/types.ts';
-import type { Language, Texts } from '../../core/i18n/catalog.ts';
 import { factorsMessages } from './messages/index.ts';
 import type { FactorsEnglish } from './messages/en.ts';
 

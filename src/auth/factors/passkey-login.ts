@@ -1,15 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { generateAuthenticationOptions, type AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { HttpError } from '../../core/errors.ts';
-import { isoAfter } from '../../core/clock.ts';
-import { publicUser } from '../core/users.ts';
-import { beginSignIn } from '../core/sign-in/runner.ts';
-import { signInAnswer } from '../core/sign-in/response.ts';
-import { claimOnce } from '../core/claims.ts';
-import { assertMaySignIn } from '../core/sign-in/activation.ts';
-import { originOf, recordSecurityEvent } from '../core/security-events.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
+import {
+  HttpError,
+  isoAfter,
+  publicUser,
+  beginSignIn,
+  signInAnswer,
+  claimOnce,
+  assertMaySignIn,
+  originOf,
+  recordSecurityEvent,
+  defineEndpoint,
+  Envelope,
+} from '../../plugin-api.ts';
 import { parseJsonProof, relyingParty, verifyAssertion } from './passkey.ts';
 import { webAuthnJson } from './schemas.ts';
 import { factorsMessages } from './messages/index.ts';

@@ -7,11 +7,14 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { CitadelServices } from '../core/services.ts';
-import { ValidationError } from '../../core/errors.ts';
-import type { EnrollableFactor, ProofScope } from '../core/factors/types.ts';
+import {
+  type CitadelServices,
+  ValidationError,
+  type EnrollableFactor,
+  type ProofScope,
+  type RequestContext,
+} from '../../plugin-api.ts';
 import { putPending, takePending } from './pending.ts';
-import type { RequestContext } from '../core/request-context.ts';
 import { factorsMessages } from './messages/index.ts';
 
 const ENROLL_KEY = 'enroll:passkey';

@@ -1,4 +1,4 @@
-import type { Factor } from '../core/factors/types.ts';
+import type { Factor } from '../../plugin-api.ts';
 
 /** The account password, as a sudo proof only (it is never a second factor). */
 export const passwordFactor: Factor = {

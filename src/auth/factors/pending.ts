@@ -1,5 +1,4 @@
-import { isoAfter } from '../../core/clock.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import { isoAfter, type RequestContext } from '../../plugin-api.ts';
 
 /** How long an enrollment secret or a passkey challenge stays usable in the session. */
 const PENDING_TTL_SECONDS = 10 * 60;

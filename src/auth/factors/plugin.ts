@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
 import { twoFactorEndpoints } from './routes.ts';
 import { passkeyLoginEndpoints } from './passkey-login.ts';
 import { passkeyAssets } from './assets.ts';

@@ -1,9 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { CitadelServices } from '../core/services.ts';
-import type { Database } from '../../db/schema.ts';
-import { safeEqual } from '../../core/crypto.ts';
-import type { Factor } from '../core/factors/types.ts';
+import { type CitadelServices, type Database, safeEqual, type Factor } from '../../plugin-api.ts';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** No 0/o, 1/l/i: easy to copy by hand. 10 characters of 32 = 50 bits, each code single use. */

@@ -1,14 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { CitadelServices } from '../core/services.ts';
-import type { UserRecord } from '../core/users.ts';
-import type { EnrollableFactor, Factor } from '../core/factors/types.ts';
-import { signInFactsFor, type SignInFact } from '../core/sign-in-facts.ts';
+import {
+  type Database,
+  type CitadelServices,
+  type UserRecord,
+  type EnrollableFactor,
+  type Factor,
+  signInFactsFor,
+  type SignInFact,
+  type RequestContext,
+} from '../../plugin-api.ts';
 import { totpFactor } from './totp.ts';
 import { passkeyFactor } from './passkey.ts';
 import { recoveryCodeFactor } from './recovery.ts';
 import { passwordFactor } from './password.ts';
-import type { RequestContext } from '../core/request-context.ts';
 
 export const enrollableFactors: readonly EnrollableFactor[] = [totpFactor, passkeyFactor];
 /** The factors plugin's factors, in the order the sudo page shows them (password is sudo-only). */

@@ -1,14 +1,21 @@
 import { Type } from '@sinclair/typebox';
-import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import type { RequestContext } from '../core/request-context.ts';
-import { Envelope } from '../core/envelope-schema.ts';
+import {
+  NotFoundError,
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  type RequestContext,
+  Envelope,
+  type UserRecord,
+  changeWithEvent,
+  originOf,
+  notify,
+  describeDevice,
+  isSudoActive,
+  type EnrollableFactor,
+  coreMessages,
+} from '../../plugin-api.ts';
 import { twoFactorPage, type TwoFactorPageProps } from './pages.ts';
-import type { UserRecord } from '../core/users.ts';
-import { changeWithEvent, originOf } from '../core/security-events.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
-import { isSudoActive } from '../core/sudo/guard.ts';
 import { pendingTotpEnrollment, totpFactor } from './totp.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { deleteRecoveryCodes, issueRecoveryCodes, RECOVERY_CODE_COUNT } from './recovery.ts';
@@ -16,9 +23,7 @@ import { settingsData } from './settings.ts';
 import { lockUserForFactorChange, TwoFactorRequiredError } from './last-factor.ts';
 import { factorsOptions } from './options.ts';
 import { webAuthnJson } from './schemas.ts';
-import type { EnrollableFactor } from '../core/factors/types.ts';
 import { factorsMessages } from './messages/index.ts';
-import { coreMessages } from '../../core/i18n/messages/index.ts';
 
 /** Two-factor settings: enrollment, removal and recovery codes (all for a browser session). */
 

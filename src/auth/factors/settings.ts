@@ -1,8 +1,7 @@
-import type { UserRecord } from '../core/users.ts';
+import type { UserRecord, RequestContext } from '../../plugin-api.ts';
 import { enrollableFactors, enrolledFactorIds } from './registry.ts';
 import { recoveryCodesRemaining } from './recovery.ts';
 import { passkeySummaries } from './passkey.ts';
-import type { RequestContext } from '../core/request-context.ts';
 
 const AVAILABLE = enrollableFactors.map((f) => ({ id: f.id, label: f.label }));
 

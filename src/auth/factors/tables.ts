@@ -41,7 +41,7 @@ export interface FactorTables {
   recovery_codes: RecoveryCodesTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends FactorTables {}
+  interface PluginTables extends FactorTables {}
 }

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { CitadelServices } from '../core/services.ts';
-import type { UserRecord } from '../core/users.ts';
-import { ConflictError } from '../../core/errors.ts';
-import type { EnrollableFactor } from '../core/factors/types.ts';
+import {
+  type CitadelServices,
+  type UserRecord,
+  ConflictError,
+  type EnrollableFactor,
+  type RequestContext,
+} from '../../plugin-api.ts';
 import { peekPending, putPending, takePending } from './pending.ts';
-import type { RequestContext } from '../core/request-context.ts';
 import { factorsMessages } from './messages/index.ts';
 
 const PERIOD = 30;

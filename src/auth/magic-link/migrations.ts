@@ -1,5 +1,4 @@
-import { TIMESTAMP, idColumn, userIdColumn } from '../../db/columns.ts';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
+import { TIMESTAMP, idColumn, userIdColumn, type CitadelMigration } from '../../plugin-api.ts';
 
 export const magicLinkMigration: CitadelMigration = {
   name: '0100_magic_links',

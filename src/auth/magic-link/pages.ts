@@ -1,6 +1,4 @@
-import { html } from '../../core/html.ts';
-import { field, form, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, field, form, layout, type PageContext } from '../../plugin-api.ts';
 import { magicLinkMessages } from './messages/index.ts';
 
 /** The request form: one address, one button. */

@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
 import { magicLinkEndpoints } from './routes.ts';
 import { magicLinkMigration } from './migrations.ts';
 import { magicLinkMessages } from './messages/index.ts';

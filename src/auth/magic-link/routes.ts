@@ -1,13 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { NotFoundError } from '../../core/errors.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { pageEndpoint } from '../core/page-endpoint.ts';
-import { publicUser } from '../core/users.ts';
-import { emailSendLimits } from '../core/send-limits.ts';
-import { beginSignIn } from '../core/sign-in/runner.ts';
-import { assertMaySignIn } from '../core/sign-in/activation.ts';
-import { signInAnswer } from '../core/sign-in/response.ts';
+import {
+  NotFoundError,
+  defineEndpoint,
+  Envelope,
+  pageEndpoint,
+  publicUser,
+  emailSendLimits,
+  beginSignIn,
+  assertMaySignIn,
+  signInAnswer,
+} from '../../plugin-api.ts';
 import { consumeMagicLink, sendMagicLink } from './tokens.ts';
 import { magicLinkOptions } from './options.ts';
 import { magicLinkMessages } from './messages/index.ts';

@@ -14,7 +14,7 @@ export interface MagicLinkTables {
   magic_link_tokens: MagicLinkTokensTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends MagicLinkTables {}
+  interface PluginTables extends MagicLinkTables {}
 }

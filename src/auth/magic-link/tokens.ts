@@ -1,8 +1,11 @@
-import { claimSingleUseToken } from '../core/single-use-tokens.ts';
-import type { CitadelServices } from '../core/services.ts';
-import type { UserRecord } from '../core/users.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { canBeActivated } from '../core/sign-in/activation.ts';
+import {
+  claimSingleUseToken,
+  type CitadelServices,
+  type UserRecord,
+  randomToken,
+  sha256Hex,
+  canBeActivated,
+} from '../../plugin-api.ts';
 import { magicLinkOptions } from './options.ts';
 import { magicLinkMessages } from './messages/index.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { JWTPayload } from 'jose';
-import type { SigningKeySet } from '../core/signing-keys.ts';
+import type { SigningKeySet } from '../../plugin-api.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
 import type { JwsAlgorithm } from './keys.ts';
 

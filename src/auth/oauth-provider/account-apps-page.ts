@@ -1,6 +1,4 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, layout, when } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, type SafeHtml, csrfField, layout, when, type PageContext } from '../../plugin-api.ts';
 import { oauthProviderMessages } from './messages/index.ts';
 
 /** An app the user let sign them in, as the account page lists it. */

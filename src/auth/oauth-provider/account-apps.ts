@@ -1,10 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { NotFoundError } from '../../core/errors.ts';
-import type { Database } from '../../db/schema.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { changeWithEvent, originOf, type DeclaredEventTypes } from '../core/security-events.ts';
+import {
+  NotFoundError,
+  type Database,
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  changeWithEvent,
+  originOf,
+  type DeclaredEventTypes,
+} from '../../plugin-api.ts';
 import { accountAppsPage, type ConnectedApp } from './account-apps-page.ts';
 import { oauthProviderMessages } from './messages/index.ts';
 
@@ -17,7 +22,7 @@ import { oauthProviderMessages } from './messages/index.ts';
 /** The security event of a withdrawal (the user's own). */
 export const ACCOUNT_APPS_EVENTS = [{ type: 'oauth_app_withdrawn', label: 'App access withdrawn' }] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ACCOUNT_APPS_EVENTS> {}
 }

@@ -1,6 +1,13 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, field, form, layout, when } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import {
+  html,
+  type SafeHtml,
+  csrfField,
+  field,
+  form,
+  layout,
+  when,
+  type PageContext,
+} from '../../plugin-api.ts';
 import type { ClientMetadataView } from './client-schema.ts';
 import { oauthProviderMessages } from './messages/index.ts';
 

@@ -1,8 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { isAdmin } from '../core/roles.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  isAdmin,
+} from '../../plugin-api.ts';
 import {
   createClient,
   deleteClient,

@@ -1,6 +1,6 @@
 import type { OAuthClient } from './clients.ts';
 import { findActiveClient, redirectUriMatches } from './clients.ts';
-import type { CitadelServices } from '../core/services.ts';
+import type { CitadelServices } from '../../plugin-api.ts';
 import type { AuthorizationRequest } from './consent-pending.ts';
 import { coversScopes, isKnownScope, parseScope } from './scopes.ts';
 import { oauthProviderOptions } from './options.ts';

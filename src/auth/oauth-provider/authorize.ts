@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
-import type { EndpointInput, EndpointResult } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult, Envelope } from '../../plugin-api.ts';
 import type { OAuthClient } from './clients.ts';
 import { findActiveClient } from './clients.ts';
 import {

@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { randomToken, safeEqual, sha256Hex } from '../../core/crypto.ts';
+import { type Database, randomToken, safeEqual, sha256Hex } from '../../plugin-api.ts';
 import type { OAuthClientsTable } from './tables.ts';
 import './tables.ts';
 

@@ -1,6 +1,4 @@
-import { html } from '../../core/html.ts';
-import { csrfField, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, csrfField, layout, type PageContext } from '../../plugin-api.ts';
 import { oauthProviderMessages } from './messages/index.ts';
 
 /** Why an authorization request cannot go on (a key of the `consent.reason.*` messages). */

@@ -1,6 +1,4 @@
-import type { RequestContext } from '../core/request-context.ts';
-import { setCookie } from '../core/request-context.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
+import { type RequestContext, setCookie, randomToken, sha256Hex } from '../../plugin-api.ts';
 import { oauthProviderOptions } from './options.ts';
 import './tables.ts';
 

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
-import type { CitadelServices } from '../core/services.ts';
+import { defineEndpoint, type CitadelServices } from '../../plugin-api.ts';
 import { SIGNING_ALGORITHMS } from './keys.ts';
 import { oauthProviderOptions } from './options.ts';
 import { CLAIMS_SUPPORTED, supportedScopes } from './scopes.ts';

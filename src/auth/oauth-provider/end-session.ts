@@ -1,11 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { decodeJwt } from 'jose';
-import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { endSession } from '../core/sessions.ts';
-import { html } from '../../core/html.ts';
-import { csrfField, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import {
+  defineEndpoint,
+  type EndpointInput,
+  type EndpointResult,
+  Envelope,
+  endSession,
+  html,
+  csrfField,
+  layout,
+  type PageContext,
+} from '../../plugin-api.ts';
 import { getClient } from './clients.ts';
 import { endPending } from './consent-pending.ts';
 import { isCompactJws, verifyJwt } from './jwt.ts';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../core/request-context.ts';
+import type { RequestContext } from '../../plugin-api.ts';
 import { PENDING_COOKIE, readPending } from './consent-pending.ts';
 
 /**

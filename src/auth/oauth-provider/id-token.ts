@@ -1,6 +1,5 @@
 import type { JWTPayload } from 'jose';
-import type { UserRecord } from '../core/users.ts';
-import type { SigningKeySet } from '../core/signing-keys.ts';
+import type { UserRecord, SigningKeySet } from '../../plugin-api.ts';
 import type { OAuthClient } from './clients.ts';
 import { signJwt } from './jwt.ts';
 

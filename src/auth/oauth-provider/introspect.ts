@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../../plugin-api.ts';
 import { isConfidential } from './clients.ts';
 import { accessTokenVerifier } from './resource-bearer.ts';
 import { authenticateClient } from './token-client-auth.ts';

@@ -1,5 +1,5 @@
 import { SignJWT, jwtVerify, type JWTHeaderParameters, type JWTPayload } from 'jose';
-import type { SigningKeySet } from '../core/signing-keys.ts';
+import type { SigningKeySet } from '../../plugin-api.ts';
 import { DEFAULT_SIGNING_ALGORITHM, SIGNING_ALGORITHMS, type JwsAlgorithm } from './keys.ts';
 
 /** Three base64url parts: a compact JWS. */

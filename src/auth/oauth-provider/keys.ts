@@ -4,10 +4,10 @@ import {
   signingKeys,
   type JwsAlgorithm,
   type SigningKeySet,
-} from '../core/signing-keys.ts';
-import type { CitadelServices } from '../core/services.ts';
+  type CitadelServices,
+} from '../../plugin-api.ts';
 
-export type { JwsAlgorithm } from '../core/signing-keys.ts';
+export type { JwsAlgorithm } from '../../plugin-api.ts';
 
 /** What OpenID Connect Core requires when a client registers no `id_token_signed_response_alg`. */
 export const DEFAULT_SIGNING_ALGORITHM: JwsAlgorithm = 'RS256';

@@ -1,4 +1,4 @@
-import type { AfterHookHandler } from '../core/plugin.ts';
+import type { AfterHookHandler } from '../../plugin-api.ts';
 import { readPending } from './consent-pending.ts';
 
 /** The longest hint kept: the sign-in form's identifier field takes no more. */

@@ -1,6 +1,4 @@
-import type { CitadelConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { checkInteger, pluginOptions } from '../core/plugin-options.ts';
+import { type CitadelConfig, type CitadelServices, checkInteger, pluginOptions } from '../../plugin-api.ts';
 
 /** The OAuth provider plugin's id. */
 export const OAUTH_PROVIDER_ID = 'oauth-provider';

@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
 import { oauthProviderMigration } from './migration.ts';
 import { OAUTH_PROVIDER_TABLES } from './tables.ts';
 import { adminClientEndpoints } from './admin-clients.ts';

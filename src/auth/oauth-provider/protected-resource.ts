@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { setBearerChallenge } from '../core/bearer-challenge.ts';
-import type { CitadelServices } from '../core/services.ts';
+import { defineEndpoint, setBearerChallenge, type CitadelServices } from '../../plugin-api.ts';
 import { oauthProviderOptions } from './options.ts';
 import { isResourceScope, supportedScopes } from './scopes.ts';
 import { coverProviderLifetimes } from './keys.ts';

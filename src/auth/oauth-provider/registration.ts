@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../../plugin-api.ts';
 import { createClient } from './clients.ts';
 import { parseClientMetadata } from './client-metadata.ts';
 import { isResourceScope, supportedScopes } from './scopes.ts';

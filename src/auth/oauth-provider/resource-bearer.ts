@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
-import type { Caller } from '../core/caller.ts';
-import type { UserRecord } from '../core/users.ts';
-import type { BearerVerifier } from '../core/caller.ts';
-import type { CitadelServices } from '../core/services.ts';
-import type { Database } from '../../db/schema.ts';
-import { once, withParameters } from '../../db/compiled.ts';
-import { jwsHeaderTyp } from '../core/signing-keys.ts';
+import {
+  type Caller,
+  type UserRecord,
+  type BearerVerifier,
+  type CitadelServices,
+  type Database,
+  once,
+  withParameters,
+  jwsHeaderTyp,
+} from '../../plugin-api.ts';
 import { ACCESS_TOKEN_TYP, verifyAccessToken, type AccessTokenClaims } from './access-token.ts';
 import { isCompactJws } from './jwt.ts';
 import { providerKeys } from './keys.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint } from '../core/endpoint.ts';
+import { defineEndpoint } from '../../plugin-api.ts';
 import { accessTokenVerifier } from './resource-bearer.ts';
 import { authenticateClient } from './token-client-auth.ts';
 import { oauthError, oauthJson } from './token-response.ts';

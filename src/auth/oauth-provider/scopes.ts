@@ -1,5 +1,4 @@
-import type { CitadelServices } from '../core/services.ts';
-import { isValidAbility } from '../core/abilities.ts';
+import { type CitadelServices, isValidAbility } from '../../plugin-api.ts';
 
 /** The OpenID Connect scopes the provider knows. */
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;

@@ -1,5 +1,4 @@
-import type { SignedInEvent } from '../core/plugin.ts';
-import type { EndpointInput } from '../core/endpoint.ts';
+import type { SignedInEvent, EndpointInput } from '../../plugin-api.ts';
 import { endPending, readPending } from './consent-pending.ts';
 import { writeSignIn } from './sign-in-record.ts';
 

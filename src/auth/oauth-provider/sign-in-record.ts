@@ -1,4 +1,4 @@
-import type { RequestContext } from '../core/request-context.ts';
+import type { RequestContext } from '../../plugin-api.ts';
 
 /** Session key: when and how the session's user signed in (for `auth_time`, `amr`, `max_age`). */
 export const SIGN_IN_KEY = 'oauth_sign_in';

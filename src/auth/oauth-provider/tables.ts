@@ -102,7 +102,7 @@ export const OAUTH_PROVIDER_TABLES = [
   'oauth_pending_authorizations',
 ] as const;
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends OAuthProviderTables {}
+  interface PluginTables extends OAuthProviderTables {}
 }

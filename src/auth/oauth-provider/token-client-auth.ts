@@ -1,5 +1,4 @@
-import type { EndpointResult } from '../core/endpoint.ts';
-import type { CitadelServices } from '../core/services.ts';
+import type { EndpointResult, CitadelServices } from '../../plugin-api.ts';
 import { findActiveClient, verifyClientSecret, type OAuthClient } from './clients.ts';
 import { oauthError } from './token-response.ts';
 

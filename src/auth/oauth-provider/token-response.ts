@@ -1,4 +1,4 @@
-import type { EndpointResult } from '../core/endpoint.ts';
+import type { EndpointResult } from '../../plugin-api.ts';
 
 /** Headers of every answer of the endpoints clients call directly (RFC 6749 5.1). */
 export const CLIENT_ENDPOINT_HEADERS: Readonly<Record<string, string>> = {

@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import { insertReturningId } from '../../db/insert.ts';
+import { type Database, randomToken, sha256Hex, insertReturningId } from '../../plugin-api.ts';
 import './tables.ts';
 
 /**

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type EndpointResult } from '../core/endpoint.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { safeEqual } from '../../core/crypto.ts';
+import { defineEndpoint, type EndpointResult, type CitadelServices, safeEqual } from '../../plugin-api.ts';
 import type { OAuthClient } from './clients.ts';
 import { isConfidential } from './clients.ts';
 import { mintAccessToken } from './access-token.ts';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
+import { defineEndpoint, type EndpointInput, type EndpointResult } from '../../plugin-api.ts';
 import { userClaims } from './id-token.ts';
 import { accessTokenVerifier } from './resource-bearer.ts';
 import { oauthError, oauthJson } from './token-response.ts';

@@ -1,8 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { NotFoundError } from '../../core/errors.ts';
-import type { Caller } from '../../http/security/caller.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { rowIdFromText } from '../../db/row-id.ts';
+import { NotFoundError, type Caller, type CitadelServices, rowIdFromText } from '../../plugin-api.ts';
 import { membershipOf, type Membership } from './service.ts';
 import { organizationsMessages } from './messages/index.ts';
 

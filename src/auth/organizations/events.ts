@@ -1,4 +1,4 @@
-import type { DeclaredEventTypes } from '../core/security-events.ts';
+import type { DeclaredEventTypes } from '../../plugin-api.ts';
 import { LAST_OWNER_ACTION } from './service.ts';
 
 /** The security events of a membership, recorded for the member concerned. */
@@ -19,7 +19,7 @@ export const ORGANIZATION_ERROR_CODES = [
   'organizations.invitation',
 ] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof ORGANIZATION_EVENTS> {}
 }

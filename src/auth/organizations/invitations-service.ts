@@ -1,12 +1,17 @@
 import type { Kysely } from 'kysely';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
-import { randomToken, sha256Hex } from '../../core/crypto.ts';
-import type { Database } from '../../db/schema.ts';
-import { insertReturningId } from '../../db/insert.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
-import type { Caller } from '../../http/security/caller.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { normalizeEmail } from '../core/users.ts';
+import {
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  randomToken,
+  sha256Hex,
+  type Database,
+  insertReturningId,
+  retryOnDeadlock,
+  type Caller,
+  type CitadelServices,
+  normalizeEmail,
+} from '../../plugin-api.ts';
 import {
   lockOrganization,
   mayInviteAs,

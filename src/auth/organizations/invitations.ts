@@ -1,11 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { composeMail } from '../../mail/templates.ts';
-import type { Caller } from '../../http/security/caller.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { defineEndpoint, type EndpointInput, type EndpointRateLimit } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { normalizeEmail } from '../core/users.ts';
-import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
+import {
+  composeMail,
+  type Caller,
+  type CitadelServices,
+  defineEndpoint,
+  type EndpointInput,
+  type EndpointRateLimit,
+  Envelope,
+  normalizeEmail,
+  ACTIVE_ORGANIZATION_KEY,
+  forgetTenant,
+} from '../../plugin-api.ts';
 import { OrganizationWithRole, parseId } from './access.ts';
 import {
   invitationPage,

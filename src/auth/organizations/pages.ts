@@ -1,9 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, field, form, layout } from '../../http/html/layout.ts';
-import type { PageContext, PageHeaderPart } from '../../http/response/respond.ts';
-import { ACTIVE_ORGANIZATION_KEY } from '../core/tenancy.ts';
+import {
+  type Database,
+  html,
+  type SafeHtml,
+  csrfField,
+  field,
+  form,
+  layout,
+  type PageContext,
+  type PageHeaderPart,
+  ACTIVE_ORGANIZATION_KEY,
+} from '../../plugin-api.ts';
 import { organizationsMessages } from './messages/index.ts';
 
 export interface OrganizationSummary {

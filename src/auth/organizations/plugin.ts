@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { definePlugin } from '../core/plugin.ts';
+import { definePlugin } from '../../plugin-api.ts';
 import { organizationEmailProofsMigration, organizationsMigration } from './migrations.ts';
 import { organizationEndpoints, organizationsOf } from './routes.ts';
 import { switcher } from './pages.ts';
@@ -58,11 +58,14 @@ export function organizations(options: OrganizationsOptions = {}) {
               ),
             },
           },
-          async handler({ caller, services }) {
+          handler({ caller, services }) {
             if (!caller) return undefined;
             const id = activeOrganizationId(caller);
-            const member = id === null ? undefined : await membershipOf(services.db, caller.user.id, id);
-            return { fields: { organization: member ?? null } };
+            // No active organization (most callers): answered without a read or a promise.
+            if (id === null) return { fields: { organization: null } };
+            return membershipOf(services.db, caller.user.id, id).then((member) => ({
+              fields: { organization: member ?? null },
+            }));
           },
         },
       ],

@@ -1,5 +1,4 @@
-import { isValidAbility } from '../core/abilities.ts';
-import { ConfigError } from '../../core/errors.ts';
+import { isValidAbility, ConfigError } from '../../plugin-api.ts';
 
 const ROLE_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 

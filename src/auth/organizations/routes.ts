@@ -1,11 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { ForbiddenError, ValidationError } from '../../core/errors.ts';
-import { composeMail } from '../../mail/templates.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { ACTIVE_ORGANIZATION_KEY, forgetTenant } from '../core/tenancy.ts';
+import {
+  ForbiddenError,
+  ValidationError,
+  composeMail,
+  defineEndpoint,
+  Envelope,
+  ACTIVE_ORGANIZATION_KEY,
+  forgetTenant,
+  type EndpointInput,
+  MAX_ROW_ID,
+  rowIdFromText,
+} from '../../plugin-api.ts';
 import type { RolePermissions } from './roles.ts';
-import type { EndpointInput } from '../core/endpoint.ts';
 import {
   organizationPage,
   organizationsPage,
@@ -24,7 +30,6 @@ import {
   slugTaken,
   updateOrganization,
 } from './service.ts';
-import { MAX_ROW_ID, rowIdFromText } from '../../db/row-id.ts';
 import { isManagerRole, OrganizationWithRole, parseId, requireMember } from './access.ts';
 import { invitationEndpoints, invitationLinkUrl } from './invitations.ts';
 import { createInvitation, invitationsOf } from './invitations-service.ts';

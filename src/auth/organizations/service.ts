@@ -1,23 +1,28 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Dialect } from '../../db/url.ts';
-import type { Caller } from '../../http/security/caller.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { randomToken } from '../../core/crypto.ts';
-import { insertReturningId } from '../../db/insert.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { originOf, recordSecurityEvent, type SecurityEventType } from '../core/security-events.ts';
-import type { OrganizationSummary } from './pages.ts';
-import { hasAbility } from '../core/abilities.ts';
 import {
+  type Database,
+  type Dialect,
+  type Caller,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  randomToken,
+  insertReturningId,
+  retryOnDeadlock,
+  type CitadelServices,
+  originOf,
+  recordSecurityEvent,
+  type SecurityEventType,
+  hasAbility,
   ACTIVE_ORGANIZATION_KEY,
   type ActiveTenant,
   type Tenancy,
   type TenantRequest,
-} from '../core/tenancy.ts';
+  rowIdFromText,
+} from '../../plugin-api.ts';
+import type { OrganizationSummary } from './pages.ts';
 import type { RolePermissions } from './roles.ts';
-import { rowIdFromText } from '../../db/row-id.ts';
 import { organizationsMessages } from './messages/index.ts';
 
 /** The envelope's `action` of a refused change that would leave an organization without an owner. */

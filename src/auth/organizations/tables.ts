@@ -49,7 +49,7 @@ export interface OrganizationTables {
   organization_email_proofs: OrganizationEmailProofsTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends OrganizationTables {}
+  interface PluginTables extends OrganizationTables {}
 }

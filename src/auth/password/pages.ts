@@ -1,6 +1,4 @@
-import { html } from '../../core/html.ts';
-import { field, form, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
+import { html, field, form, layout, type PageContext } from '../../plugin-api.ts';
 import { passwordMessages } from './messages/index.ts';
 
 /** Whether the user has a password yet (social sign-up: not yet). */

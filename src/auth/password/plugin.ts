@@ -1,4 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
+import { definePlugin } from '../../plugin-api.ts';
 import { passwordEndpoints } from './routes.ts';
 import { passwordMessages } from './messages/index.ts';
 

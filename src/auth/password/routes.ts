@@ -1,16 +1,21 @@
 import { Type } from '@sinclair/typebox';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { setRememberCookie } from '../core/sessions.ts';
-import { requireSudo } from '../core/sudo/guard.ts';
-import { sudoFactorsFor } from '../core/sudo/eligible.ts';
-import { NEW_PASSWORD_FIELDS, newPasswordProblems } from '../core/password-rules.ts';
+import {
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  setRememberCookie,
+  requireSudo,
+  sudoFactorsFor,
+  NEW_PASSWORD_FIELDS,
+  newPasswordProblems,
+  changeWithEvent,
+  originOf,
+  passwordChanged,
+  notify,
+  describeDevice,
+} from '../../plugin-api.ts';
 import { setPasswordPage, type SetPasswordPageProps } from './pages.ts';
 import { passwordMessages } from './messages/index.ts';
-import { changeWithEvent, originOf } from '../core/security-events.ts';
-import { passwordChanged } from '../core/password-changed.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
 
 const HasPassword = Type.Object({ has_password: Type.Boolean() });
 

@@ -1,6 +1,4 @@
-import type { CitadelServices } from '../core/services.ts';
-import type { PendingContext } from '../core/sign-in/pending.ts';
-import { claimOnce } from '../core/claims.ts';
+import { type CitadelServices, type PendingContext, claimOnce } from '../../plugin-api.ts';
 import { pipelineOptions } from './options.ts';
 
 /**

@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
-import type { ActionContext, PipelineAction } from '../core/sign-in/types.ts';
-import { safeEqual } from '../../core/crypto.ts';
-import { TooManyRequestsError, ValidationError } from '../../core/errors.ts';
-import { html } from '../../core/html.ts';
-import { claimOnce } from '../core/claims.ts';
+import {
+  type ActionContext,
+  type PipelineAction,
+  safeEqual,
+  TooManyRequestsError,
+  ValidationError,
+  html,
+  claimOnce,
+  type LocalText,
+} from '../../plugin-api.ts';
 import { pipelineOptions } from './options.ts';
-import type { LocalText } from '../../core/i18n/catalog.ts';
 import { pipelineMessages } from './messages/index.ts';
 
 const HMAC_PURPOSE = 'action-code';

@@ -1,7 +1,14 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, form, layout, signInLink } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
-import { written, type Text } from '../../core/i18n/catalog.ts';
+import {
+  html,
+  type SafeHtml,
+  csrfField,
+  form,
+  layout,
+  signInLink,
+  type PageContext,
+  written,
+  type Text,
+} from '../../plugin-api.ts';
 import { pipelineMessages } from './messages/index.ts';
 
 /** The current step of a pending sign-in, as its page shows it; null when none is waiting. */

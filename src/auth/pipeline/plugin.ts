@@ -1,7 +1,5 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions, pipelineClaimsMigration } from '../../plugin-api.ts';
 import { pipelineEndpoints } from './routes.ts';
-import { pipelineClaimsMigration } from '../core/claims.ts';
 import { email2faAction, emailActivationAction } from './email-code.ts';
 import { pipelineMessages } from './messages/index.ts';
 import { PIPELINE_ID, pipelineDefaults, resolvePipelineOptions, type PipelineOptions } from './options.ts';

@@ -1,23 +1,30 @@
 import { Type } from '@sinclair/typebox';
-import { NotFoundError, TooManyRequestsError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
-import type { RequestContext } from '../core/request-context.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { ProofAttempts } from './attempts.ts';
-import { publicUser } from '../core/users.ts';
 import {
+  NotFoundError,
+  TooManyRequestsError,
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  type EndpointResult,
+  type RequestContext,
+  Envelope,
+  publicUser,
   maskEmail,
   readPending,
   savePending,
   wipePending,
   type PendingContext,
-} from '../core/sign-in/pending.ts';
-import { actionContext, proceed, requireCurrentStep } from '../core/sign-in/runner.ts';
-import { html } from '../../core/html.ts';
+  actionContext,
+  proceed,
+  requireCurrentStep,
+  html,
+  beginSecondFactorAttempt,
+  proofNotWrong,
+  originOf,
+} from '../../plugin-api.ts';
+import { ProofAttempts } from './attempts.ts';
 import { pipelinePage, type PipelinePageProps } from './pages.ts';
 import { pipelineOptions } from './options.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
-import { originOf } from '../core/security-events.ts';
 import { pipelineMessages } from './messages/index.ts';
 
 const WRONG_PROOF = pipelineMessages.text('error.wrongCode');

@@ -1,10 +1,13 @@
 import { SignJWT, jwtVerify, type JWTPayload } from 'jose';
 import type { Kysely } from 'kysely';
-import type { Caller } from '../core/caller.ts';
-import type { UserRecord } from '../core/users.ts';
-import type { Database } from '../../db/schema.ts';
-import { once, withParameters } from '../../db/compiled.ts';
-import { isValidAbility } from '../core/abilities.ts';
+import {
+  type Caller,
+  type UserRecord,
+  type Database,
+  once,
+  withParameters,
+  isValidAbility,
+} from '../../plugin-api.ts';
 import type { KeyRing } from './keys.ts';
 import { RecentUsers } from './recent-users.ts';
 

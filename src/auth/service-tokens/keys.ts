@@ -1,14 +1,19 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../core/clock.ts';
-import type { SecretBox } from '../../core/crypto.ts';
-import type { Database } from '../../db/schema.ts';
-import { retryOnDeadlock } from '../../db/retry.ts';
-import type { JwsAlgorithm, PublicJwk, SigningKey, SigningKeySet } from '../core/signing-keys.ts';
+import {
+  type Clock,
+  type SecretBox,
+  type Database,
+  retryOnDeadlock,
+  type JwsAlgorithm,
+  type PublicJwk,
+  type SigningKey,
+  type SigningKeySet,
+} from '../../plugin-api.ts';
 import './tables.ts';
 
-export type { PublicJwk, SigningKey } from '../core/signing-keys.ts';
+export type { PublicJwk, SigningKey } from '../../plugin-api.ts';
 
 const generate = promisify(generateKeyPair);
 

@@ -1,5 +1,4 @@
-import { TIMESTAMP, longText } from '../../db/columns.ts';
-import type { CitadelMigration } from '../../db/migrations/types.ts';
+import { TIMESTAMP, longText, type CitadelMigration } from '../../plugin-api.ts';
 
 export const serviceTokenKeysMigration: CitadelMigration = {
   name: '0610_service_token_keys',

@@ -1,10 +1,8 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions, jwsHeaderTyp, provideSigningKeys } from '../../plugin-api.ts';
 import { serviceTokenKeysMigration } from './migrations.ts';
 import { serviceTokenEndpoints } from './routes.ts';
 import { isServiceTokenTyp, looksLikeJwt } from './jwt.ts';
 import { serviceTokenState } from './state.ts';
-import { jwsHeaderTyp, provideSigningKeys } from '../core/signing-keys.ts';
 import {
   SERVICE_TOKENS_ID,
   resolveServiceTokensOptions,

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../core/users.ts';
+import type { UserRecord } from '../../plugin-api.ts';
 
 /** How long a user row read for a service token answers for it in this process (milliseconds). */
 export const USER_FRESH_MS = 1000;

@@ -1,9 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { ForbiddenError, ValidationError } from '../../core/errors.ts';
-import { sha256Hex } from '../../core/crypto.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { coversAbilities, isValidAbility } from '../core/abilities.ts';
+import {
+  ForbiddenError,
+  ValidationError,
+  sha256Hex,
+  defineEndpoint,
+  Envelope,
+  coversAbilities,
+  isValidAbility,
+} from '../../plugin-api.ts';
 import { mintServiceToken } from './jwt.ts';
 import { serviceTokenState } from './state.ts';
 import { serviceTokensMessages } from './messages/index.ts';

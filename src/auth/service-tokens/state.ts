@@ -1,8 +1,7 @@
-import type { CitadelServices } from '../core/services.ts';
+import { type CitadelServices, signingLifetime } from '../../plugin-api.ts';
 import { KeyRing } from './keys.ts';
 import { ServiceTokenVerifier, type ServiceTokenSettings } from './jwt.ts';
 import { serviceTokensOptions } from './options.ts';
-import { signingLifetime } from '../core/signing-keys.ts';
 
 /** One server's service-token machinery: its key ring (keys cached in memory) and verifier. */
 export interface ServiceTokenState {

@@ -17,7 +17,7 @@ export interface ServiceTokenTables {
   service_token_keys: ServiceTokenKeysTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends ServiceTokenTables {}
+  interface PluginTables extends ServiceTokenTables {}
 }

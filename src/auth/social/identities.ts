@@ -1,8 +1,6 @@
-import type { CitadelServices } from '../core/services.ts';
-import type { UserRecord } from '../core/users.ts';
+import { type CitadelServices, type UserRecord, parseMailbox } from '../../plugin-api.ts';
 import type { SocialProfile } from './providers.ts';
 import { baseUsername, usernameCandidates } from './username.ts';
-import { parseMailbox } from '../../http/request/email-address.ts';
 
 /** The domain of stand-in addresses: `.invalid` is reserved (RFC 2606), so nothing is ever mailed. */
 export const PLACEHOLDER_EMAIL_DOMAIN = 'social.invalid';

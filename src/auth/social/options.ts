@@ -1,7 +1,10 @@
-import type { CitadelConfig, OAuthProviderConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { ConfigError } from '../../core/errors.ts';
-import { pluginOptions } from '../core/plugin-options.ts';
+import {
+  type CitadelConfig,
+  type OAuthProviderConfig,
+  type CitadelServices,
+  ConfigError,
+  pluginOptions,
+} from '../../plugin-api.ts';
 
 /** The social plugin's id. */
 export const SOCIAL_ID = 'social';

@@ -1,5 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import { definePlugin, givenOptions } from '../../plugin-api.ts';
 import { socialEndpoints } from './routes.ts';
 import { socialMigration } from './migrations.ts';
 import { socialMessages } from './messages/index.ts';

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import type { OAuthProviderConfig } from '../../config/types.ts';
+import type { OAuthProviderConfig } from '../../plugin-api.ts';
 
 /** What Citadel needs from a provider's account: who it is, its email, and naming hints. */
 export interface SocialProfile {

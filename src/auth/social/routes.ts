@@ -1,12 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { BadRequestError, NotFoundError } from '../../core/errors.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { defineEndpoint } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { publicUser } from '../core/users.ts';
-import { beginSignIn } from '../core/sign-in/runner.ts';
-import { assertMaySignIn } from '../core/sign-in/activation.ts';
-import { signInAnswer } from '../core/sign-in/response.ts';
+import {
+  BadRequestError,
+  NotFoundError,
+  type CitadelServices,
+  defineEndpoint,
+  Envelope,
+  publicUser,
+  beginSignIn,
+  assertMaySignIn,
+  signInAnswer,
+} from '../../plugin-api.ts';
 import { SocialProviders, type SocialProvider } from './providers.ts';
 import { findOrCreateSocialUser } from './identities.ts';
 import { startFlow, takeFlow } from './state.ts';

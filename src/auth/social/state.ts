@@ -1,8 +1,6 @@
 import * as oidc from 'openid-client';
-import { safeEqual } from '../../core/crypto.ts';
-import { isoAfter } from '../../core/clock.ts';
+import { safeEqual, isoAfter, type RequestContext } from '../../plugin-api.ts';
 import type { FlowChecks } from './providers.ts';
-import type { RequestContext } from '../core/request-context.ts';
 
 /** The session key of the one sign-in attempt in progress. */
 const FLOW_KEY = 'oauth_flow';

@@ -18,7 +18,7 @@ export interface SocialTables {
   oauth_identities: OAuthIdentitiesTable;
 }
 
-declare module '../../db/schema.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
-  interface Database extends SocialTables {}
+  interface PluginTables extends SocialTables {}
 }

@@ -1,6 +1,10 @@
-import type { CitadelConfig } from '../../config/types.ts';
-import type { CitadelServices } from '../core/services.ts';
-import { checkInteger, envInteger, pluginOptions } from '../core/plugin-options.ts';
+import {
+  type CitadelConfig,
+  type CitadelServices,
+  checkInteger,
+  envInteger,
+  pluginOptions,
+} from '../../plugin-api.ts';
 
 /** The sudo plugin's id. */
 export const SUDO_ID = 'sudo';

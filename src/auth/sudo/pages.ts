@@ -1,10 +1,15 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { field, form, layout } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
-import { safeNext } from '../core/sudo/next.ts';
-import type { PluginFactorView } from '../core/factors/types.ts';
-import { coreMessages } from '../../core/i18n/messages/index.ts';
-import { authMessages } from '../core/messages/index.ts';
+import {
+  html,
+  type SafeHtml,
+  field,
+  form,
+  layout,
+  type PageContext,
+  safeNext,
+  type PluginFactorView,
+  coreMessages,
+  authMessages,
+} from '../../plugin-api.ts';
 import { sudoMessages } from './messages/index.ts';
 import type { SudoEnglish } from './messages/en.ts';
 

@@ -1,16 +1,18 @@
-import { definePlugin } from '../core/plugin.ts';
-import { givenOptions } from '../core/plugin-options.ts';
+import {
+  definePlugin,
+  givenOptions,
+  hasSudoFactor,
+  grantSudo,
+  type DeclaredEventTypes,
+} from '../../plugin-api.ts';
 import { sudoEndpoints } from './routes.ts';
 import { sudoMessages } from './messages/index.ts';
-import { hasSudoFactor } from '../core/sudo/eligible.ts';
-import { grantSudo } from '../core/sudo/state.ts';
-import type { DeclaredEventTypes } from '../core/security-events.ts';
 import { SUDO_ID, resolveSudoOptions, sudoDefaults, sudoOptions, type SudoOptions } from './options.ts';
 
 /** The security event of a confirmed identity (sudo granted). */
 const SUDO_EVENTS = [{ type: 'sudo_elevated', label: 'Identity confirmed' }] as const;
 
-declare module '../core/security-events.ts' {
+declare module '../../plugin-api.ts' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging
   interface PluginSecurityEventTypes extends DeclaredEventTypes<typeof SUDO_EVENTS> {}
 }

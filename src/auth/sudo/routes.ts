@@ -1,16 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import { ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import type { RequestContext } from '../core/request-context.ts';
+import {
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  type RequestContext,
+  availableFactors,
+  findFactor,
+  readProof,
+  activeSudo,
+  endSudo,
+  grantSudo,
+  sudoFactorsFor,
+  safeNext,
+  beginSecondFactorAttempt,
+  proofNotWrong,
+  originOf,
+  sessionEvent,
+} from '../../plugin-api.ts';
 import { sudoPage, type SudoPageProps } from './pages.ts';
-import { availableFactors, findFactor } from '../core/factors/registry.ts';
-import { readProof } from '../core/factors/proof.ts';
-import { activeSudo, endSudo, grantSudo } from '../core/sudo/state.ts';
-import { sudoFactorsFor } from '../core/sudo/eligible.ts';
-import { safeNext } from '../core/sudo/next.ts';
-import { beginSecondFactorAttempt, proofNotWrong } from '../core/second-factor-budget.ts';
-import { originOf, sessionEvent } from '../core/security-events.ts';
 import { sudoOptions } from './options.ts';
 import { sudoMessages } from './messages/index.ts';
 

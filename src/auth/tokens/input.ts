@@ -1,6 +1,4 @@
-import { isValidAbility } from '../core/abilities.ts';
-import { rowIdFromText } from '../../db/row-id.ts';
-import type { Text } from '../../core/i18n/catalog.ts';
+import { isValidAbility, rowIdFromText, type Text } from '../../plugin-api.ts';
 import { tokensMessages } from './messages/index.ts';
 
 /** A token may carry this many abilities at most: enough for any real scope list, bounded storage. */

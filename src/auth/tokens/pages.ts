@@ -1,7 +1,13 @@
-import { html } from '../../core/html.ts';
-import { csrfField, field, form, layout, when } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
-import type { TokenRecord } from '../../http/security/caller.ts';
+import {
+  html,
+  csrfField,
+  field,
+  form,
+  layout,
+  when,
+  type PageContext,
+  type TokenRecord,
+} from '../../plugin-api.ts';
 import { tokensMessages } from './messages/index.ts';
 
 /** What the token page lists: the signed-in user's tokens, and whether creating needs sudo first. */

@@ -1,4 +1,4 @@
-import { definePlugin } from '../core/plugin.ts';
+import { definePlugin } from '../../plugin-api.ts';
 import { tokenEndpoints } from './routes.ts';
 import { tokensMessages } from './messages/index.ts';
 

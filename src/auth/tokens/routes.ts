@@ -1,17 +1,23 @@
 import { Type } from '@sinclair/typebox';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import { defineEndpoint, type EndpointInput } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { isSudoActive } from '../core/sudo/guard.ts';
+import {
+  ForbiddenError,
+  NotFoundError,
+  ValidationError,
+  defineEndpoint,
+  type EndpointInput,
+  Envelope,
+  isSudoActive,
+  coversAbilities,
+  type Text,
+  changeWithEvent,
+  originOf,
+  notify,
+  describeDevice,
+  MAX_ROW_ID,
+} from '../../plugin-api.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
-import { coversAbilities } from '../core/abilities.ts';
-import type { Text } from '../../core/i18n/catalog.ts';
 import { tokensMessages } from './messages/index.ts';
 import { MAX_ABILITIES, parseAbilities, parseExpiresAt, parseTokenId } from './input.ts';
-import { changeWithEvent, originOf } from '../core/security-events.ts';
-import { notify } from '../core/notify.ts';
-import { describeDevice } from '../core/device.ts';
-import { MAX_ROW_ID } from '../../db/row-id.ts';
 
 /** A personal access token as its owner sees it: never the hash, never the token itself. */
 const TokenRecordSchema = Type.Object({

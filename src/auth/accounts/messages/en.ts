@@ -1,4 +1,4 @@
-import type { EnglishCatalog } from '../../../core/i18n/types.ts';
+import type { EnglishCatalog } from '../../../plugin-api.ts';
 
 /** The accounts plugin's texts in English (sign-in, registration, password reset, home page). */
 export const en = {

@@ -1,4 +1,4 @@
-import type { Translation } from '../../../core/i18n/types.ts';
+import type { Translation } from '../../../plugin-api.ts';
 import type { FactorsEnglish } from './en.ts';
 
 export const ar = {

@@ -1,4 +1,4 @@
-import type { EnglishCatalog } from '../../../core/i18n/types.ts';
+import type { EnglishCatalog } from '../../../plugin-api.ts';
 
 /** The sign-in-by-email plugin's texts in English: the typed source of its other languages. */
 export const en = {

@@ -1,4 +1,4 @@
-import type { Translation } from '../../../core/i18n/types.ts';
+import type { Translation } from '../../../plugin-api.ts';
 import type { PipelineEnglish } from './en.ts';
 
 export const de = {

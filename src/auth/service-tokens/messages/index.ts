@@ -1,4 +1,4 @@
-import { defineMessages } from '../../../core/i18n/catalog.ts';
+import { defineMessages } from '../../../plugin-api.ts';
 import { ar } from './ar.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';

@@ -1,4 +1,4 @@
-import type { Translation } from '../../../core/i18n/types.ts';
+import type { Translation } from '../../../plugin-api.ts';
 import type { SudoEnglish } from './en.ts';
 
 // Purposes are verbal nouns (إنشاء، تغيير، حذف): the sentences attach them with لـ.
