@@ -8,6 +8,7 @@ import type { CitadelOptions } from '../config/types.ts';
 import type { ApiBuilder } from '../api/resource/define.ts';
 import type { ResourceConfig } from '../api/resource/types.ts';
 import type { DefaultPlugins } from '../auth/index.ts';
+import type { CORE_ENDPOINTS } from '../auth/core/security-event-list.ts';
 import type { AuthClient } from './auth-types.ts';
 import type { CoreErrorCode, ProblemType } from '../auth/core/error-codes.ts';
 import type { ApiClient } from './api-types.ts';
@@ -70,12 +71,14 @@ type PluginList<C> =
   // function is `any` here, which typed `client.auth` as empty.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- no overrides: every built-in
   PluginsOf<C> extends readonly (infer Plugin)[] ? Plugin : DefaultPlugins<{}>[number];
+/** The plugins' endpoints and the core's (the security events list), whatever the plugins. */
 type EndpointsOf<C> =
-  PluginList<C> extends infer Plugin
-    ? Plugin extends { endpoints?: readonly (infer E)[] }
-      ? E
-      : never
-    : never;
+  | (PluginList<C> extends infer Plugin
+      ? Plugin extends { endpoints?: readonly (infer E)[] }
+        ? E
+        : never
+      : never)
+  | (typeof CORE_ENDPOINTS)[number];
 /** The plugins' after hooks, as declared (`hooks.after`). */
 type AfterHooksOf<C> =
   PluginList<C> extends infer Plugin

@@ -1,7 +1,8 @@
 import { html, type SafeHtml } from '../../core/html.ts';
 import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/html/layout.ts';
 import type { PageContext } from '../../http/response/respond.ts';
-import { CORE_SECURITY_EVENTS, type SecurityEventView, type EventPage } from '../core/security-events.ts';
+import { CORE_SECURITY_EVENTS } from '../core/security-events.ts';
+import type { EventPage, SecurityEventView } from '../core/security-event-list.ts';
 import type { SessionView } from './sessions.ts';
 import type { Language } from '../../core/i18n/catalog.ts';
 import { englishOnly } from '../../core/i18n/languages.ts';

@@ -9,7 +9,8 @@ import { Envelope } from '../core/envelope-schema.ts';
 import { pageEndpoint } from '../core/page-endpoint.ts';
 import { USERNAME } from '../core/username-rule.ts';
 import { endSession } from '../core/sessions.ts';
-import { listSecurityEvents, recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
+import { recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
+import { securityEventListEndpoint } from '../core/security-event-list.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import { accountCenterMessages } from './messages/index.ts';
 import { AccountUserSchema, accountUser, changeLocaleEndpoint } from './locale.ts';
@@ -32,14 +33,11 @@ import {
 import { accountSettings } from '../core/account-settings.ts';
 import { accountCenterOptions } from './options.ts';
 import { describeDevice } from '../core/device.ts';
-import { pageAsked, PagePaginationSchema, pageQuery } from '../core/page-pagination.ts';
 import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
 
 /** Account page, username and email change, account deletion, sessions and security events. */
 
 const SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
-const MAX_EVENTS_PER_PAGE = 100;
-const DEFAULT_EVENTS_PER_PAGE = 20;
 /** Session handles are random and short: a longer id is unknown without a lookup. */
 const MAX_SESSION_HANDLE = 64;
 const INVALID_LINK = accountCenterMessages.text('error.invalidLink');
@@ -68,16 +66,6 @@ const SessionSchema = Type.Object({
   user_agent: Type.Union([Type.String(), Type.Null()]),
   device: Type.String(),
   remembered: Type.Boolean(),
-});
-
-const SecurityEventSchema = Type.Object({
-  id: Type.Integer(),
-  type: Type.String(),
-  label: Type.String({ description: 'What happened, as the type declares it' }),
-  created_at: Type.String(),
-  ip: Type.Union([Type.String(), Type.Null()]),
-  user_agent: Type.Union([Type.String(), Type.Null()]),
-  detail: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
 });
 
 const EMAIL_VERIFY_TOKEN = Type.String({ 'x-raw': true, description: 'The token of the emailed link' });
@@ -360,37 +348,8 @@ const revokeOthers = defineEndpoint({
   },
 });
 
-const listEvents = defineEndpoint({
-  method: 'GET',
-  path: '/account/events',
-  action: 'events.index',
-  auth: 'session',
-  ability: 'events:read',
-  summary: "The user's security events, newest first",
-  query: Type.Object(pageQuery(DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE)),
-  responses: {
-    200: Envelope({
-      data: Type.Object({ events: Type.Array(SecurityEventSchema), pagination: PagePaginationSchema }),
-    }),
-  },
-  page: eventsPage,
-  pageProps: accountPageProps,
-  async handler({ query, caller, services }) {
-    const { page, limit } = pageAsked(query, DEFAULT_EVENTS_PER_PAGE, MAX_EVENTS_PER_PAGE);
-    const result = await listSecurityEvents(
-      services.db,
-      caller.user.id,
-      page,
-      limit,
-      services.securityEventTypes,
-    );
-    return {
-      status: 'success',
-      data: { events: result.events, pagination: result.pagination },
-      render: true,
-    };
-  },
-});
+// The core's list, served here with the account center's page.
+const listEvents = securityEventListEndpoint({ page: eventsPage, pageProps: accountPageProps });
 
 export const accountCenterEndpoints = [
   showAccount,

@@ -12,6 +12,7 @@ import type { ServedPaths } from '../../http/html/served-paths.ts';
 import type { AnyEndpoint } from './endpoint.ts';
 import type { EndpointGroup } from './endpoint-openapi.ts';
 import { clientRoutesEndpoint } from './client-routes.ts';
+import { coreEndpointsLeft } from './security-event-list.ts';
 import { pluginHooks, withHooks } from './plugin-hooks.ts';
 import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
@@ -32,7 +33,7 @@ declare module './services.ts' {
     factorRegistry: FactorRegistry;
     /** Every declared auth endpoint (built-in and plugins) in plugin order, then the core's own. */
     authEndpoints: readonly AnyEndpoint[];
-    /** The same endpoints by who declares them: each plugin (by id), then the core (`client`). */
+    /** The same endpoints by who declares them: each plugin (by id), then the core's. */
     authEndpointGroups: readonly ServedEndpointGroup[];
     /** The plugins' `signedIn` hooks, in plugin order. */
     signInListeners: readonly SignedInListener[];
@@ -55,7 +56,10 @@ declare module './services.ts' {
   }
 }
 
-/** Endpoints by who declares them: a plugin (named by its id), or the auth core itself (`client`). */
+/**
+ * Endpoints by who declares them: a plugin (named by its id), or the auth core itself
+ * (`security-events`, `client`).
+ */
 export interface ServedEndpointGroup extends EndpointGroup {
   /** The plugin whose routes go with these endpoints; null for the core's own. */
   plugin: CitadelPlugin | null;
@@ -63,8 +67,9 @@ export interface ServedEndpointGroup extends EndpointGroup {
 
 /**
  * Every auth endpoint as served, by who declares it: each plugin's (with the hooks that select
- * it: `GET /me`'s answer with the fields the plugins' after hooks add), then the core's own (`GET /endpoints`, for the
- * typed client). The routes, the auth OpenAPI document and the CLI all read this one list.
+ * it: `GET /me`'s answer with the fields the plugins' after hooks add), then the core's own:
+ * `GET /account/events` when no plugin serves it with a page, and `GET /endpoints` for the typed
+ * client. The routes, the auth OpenAPI document and the CLI all read this one list.
  */
 export function authEndpointGroups(
   plugins: readonly CitadelPlugin[],
@@ -78,9 +83,13 @@ export function authEndpointGroups(
     plugin,
     endpoints: (plugin.endpoints ?? []).map((endpoint) => served(endpoint)),
   }));
-  const endpoints = groups.flatMap((group) => group.endpoints);
+  const pluginEndpoints = groups.flatMap((group) => group.endpoints);
+  // The security events list: the core's, unless a plugin serves it with its page (the account center).
+  const events = coreEndpointsLeft(pluginEndpoints).map(served);
+  const endpoints = [...pluginEndpoints, ...events];
   return [
     ...groups,
+    ...(events.length > 0 ? [{ name: 'security-events', plugin: null, endpoints: events }] : []),
     { name: 'client', plugin: null, endpoints: [served(clientRoutesEndpoint(endpoints, apiBaseUrl))] },
   ];
 }

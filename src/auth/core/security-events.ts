@@ -3,7 +3,6 @@ import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { retryOnDeadlock } from '../../db/retry.ts';
 import type { SessionCompanion } from '../../http/sessions/store.ts';
-import { pagePagination, type PagePagination } from './page-pagination.ts';
 import { ConfigError } from '../../core/errors.ts';
 
 /**
@@ -154,65 +153,6 @@ export interface EventOrigin {
 
 export function originOf(request: { ip: string; userAgent: string | null }): EventOrigin {
   return { ip: request.ip, userAgent: request.userAgent };
-}
-
-export interface SecurityEventView {
-  id: number;
-  type: string;
-  /** What pages say happened, from the type's declaration. */
-  label: string;
-  created_at: string;
-  ip: string | null;
-  user_agent: string | null;
-  detail: EventDetail;
-}
-
-export interface EventPage {
-  events: SecurityEventView[];
-  pagination: PagePagination;
-}
-
-/**
- * One page of a user's events, newest first (ties by id, so pages never overlap), of the given
- * types only (the server's: those of plugins left out are not shown), each with its label.
- */
-export async function listSecurityEvents(
-  db: Kysely<Database>,
-  userId: number,
-  page: number,
-  limit: number,
-  types: ReadonlyMap<string, string>,
-): Promise<EventPage> {
-  const known = [...types.keys()];
-  const rows = await db
-    .selectFrom('security_events')
-    .select(['id', 'type', 'created_at', 'ip', 'user_agent', 'detail'])
-    .where('user_id', '=', userId)
-    .where('type', 'in', known)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset((page - 1) * limit)
-    .execute();
-  const count = await db
-    .selectFrom('security_events')
-    .select((eb) => eb.fn.countAll().as('total'))
-    .where('user_id', '=', userId)
-    .where('type', 'in', known)
-    .executeTakeFirst();
-  const total = Number(count?.total ?? 0);
-  return {
-    events: rows.map((r) => ({
-      id: Number(r.id),
-      type: r.type,
-      label: types.get(r.type) ?? r.type,
-      created_at: r.created_at,
-      ip: r.ip,
-      user_agent: r.user_agent,
-      detail: JSON.parse(r.detail) as EventDetail,
-    })),
-    pagination: pagePagination(page, limit, total),
-  };
 }
 
 /** The retention sweep: events older than `days` go. Returns how many were deleted. */

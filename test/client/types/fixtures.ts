@@ -56,6 +56,11 @@ export const emptyConfig = defineConfig({});
 /** The built-ins but the magic link. */
 export const withoutMagicLinkConfig = defineConfig({ plugins: defaultPlugins({ magicLink: false }) });
 
+/** The built-ins but the account center (and the administration, which needs it). */
+export const withoutAccountCenterConfig = defineConfig({
+  plugins: defaultPlugins({ accountCenter: false, admin: false }),
+});
+
 export const pluginConfig = defineConfig({
   plugins: [...defaultPlugins({ magicLink: false }), notesPlugin],
 });

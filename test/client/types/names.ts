@@ -8,6 +8,7 @@ import type {
   emptyConfig,
   noPluginsConfig,
   pluginConfig,
+  withoutAccountCenterConfig,
   withoutMagicLinkConfig,
 } from './fixtures.ts';
 
@@ -86,6 +87,14 @@ export const namesOfEmptyConfig: Exact<AuthNames<typeof emptyConfig>, (typeof BU
 /** The built-ins' names without the magic link's. */
 type WithoutMagicLink = Exclude<(typeof BUILT_IN_NAMES)[number], `magicLink.${string}`>;
 export const namesWithoutMagicLink: Exact<AuthNames<typeof withoutMagicLinkConfig>, WithoutMagicLink> = true;
+/** The built-ins' names without the account center's and the administration's: the core's events list stays. */
+type WithoutAccountCenter =
+  | Exclude<(typeof BUILT_IN_NAMES)[number], `${'account' | 'sessions' | 'admin'}.${string}`>
+  | 'account.events';
+export const namesWithoutAccountCenter: Exact<
+  AuthNames<typeof withoutAccountCenterConfig>,
+  WithoutAccountCenter
+> = true;
 // A plugin of the application's own: its endpoints' names beside the built-ins'.
 export const namesWithPlugin: Exact<
   AuthNames<typeof pluginConfig>,
