@@ -106,7 +106,7 @@ export type CitadelAction<Config = CitadelOptions> =
 
 /** The typed client of a configuration (`typeof config`). */
 export interface CitadelClient<Config = CitadelOptions> {
-  /** One method per auth endpoint of the configuration's plugins (docs/client.md, "Method names"). */
+  /** One method per auth endpoint of the plugins and the core (docs/client.md, "Method names"). */
   auth: AuthClient<EndpointsOf<Config>, AfterHooksOf<Config>>;
   /** Per published version, its resources: `client.api.v1.posts.list()`. */
   api: [ApiOf<Config>] extends [never]
