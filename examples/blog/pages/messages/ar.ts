@@ -69,4 +69,9 @@ export const ar = {
 
   'live.newPost': ({ title }) => `مقال جديد: ${title}`,
   'live.removed': 'أُزيل مقال.',
+
+  'terms.label': 'قبول شروط الاستخدام',
+  'terms.intro': 'يُرجى قراءة شروط استخدام هذه المدونة وقبولها للمتابعة.',
+  'terms.accept': 'أوافق على شروط الاستخدام',
+  'terms.required': 'يُرجى قبول شروط الاستخدام للمتابعة.',
 } satisfies Translation<BlogEnglish>;

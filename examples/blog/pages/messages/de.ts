@@ -70,4 +70,9 @@ export const de = {
 
   'live.newPost': ({ title }) => `Neuer Beitrag: ${title}`,
   'live.removed': 'Ein Beitrag wurde entfernt.',
+
+  'terms.label': 'Nutzungsbedingungen akzeptieren',
+  'terms.intro': 'Bitte lesen und akzeptieren Sie die Nutzungsbedingungen dieses Blogs, um fortzufahren.',
+  'terms.accept': 'Ich akzeptiere die Nutzungsbedingungen',
+  'terms.required': 'Bitte akzeptieren Sie die Nutzungsbedingungen, um fortzufahren.',
 } satisfies Translation<BlogEnglish>;

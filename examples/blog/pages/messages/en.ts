@@ -79,6 +79,12 @@ export const en = {
   // The front page's live updates (assets/live.js), given to the script by data attributes.
   'live.newPost': ({ title }: { title: string }) => `New post: ${title}`,
   'live.removed': 'A post was removed.',
+
+  // The sign-in step asking to accept the terms of use (actions/accept-terms.ts).
+  'terms.label': 'Accept the terms of use',
+  'terms.intro': 'Please read and accept the terms of use of this blog to continue.',
+  'terms.accept': 'I accept the terms of use',
+  'terms.required': 'Please accept the terms of use to continue.',
 } as const satisfies EnglishCatalog;
 
 export type BlogEnglish = typeof en;

@@ -69,4 +69,9 @@ export const fr = {
 
   'live.newPost': ({ title }) => `Nouvel article : ${title}`,
   'live.removed': 'Un article a été retiré.',
+
+  'terms.label': 'Accepter les conditions d’utilisation',
+  'terms.intro': 'Veuillez lire et accepter les conditions d’utilisation de ce blog pour continuer.',
+  'terms.accept': 'J’accepte les conditions d’utilisation',
+  'terms.required': 'Veuillez accepter les conditions d’utilisation pour continuer.',
 } satisfies Translation<BlogEnglish>;
