@@ -49,6 +49,11 @@ export const adminHeaderLink: PageHeaderPart = async ({ caller, serves, language
   return serves('/admin/users') ? html`<a class="admin-link" href="/admin/users">${label}</a>` : null;
 };
 
+/** An account's role as the reader calls it (`user`, `admin`; another value as it is stored). */
+function roleName(t: ReturnType<typeof adminMessages.in>, role: string): string {
+  return role === 'user' || role === 'admin' ? t(`role.${role}`) : role;
+}
+
 /** /admin/users: search, the list, pages. */
 export function adminUsersPage(ctx: PageContext<AdminPageProps>): SafeHtml {
   const t = adminMessages.in(ctx.language);
@@ -92,7 +97,7 @@ export function adminUsersPage(ctx: PageContext<AdminPageProps>): SafeHtml {
                       html`<tr data-user-id="${user.id}">
                         <td class="wrap"><a href="/admin/users/${user.id}">${user.username}</a></td>
                         <td class="wrap">${user.email}</td>
-                        <td data-label="${t('users.role')}">${user.role}</td>
+                        <td data-label="${t('users.role')}">${roleName(t, user.role)}</td>
                         <td data-label="${t('users.status')}">${status(ctx, user)}</td>
                         <td data-label="${t('users.lastSignIn')}">
                           ${when(user.last_sign_in_at, t('users.never'), ctx.language)}
@@ -143,7 +148,7 @@ export function adminUserPage(ctx: PageContext<AdminPageProps>): SafeHtml {
         <dt>${t('users.email')}</dt>
         <dd>${user.email}</dd>
         <dt>${t('users.role')}</dt>
-        <dd>${user.role}</dd>
+        <dd>${roleName(t, user.role)}</dd>
         <dt>${t('users.status')}</dt>
         <dd>${status(ctx, view)}</dd>
         <dt>${t('user.created')}</dt>

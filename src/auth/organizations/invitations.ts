@@ -268,16 +268,21 @@ export function invitationEndpoints(
     async handler({ body, caller, services, language }) {
       const { config } = services;
       const user = caller.user;
-      const t = organizationsMessages.in(user.locale ? services.languages.get(user.locale) : language);
+      const written = user.locale ? services.languages.get(user.locale) : language;
+      const t = organizationsMessages.in(written);
       const { proof, organization } = await createEmailProof(services, user, body.token);
       const url = invitationLinkUrl(config.appUrl, body.token, proof);
       await services.mailer.send(
-        composeMail(user.email, {
-          subject: t('mail.proof.subject', { name: organization }),
-          intro: t('mail.proof.intro', { username: user.username, email: user.email, name: organization }),
-          link: { url, label: t('mail.proof.link', { name: organization }) },
-          outro: t('mail.proof.outro'),
-        }),
+        composeMail(
+          user.email,
+          {
+            subject: t('mail.proof.subject', { name: organization }),
+            intro: t('mail.proof.intro', { username: user.username, email: user.email, name: organization }),
+            link: { url, label: t('mail.proof.link', { name: organization }) },
+            outro: t('mail.proof.outro'),
+          },
+          written,
+        ),
       );
       return {
         status: 'success',

@@ -59,6 +59,11 @@ function activeForm(
   </form>`;
 }
 
+/** A role as the reader calls it: the built-in roles from the catalog, an application's own by its name. */
+export function roleName(t: ReturnType<typeof organizationsMessages.in>, role: string): string {
+  return role === 'owner' || role === 'admin' || role === 'member' ? t(`role.${role}`) : role;
+}
+
 /** GET /organizations: the caller's organizations, switching, and a form to create one. */
 export function organizationsPage(ctx: PageContext<OrganizationsPageProps>) {
   const t = organizationsMessages.in(ctx.language);
@@ -71,7 +76,7 @@ export function organizationsPage(ctx: PageContext<OrganizationsPageProps>) {
           >${o.id === active ? html`<span class="badge">${t('list.active')}</span>` : ''}
         </td>
         <td><code>${o.slug}</code></td>
-        <td>${o.role}</td>
+        <td>${roleName(t, o.role)}</td>
         <td>
           ${o.id === active ? '' : activeForm(ctx, o.id, html`${t('list.actIn')} <span class="visually-hidden">${o.name}</span>`)}
         </td>
@@ -132,7 +137,10 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
         ${roles
           .filter((role) => owner || role !== 'owner')
           .map(
-            (role) => html`<option value="${role}" ${role === current ? 'selected' : ''}>${role}</option>`,
+            (role) =>
+              html`<option value="${role}" ${role === current ? 'selected' : ''}>
+                ${roleName(t, role)}
+              </option>`,
           )}
       </select>`;
   const memberRows = members.map((m) => {
@@ -153,7 +161,7 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                   <span class="visually-hidden">${t('org.roleOf', { username: m.user.username })}</span>
                 </button>
               </form>`
-            : m.role
+            : roleName(t, m.role)
         }
       </td>
       <td>
@@ -173,7 +181,7 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
     ctx,
     organization.name,
     html`<p>
-        ${t('org.facts', { slug: organization.slug, role: organization.role })}${organization.id === active ? html`<span class="badge">${t('list.active')}</span>` : ''}
+        ${t('org.facts', { slug: organization.slug, role: roleName(t, organization.role) })}${organization.id === active ? html`<span class="badge">${t('list.active')}</span>` : ''}
       </p>
       ${organization.id === active ? '' : html`<div class="actions">${activeForm(ctx, organization.id, t('org.actHere'), false)}</div>`}
       <h2>${t('org.members')}</h2>
@@ -207,7 +215,7 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                       .map(
                         (role) =>
                           html`<option value="${role}" ${role === 'member' ? 'selected' : ''}>
-                            ${role}
+                            ${roleName(t, role)}
                           </option>`,
                       )}
                   </select>`,
@@ -222,7 +230,7 @@ export function organizationPage(ctx: PageContext<OrganizationPageProps>) {
                           (i) =>
                             html`<li class="event">
                               <span class="wrap">${i.email}</span> ·
-                              ${t('org.invitationLine', { role: i.role, inviter: i.inviter, until: i.expires_at.slice(0, 10) })}
+                              ${t('org.invitationLine', { role: roleName(t, i.role), inviter: i.inviter, until: i.expires_at.slice(0, 10) })}
                               ${
                                 owner || i.role !== 'owner'
                                   ? html`<form

@@ -15,6 +15,7 @@ import type { RolePermissions } from './roles.ts';
 import {
   organizationPage,
   organizationsPage,
+  roleName,
   type OrganizationPageProps,
   type OrganizationsPageProps,
 } from './pages.ts';
@@ -301,17 +302,21 @@ export function organizationEndpoints(roles: RolePermissions) {
       });
       const url = invitationLinkUrl(config.appUrl, token);
       await services.mailer.send(
-        composeMail(email, {
-          subject: t('mail.invite.subject', { name: member.name }),
-          intro: t('mail.invite.intro', {
-            inviter: caller.user.username,
-            name: member.name,
-            role: body.role,
-            email,
-          }),
-          link: { url, label: t('mail.invite.link', { name: member.name }) },
-          outro: t('mail.invite.outro'),
-        }),
+        composeMail(
+          email,
+          {
+            subject: t('mail.invite.subject', { name: member.name }),
+            intro: t('mail.invite.intro', {
+              inviter: caller.user.username,
+              name: member.name,
+              role: roleName(t, body.role),
+              email,
+            }),
+            link: { url, label: t('mail.invite.link', { name: member.name }) },
+            outro: t('mail.invite.outro'),
+          },
+          language,
+        ),
       );
       return {
         status: 'success',

@@ -26,6 +26,8 @@ export const ar = {
   'users.user': 'المستخدم',
   'users.email': 'البريد الإلكتروني',
   'users.role': 'الدور',
+  'role.user': 'مستخدم',
+  'role.admin': 'مسؤول',
   'users.status': 'الحالة',
   'users.lastSignIn': 'آخر تسجيل دخول',
   'users.never': 'أبدًا',

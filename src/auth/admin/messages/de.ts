@@ -18,6 +18,8 @@ export const de = {
   'users.user': 'Benutzer',
   'users.email': 'E-Mail',
   'users.role': 'Rolle',
+  'role.user': 'Benutzer',
+  'role.admin': 'Administrator',
   'users.status': 'Status',
   'users.lastSignIn': 'Letzte Anmeldung',
   'users.never': 'nie',

@@ -17,6 +17,8 @@ export const en = {
   'users.user': 'User',
   'users.email': 'Email',
   'users.role': 'Role',
+  'role.user': 'user',
+  'role.admin': 'admin',
   'users.status': 'Status',
   'users.lastSignIn': 'Last sign-in',
   'users.never': 'never',

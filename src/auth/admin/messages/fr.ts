@@ -18,6 +18,8 @@ export const fr = {
   'users.user': 'Utilisateur',
   'users.email': 'E-mail',
   'users.role': 'Rôle',
+  'role.user': 'utilisateur',
+  'role.admin': 'administrateur',
   'users.status': 'Statut',
   'users.lastSignIn': 'Dernière connexion',
   'users.never': 'jamais',

@@ -30,6 +30,9 @@ export const ar = {
   'org.members': 'الأعضاء',
   'org.member': 'العضو',
   'org.role': 'الدور',
+  'role.owner': 'المالك',
+  'role.admin': 'المشرف',
+  'role.member': 'العضو',
   'org.actions': 'الإجراءات',
   'org.roles': 'الأدوار',
   'org.rolesHint':

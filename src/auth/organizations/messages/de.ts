@@ -32,6 +32,9 @@ export const de = {
   'org.members': 'Mitglieder',
   'org.member': 'Mitglied',
   'org.role': 'Rolle',
+  'role.owner': 'Inhaber',
+  'role.admin': 'Administrator',
+  'role.member': 'Mitglied',
   'org.actions': 'Aktionen',
   'org.roles': 'Rollen',
   'org.rolesHint':

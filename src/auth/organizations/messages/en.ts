@@ -29,6 +29,10 @@ export const en = {
   'org.members': 'Members',
   'org.member': 'Member',
   'org.role': 'Role',
+  // The built-in roles' names, as a sentence uses them (an application's own roles keep their names).
+  'role.owner': 'owner',
+  'role.admin': 'admin',
+  'role.member': 'member',
   'org.actions': 'Actions',
   'org.roles': 'Roles',
   'org.rolesHint':

@@ -31,6 +31,9 @@ export const fr = {
   'org.members': 'Membres',
   'org.member': 'Membre',
   'org.role': 'Rôle',
+  'role.owner': 'propriétaire',
+  'role.admin': 'administrateur',
+  'role.member': 'membre',
   'org.actions': 'Actions',
   'org.roles': 'Rôles',
   'org.rolesHint':
