@@ -4,6 +4,7 @@ import type { PageContext } from '../../http/response/respond.ts';
 import { CORE_SECURITY_EVENTS } from '../core/security-events.ts';
 import type { EventPage, SecurityEventView } from '../core/security-event-list.ts';
 import type { SessionView } from './sessions.ts';
+import { describeDevice } from '../core/device.ts';
 import type { Language } from '../../core/i18n/catalog.ts';
 import { englishOnly } from '../../core/i18n/languages.ts';
 import { accountCenterMessages } from './messages/index.ts';
@@ -218,7 +219,7 @@ function sessionRow(ctx: PageContext, s: SessionView): SafeHtml {
   const t = accountCenterMessages.in(ctx.language);
   return html`<li class="session card" data-session-id="${s.id}">
     <div class="session-head">
-      <strong>${s.device}</strong>
+      <strong>${describeDevice(s.user_agent, ctx.language)}</strong>
       ${s.current ? html`<span class="badge">${t('sessions.thisBrowser')}</span>` : ''}
       ${s.remembered ? html`<span class="badge muted">${t('sessions.remembered')}</span>` : ''}
     </div>
@@ -236,7 +237,9 @@ function sessionRow(ctx: PageContext, s: SessionView): SafeHtml {
       ctx,
       `/sessions/revoke/${s.id}`,
       t('sessions.signOut'),
-      s.current ? t('sessions.signOutThis') : t('sessions.signOutOn', { device: s.device }),
+      s.current
+        ? t('sessions.signOutThis')
+        : t('sessions.signOutOn', { device: describeDevice(s.user_agent, ctx.language) }),
     )}
   </li>`;
 }
@@ -290,6 +293,11 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(
     .filter((key) => key.startsWith('event.'))
     .map((key) => key.slice('event.'.length)),
 );
+
+/** An organization role by name: the built-in ones in the reader's words, an application's own as named. */
+function roleName(t: AccountTexts, role: string): string {
+  return role === 'owner' || role === 'admin' || role === 'member' ? t(`role.${role}`) : role;
+}
 
 /** "Password" from "password": the start of a line. */
 function capitalized(text: string): string {
@@ -417,6 +425,31 @@ export function eventDetails(
             : d.reason === 'signed_out'
               ? t('detail.signedOut')
               : null,
+      );
+      break;
+    case 'organization_member_added':
+    case 'organization_invitation_accepted':
+      phrases.push(
+        d.organization_id !== undefined && t('detail.organization', { id: String(d.organization_id) }),
+        text(d.role) && t('detail.asRole', { role: roleName(t, String(d.role)) }),
+      );
+      break;
+    case 'organization_role_changed':
+      phrases.push(
+        d.organization_id !== undefined && t('detail.organization', { id: String(d.organization_id) }),
+        text(d.from) &&
+          text(d.to) &&
+          t('detail.roleFromTo', { from: roleName(t, String(d.from)), to: roleName(t, String(d.to)) }),
+      );
+      break;
+    case 'organization_member_removed':
+      phrases.push(
+        d.organization_id !== undefined && t('detail.organization', { id: String(d.organization_id) }),
+        d.reason === 'organization_deleted'
+          ? t('detail.organizationDeleted')
+          : d.by === 'self'
+            ? t('detail.leftOrganization')
+            : d.by === 'manager' && t('detail.removedByManager'),
       );
       break;
     default:

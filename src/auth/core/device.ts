@@ -1,3 +1,7 @@
+import type { Language } from '../../core/i18n/catalog.ts';
+import { englishOnly } from '../../core/i18n/languages.ts';
+import { coreMessages } from '../../core/i18n/messages/index.ts';
+
 /**
  * A short, human description of a browser from its User-Agent ("Firefox on Linux"). Deliberately
  * small: it names the common browsers and systems and says "Unknown browser" for the rest; the raw
@@ -23,10 +27,15 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-export function describeDevice(userAgent: string | null | undefined): string {
-  if (!userAgent) return 'Unknown device';
+/** The description in `language`; English unless given (what is stored, such as an event's detail). */
+export function describeDevice(
+  userAgent: string | null | undefined,
+  language: Language = englishOnly(),
+): string {
+  const t = coreMessages.in(language);
+  if (!userAgent) return t('device.unknown');
   const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? (system ? `Unknown browser on ${system}` : 'Unknown device');
+  if (browser && system) return t('device.browserOn', { browser, system });
+  return browser ?? (system ? t('device.unknownBrowserOn', { system }) : t('device.unknown'));
 }

@@ -166,6 +166,16 @@ export const en = {
   'detail.expired': 'the time allowed ran out',
   'detail.stopped': 'the administrator stopped',
   'detail.signedOut': 'the session was signed out',
+  // A membership's events (organizations): the organization by its number, the role by name.
+  'detail.organization': ({ id }: { id: string }) => `organization no. ${id}`,
+  'detail.asRole': ({ role }: { role: string }) => `as ${role}`,
+  'detail.roleFromTo': ({ from, to }: { from: string; to: string }) => `from ${from} to ${to}`,
+  'detail.organizationDeleted': 'the organization was deleted',
+  'detail.leftOrganization': 'you left it',
+  'detail.removedByManager': 'removed by a manager',
+  'role.owner': 'owner',
+  'role.admin': 'admin',
+  'role.member': 'member',
   'answer.usernameChanged': 'Your username was changed.',
   'answer.emailSent': ({ email }: { email: string }) =>
     `We sent a link to ${email}. Open it and confirm, signed in to this account, to change your address.`,

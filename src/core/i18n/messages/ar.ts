@@ -98,5 +98,8 @@ export const ar = {
   'invalid.additional': 'غير مقبول هنا',
   'invalid.other': 'غير صالح',
   'invalid.reservedKey': 'يستخدم اسمًا محجوزًا (الأسماء __proto__ وconstructor وprototype مرفوضة)',
+  'device.unknown': 'جهاز غير معروف',
+  'device.browserOn': ({ browser, system }) => `${browser} على ${system}`,
+  'device.unknownBrowserOn': ({ system }) => `متصفح غير معروف على ${system}`,
   'invalid.language': ({ available }, f) => `يجب أن تكون إحدى اللغات المتاحة (${f.list(available)}) أو null`,
 } satisfies Translation<CoreEnglish>;

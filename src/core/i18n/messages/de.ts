@@ -93,6 +93,9 @@ export const de = {
   'invalid.other': 'ist ungültig',
   'invalid.reservedKey':
     'verwendet einen reservierten Namen (__proto__, constructor und prototype werden abgelehnt)',
+  'device.unknown': 'Unbekanntes Gerät',
+  'device.browserOn': ({ browser, system }) => `${browser} unter ${system}`,
+  'device.unknownBrowserOn': ({ system }) => `Unbekannter Browser unter ${system}`,
   'invalid.language': ({ available }, f) =>
     `muss eine der verfügbaren Sprachen (${f.list(available)}) oder null sein`,
 } satisfies Translation<CoreEnglish>;

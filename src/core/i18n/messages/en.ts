@@ -101,6 +101,10 @@ export const en = {
   'invalid.additional': 'is not accepted here',
   'invalid.other': 'is invalid',
   'invalid.reservedKey': 'uses a reserved name (__proto__, constructor and prototype are refused)',
+  // A browser described from its User-Agent (the names of browsers and systems are their own).
+  'device.unknown': 'Unknown device',
+  'device.browserOn': ({ browser, system }: { browser: string; system: string }) => `${browser} on ${system}`,
+  'device.unknownBrowserOn': ({ system }: { system: string }) => `Unknown browser on ${system}`,
   'invalid.language': ({ available }: { available: readonly string[] }, f) =>
     `must be one of the available languages (${f.list(available)}) or null`,
 } as const satisfies EnglishCatalog;

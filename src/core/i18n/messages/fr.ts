@@ -92,6 +92,9 @@ export const fr = {
   'invalid.additional': 'n’est pas accepté ici',
   'invalid.other': 'n’est pas valide',
   'invalid.reservedKey': 'utilise un nom réservé (__proto__, constructor et prototype sont refusés)',
+  'device.unknown': 'Appareil inconnu',
+  'device.browserOn': ({ browser, system }) => `${browser} sous ${system}`,
+  'device.unknownBrowserOn': ({ system }) => `Navigateur inconnu sous ${system}`,
   'invalid.language': ({ available }, f) =>
     `doit être l’une des langues disponibles (${f.list(available)}) ou null`,
 } satisfies Translation<CoreEnglish>;
