@@ -3,7 +3,10 @@
 // Rule 1 (layers): a file imports (even a type) only from its own layer or a lower one; the folders
 // of an independent layer (the capabilities) import nothing from each other. A file of src/ in no
 // layer fails too, so a new folder gets a place before it gets imports.
-// Rule 2 (domain code free of Fastify): no file under src/auth imports
+// Rule 2 (the plugin contract): a file of a capability under src/auth (every folder but core)
+// imports, of src/, only its own folder and src/plugin-api.ts (`citadel/plugin`): a third-party
+// plugin can do whatever a built-in does. Type imports, `import()` and `declare module` count.
+// Rule 3 (domain code free of Fastify): no file under src/auth imports
 // `fastify` or a `@fastify/*` / `fastify-*` package (even a type), except the HTTP adapter files:
 // the route registration files (`routes.ts`, `*-routes.ts`, and `assets.ts`, a capability's static
 // scripts). Among them src/auth/core/endpoint-routes.ts turns a Fastify request into the plain
@@ -162,7 +165,34 @@ if (unplaced.length > 0) {
   for (const file of unplaced) console.error(`  src/${relative(SRC, file)}`);
 }
 
-// Rule 2: only the HTTP adapter files of src/auth import Fastify.
+// Rule 2: the plugin contract.
+const PLUGIN_API = join(SRC, 'plugin-api.ts');
+const contractViolations = [];
+let capabilityImports = 0;
+for (const { file, line, spec, target } of imports(AUTH)) {
+  const [capability] = relative(AUTH, file).split('/');
+  if (capability === 'core' || !relative(AUTH, file).includes('/')) continue; // the auth core, src/auth/*.ts
+  capabilityImports++;
+  const own = join(AUTH, capability);
+  if (target === PLUGIN_API || !relative(own, target).startsWith('..')) continue;
+  contractViolations.push(
+    `src/${relative(SRC, file)}:${line} imports ${spec} (src/${relative(SRC, target)})`,
+  );
+}
+console.log(
+  `check-layers: ${capabilityImports} relative import(s) in the capabilities of src/auth, ` +
+    `${contractViolations.length} outside their own folder and src/plugin-api.ts`,
+);
+if (contractViolations.length > 0) {
+  failed = true;
+  console.error(
+    'a capability of src/auth imports only its own folder and src/plugin-api.ts (citadel/plugin), so that a ' +
+      'third-party plugin can do what a built-in does; import the name from plugin-api.ts (export it there if new):',
+  );
+  for (const line of contractViolations) console.error(`  ${line}`);
+}
+
+// Rule 3: only the HTTP adapter files of src/auth import Fastify.
 const FASTIFY_IMPORT =
   /(?:\bfrom\s*|\bimport\s*\(?\s*|declare module\s+)['"]((?:fastify|@fastify\/[^'"]+|fastify-[^'"/]+)(?:\/[^'"]*)?)['"]/g;
 const isAdapterFile = (name) => name === 'routes.ts' || name.endsWith('-routes.ts') || name === 'assets.ts';

@@ -44,6 +44,8 @@ export { pluginOptions, givenOptions, checkInteger, envInteger } from './auth/co
 export type { CitadelConfig, OAuthProviderConfig } from './config/types.ts';
 export {
   recordSecurityEvent,
+  sweepSecurityEvents,
+  CORE_SECURITY_EVENTS,
   changeWithEvent,
   sessionEvent,
   originOf,
@@ -52,6 +54,12 @@ export {
   type SecurityEventDeclaration,
   type SecurityEventType,
 } from './auth/core/security-events.ts';
+/** The security events list (`GET /account/events`): its endpoint, with a page view, and its rows. */
+export {
+  securityEventListEndpoint,
+  type EventPage,
+  type SecurityEventView,
+} from './auth/core/security-event-list.ts';
 export type { CitadelServices } from './auth/core/services.ts';
 export { setCookie, type RequestContext } from './auth/core/request-context.ts';
 export type { Caller, TokenRecord } from './http/security/caller.ts';
@@ -122,6 +130,7 @@ export {
 } from './auth/core/users.ts';
 export { USERNAME } from './auth/core/username-rule.ts';
 export { isAdmin, grantAdminEmails } from './auth/core/roles.ts';
+export { accountSettings } from './auth/core/account-settings.ts';
 export { parseMailbox } from './http/request/email-address.ts';
 
 /** Sessions and cookies: ending a session, remember-me, what a session holds. */

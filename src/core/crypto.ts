@@ -13,6 +13,7 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** The SHA-256 digest of `value` (UTF-8), in hex: what is stored of a token instead of the token. */
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

@@ -11,6 +11,10 @@ export function isRetryableConflict(error: unknown): boolean {
   );
 }
 
+/**
+ * Runs `run` (a whole transaction) again, up to `attempts` times, when the database undid it as a
+ * deadlock victim or a serialization failure.
+ */
 export async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {

@@ -40,6 +40,7 @@ export function composeContent(content: MailContent, language: Language = englis
   return { subject: content.subject, text, html: body };
 }
 
+/** A message to `to` from `content`: subject, plain text and HTML, in `language` (English when absent). */
 export function composeMail(to: string, content: MailContent, language?: Language): MailMessage {
   const { subject, text, html: body } = composeContent(content, language);
   return { to, subject, text, html: body.toString(), language };

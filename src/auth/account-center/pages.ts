@@ -1,14 +1,24 @@
-import { html, type SafeHtml } from '../../core/html.ts';
-import { csrfField, field, form, layout, servedLinks, signInLink, when } from '../../http/html/layout.ts';
-import type { PageContext } from '../../http/response/respond.ts';
-import { CORE_SECURITY_EVENTS } from '../core/security-events.ts';
-import type { EventPage, SecurityEventView } from '../core/security-event-list.ts';
+import {
+  html,
+  type SafeHtml,
+  csrfField,
+  field,
+  form,
+  layout,
+  servedLinks,
+  signInLink,
+  when,
+  type PageContext,
+  CORE_SECURITY_EVENTS,
+  type EventPage,
+  type SecurityEventView,
+  describeDevice,
+  type Language,
+  englishOnly,
+  ownName,
+} from '../../plugin-api.ts';
 import type { SessionView } from './sessions.ts';
-import { describeDevice } from '../core/device.ts';
-import type { Language } from '../../core/i18n/catalog.ts';
-import { englishOnly } from '../../core/i18n/languages.ts';
 import { accountCenterMessages } from './messages/index.ts';
-import { ownName } from '../../http/html/language-switcher.ts';
 import type { AccountCenterEnglish } from './messages/en.ts';
 
 type AccountTexts = ReturnType<typeof accountCenterMessages.in>;

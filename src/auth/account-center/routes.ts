@@ -1,16 +1,26 @@
 import { readFileSync } from 'node:fs';
-import type { PluginAsset, PluginInitContext } from '../core/plugin.ts';
+import {
+  type PluginAsset,
+  type PluginInitContext,
+  AuthenticationRequiredError,
+  NotFoundError,
+  ValidationError,
+  type Caller,
+  publicUser,
+  defineEndpoint,
+  type EndpointInput,
+  type EndpointResult,
+  Envelope,
+  pageEndpoint,
+  USERNAME,
+  endSession,
+  recordSecurityEvent,
+  sweepSecurityEvents,
+  securityEventListEndpoint,
+  accountSettings,
+  describeDevice,
+} from '../../plugin-api.ts';
 import { Type } from '@sinclair/typebox';
-import { AuthenticationRequiredError, NotFoundError, ValidationError } from '../../core/errors.ts';
-import type { Caller } from '../../http/security/caller.ts';
-import { publicUser } from '../core/users.ts';
-import { defineEndpoint, type EndpointInput, type EndpointResult } from '../core/endpoint.ts';
-import { Envelope } from '../core/envelope-schema.ts';
-import { pageEndpoint } from '../core/page-endpoint.ts';
-import { USERNAME } from '../core/username-rule.ts';
-import { endSession } from '../core/sessions.ts';
-import { recordSecurityEvent, sweepSecurityEvents } from '../core/security-events.ts';
-import { securityEventListEndpoint } from '../core/security-event-list.ts';
 import { changeUsername, deleteAccount } from './account.ts';
 import { accountCenterMessages } from './messages/index.ts';
 import { AccountUserSchema, accountUser, changeLocaleEndpoint } from './locale.ts';
@@ -30,9 +40,7 @@ import {
   revokeOtherSessions,
   revokeSessionByHandle,
 } from './sessions.ts';
-import { accountSettings } from '../core/account-settings.ts';
 import { accountCenterOptions } from './options.ts';
-import { describeDevice } from '../core/device.ts';
 import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
 
 /** Account page, username and email change, account deletion, sessions and security events. */

@@ -4,6 +4,7 @@
  */
 const ABILITY_PATTERN = /^(\*|[a-z][a-z0-9_-]{0,62}:(\*|read|create|update|delete))$/;
 
+/** Whether `ability` is written as an ability: `*`, `<resource>:*` or `<resource>:<verb>`. */
 export function isValidAbility(ability: string): boolean {
   return ABILITY_PATTERN.test(ability);
 }

@@ -23,6 +23,7 @@ declare module '../../db/schema.ts' {
   interface Database extends PipelineClaimTables {}
 }
 
+/** The migration of the `pipeline_claims` table that `claimOnce` writes to. */
 export const pipelineClaimsMigration: CitadelMigration = {
   name: '0101_pipeline_claims',
   async up(db) {

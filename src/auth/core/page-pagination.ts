@@ -43,6 +43,7 @@ export interface PagePagination {
   prevPage: number | null;
 }
 
+/** The response schema of `PagePagination`, for an endpoint's `response`. */
 export const PagePaginationSchema = Type.Object({
   page: Type.Integer(),
   limit: Type.Integer(),

@@ -5,6 +5,7 @@ import { normalizeEmail } from './users.ts';
 /** The roles a user may have. */
 export type Role = 'user' | 'admin';
 
+/** Whether the user is an administrator. */
 export function isAdmin(user: { role: string }): boolean {
   return user.role === 'admin';
 }

@@ -21,6 +21,7 @@ import type { EventDetail } from './security-events.ts';
 export const DEFAULT_EVENTS_PER_PAGE = 20;
 export const MAX_EVENTS_PER_PAGE = 100;
 
+/** A security event as the events list shows it. */
 export interface SecurityEventView {
   id: number;
   type: string;
@@ -32,6 +33,7 @@ export interface SecurityEventView {
   detail: EventDetail;
 }
 
+/** One page of the events list: its events and where it stands among the pages. */
 export interface EventPage {
   events: SecurityEventView[];
   pagination: PagePagination;

@@ -151,6 +151,7 @@ export interface EventOrigin {
   userAgent: string | null;
 }
 
+/** The origin of an event caused by `request`: its client address and User-Agent. */
 export function originOf(request: { ip: string; userAgent: string | null }): EventOrigin {
   return { ip: request.ip, userAgent: request.userAgent };
 }

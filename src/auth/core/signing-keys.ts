@@ -5,6 +5,7 @@ import type { CitadelServices } from './services.ts';
 /** The JWS algorithms Citadel signs with: RS256 (OpenID Connect's default) and EdDSA (Ed25519). */
 export type JwsAlgorithm = 'EdDSA' | 'RS256';
 
+/** Every algorithm of `JwsAlgorithm`, the default (RS256) first. */
 export const JWS_ALGORITHMS: readonly JwsAlgorithm[] = ['RS256', 'EdDSA'];
 
 /** An Ed25519 public key as the JWKS publishes it (RFC 8037). */

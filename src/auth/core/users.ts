@@ -7,10 +7,12 @@ import type { UserRecord } from '../../http/security/caller.ts';
 
 export { publicUser, type PublicUser, type UserRecord } from '../../http/security/caller.ts';
 
+/** An email address as stored and compared: trimmed, lower case. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** A username as stored and compared: trimmed, lower case. */
 export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }

@@ -12,6 +12,7 @@ export interface PublicUser {
   active: boolean;
 }
 
+/** What of a user row answers and pages may show: no password hash, no secrets. */
 export function publicUser(user: UserRecord): PublicUser {
   return { id: user.id, username: user.username, email: user.email, active: user.active === 1 };
 }

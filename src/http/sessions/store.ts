@@ -7,6 +7,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { Dialect } from '../../db/url.ts';
 import type { UserRecord } from '../security/caller.ts';
 
+/** A session's values by key, as the store keeps them. */
 export type SessionData = Record<string, unknown>;
 
 /**

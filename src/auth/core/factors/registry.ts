@@ -48,6 +48,7 @@ export class FactorRegistry {
   }
 }
 
+/** The factor of `list` with the id `id` (a value read from a request), if any. */
 export function findFactor(list: readonly Factor[], id: unknown): Factor | undefined {
   return list.find((f) => f.id === id);
 }

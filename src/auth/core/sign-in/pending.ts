@@ -54,11 +54,13 @@ export function readPending(session: Session): PendingContext | undefined {
   return pending;
 }
 
+/** Keeps the sign-in's pending context in the session (the user stays signed out). */
 export function savePending(session: Session, pending: PendingContext): void {
   session.set(PENDING_USER_KEY, pending.userId);
   session.set(PENDING_KEY, pending);
 }
 
+/** Forgets the session's pending sign-in. */
 export function wipePending(session: Session): void {
   session.delete(PENDING_USER_KEY);
   session.delete(PENDING_KEY);

@@ -31,6 +31,7 @@ export function grantSudo(request: RequestContext, userId: number, ttlSeconds: n
   return state;
 }
 
+/** Ends the session's sudo mode. */
 export function endSudo(request: RequestContext): void {
   request.session.delete(SUDO_KEY);
 }
