@@ -2,7 +2,8 @@
  * `npx tsx bench/profile.ts <list|read|bulk|me|bearer|pipeline|hello> [engine|baseline]`: a CPU
  * profile of one benchmark case (same data and routes as `npm run bench`), summarised as self time
  * per area and per function. `pipeline` and `hello` run the ceiling's handlers inside Citadel
- * (engine) or on a bare Fastify (baseline). The raw profile is written to /tmp for Chrome DevTools.
+ * (engine) or on a bare Fastify (baseline); `me baseline` is the ceiling's one-statement
+ * session lookup on the bare Fastify. The raw profile is written to /tmp for Chrome DevTools.
  * Environment: BENCH_DIALECTS (first one used, default sqlite), BENCH_ROWS, BENCH_DURATION,
  * BENCH_CONNECTIONS.
  */
@@ -78,9 +79,9 @@ async function main(): Promise<void> {
   const target = await startBenchTarget(dialect, await demoOptions(), rows, (line) =>
     console.error(`profile: ${line}`),
   );
-  // pipeline and hello: the ceiling's handlers inside Citadel (engine) or on a bare Fastify (baseline).
+  // pipeline, hello and me: the ceiling's handlers on a bare Fastify (baseline).
   const bare =
-    (kind === 'pipeline' || kind === 'hello') && who === 'baseline'
+    (kind === 'pipeline' || kind === 'hello' || kind === 'me') && who === 'baseline'
       ? await startCeiling(dialect, target.databaseUrl, target.codec, SESSION_COOKIE)
       : undefined;
   try {
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
             : kind === 'read' || kind === 'bearer'
               ? base + target.readPath
               : kind === 'me'
-                ? target.origin + '/me'
+                ? (bare ? bare.base : target.origin) + '/me'
                 : base;
     // GET /me with the bench author's session cookie; the bearer read with its token.
     // JSON like `npm run bench` (without it GET /me answers a browser: a redirect, not the user).

@@ -9,17 +9,18 @@ import { MAX_STATEMENTS_PER_RESOURCE } from '../../src/api/read/statements.ts';
 
 /*
  * `beforeQueryReads: 'caller'` says a resource's beforeQuery reads only who the caller is: the
- * engine then runs the hook and compiles an anonymous single read, and an anonymous plain list
- * (no filter, search or cursor) per sort and `fields`, once. What each caller sees must not
- * change: anonymous callers see the hook's rows only, signed-in callers get their own query (the
- * hook runs for each of their reads), and a resource that does not say so runs its hook on every
- * read.
+ * engine then runs the hook and compiles a single read, and a plain list (no filter, search or
+ * cursor) per sort and `fields`, once for every anonymous caller and once per signed-in caller.
+ * What each caller sees must not change: anonymous callers see the hook's rows only, a signed-in
+ * caller their own (never another caller's statement), and a resource that does not say so runs
+ * its hook on every read.
  */
 const calls = { cached: 0, perRequest: 0 };
 
-/** Anonymous callers see rows with i < 10; a signed-in caller every row. */
+/** Anonymous callers see rows with i < 10; a user named `limited…` i < 20; other users every row. */
 function visible(query: ResourceQuery, ctx: HookContext): ResourceQuery {
-  return ctx.user ? query : query.where('specimens.i', '<', 10);
+  if (!ctx.user) return query.where('specimens.i', '<', 10);
+  return ctx.user.username.startsWith('limited') ? query.where('specimens.i', '<', 20) : query;
 }
 
 const base = { ...specimens, relations: {}, allowedRelations: [] };
@@ -94,17 +95,36 @@ describe(`an anonymous single read compiled once, on ${testDialect()}`, () => {
     expect(list.body.data.map((record: { i: number }) => record.i)).toEqual([5]);
   });
 
-  it('a signed-in caller gets its own query on every read', async () => {
+  it("a signed-in caller gets a statement of their own, compiled once, and never another caller's", async () => {
     const reader = await t.signIn(await t.createUser({ username: 'reader' }));
+    const limited = await t.signIn(await t.createUser({ username: 'limited_reader' }));
     const before = calls.cached;
     for (let round = 0; round < 3; round++) {
       const seen = await reader.get(`/api/v1/cached/${hidden}`);
       expect(seen.status).toBe(200);
       expect(seen.body.data.i).toBe(50);
+      // The other user's hook answer hides the row (i < 20), before and after the reader's.
+      expect((await limited.get(`/api/v1/cached/${hidden}`)).status).toBe(404);
+      expect((await limited.get(`/api/v1/cached/${shown}`)).status).toBe(200);
     }
-    expect(calls.cached - before).toBe(3);
-    // And the anonymous statement was not replaced by the signed-in one.
+    // Once per caller.
+    expect(calls.cached - before).toBe(2);
+    // And the anonymous statement was not replaced by a signed-in one.
     expect((await t.client().get(`/api/v1/cached/${hidden}`)).status).toBe(404);
+  });
+
+  it('a caller whose user changes (what the hook reads) gets a new statement', async () => {
+    const user = await t.createUser({ username: 'limited_then_not' });
+    const session = await t.signIn(user);
+    expect((await session.get(`/api/v1/cached/${hidden}`)).status).toBe(404);
+    await t.services.db
+      .updateTable('users')
+      .set({ username: 'plain_reader' })
+      .where('id', '=', user.id)
+      .execute();
+    const seen = await session.get(`/api/v1/cached/${hidden}`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.i).toBe(50);
   });
 
   it('without the declaration the hook runs on every read, and may read the request', async () => {

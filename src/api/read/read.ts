@@ -236,12 +236,13 @@ export function itemStatement(resource: CompiledResource, db: AnyDb): CompiledQu
 }
 
 /**
- * The anonymous single read of a resource whose beforeQuery reads only the caller
- * (`beforeQueryReads: 'caller'`): every anonymous caller gets the same query, so the hook runs and
- * the statement compiles once per version. Undefined when it does not apply (then the read is
- * built per request); null when the compiled form cannot take the id as a slot.
+ * The single read of a resource whose beforeQuery reads only the caller
+ * (`beforeQueryReads: 'caller'`): every anonymous caller gets the same query, and a signed-in caller
+ * their own, so the hook runs and the statement compiles once per version and caller. Undefined
+ * when it does not apply (then the read is built per request); null when the compiled form cannot
+ * take the id as a slot.
  */
-function anonymousItemStatement(
+function callerItemStatement(
   scope: RequestScope,
   resource: CompiledResource,
   db: AnyDb,
@@ -280,9 +281,7 @@ function selectOne(
   // Built for this request: the hook run, then compiled.
   const built = () =>
     andThen(scopedQuery(scope, resource, db), (scoped) => runOne(db, readById(scoped, resource, fields, id)));
-  const statement = fields
-    ? null
-    : (itemStatement(resource, db) ?? anonymousItemStatement(scope, resource, db));
+  const statement = fields ? null : (itemStatement(resource, db) ?? callerItemStatement(scope, resource, db));
   if (statement === null || statement === undefined) return built();
   return andThen(statement, (compiled) =>
     compiled === null ? built() : runOne(db, withSlots(compiled, [ID_SLOT], [id])),

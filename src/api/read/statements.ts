@@ -31,17 +31,40 @@ export const MAX_STATEMENTS_PER_RESOURCE = 64;
 const statements = new WeakMap<CompiledResource, Map<string, StoredStatement>>();
 
 /**
+ * Statements kept per resource and signed-in caller (their keys name the caller: see
+ * `sharedScopeKey`), the most recently used first out of mind: a busy user's reads reuse theirs,
+ * and a crowd of callers seen once cannot crowd out the shared statements.
+ */
+export const MAX_CALLER_STATEMENTS_PER_RESOURCE = 1024;
+
+const callerStatements = new WeakMap<CompiledResource, Map<string, StoredStatement>>();
+
+/** A key made with a signed-in caller's scope (`item caller …`, `list caller …`). */
+const CALLER_KEY = /^\w+ caller /;
+
+/** What a beforeQuery hook sees of a signed-in caller, as a key: every field but the token's last use. */
+function callerKey(scope: RequestScope): string {
+  const { user, token } = scope;
+  const who = user ? `${user.id}\u0001${user.username}\u0001${user.email}\u0001${user.active}` : '';
+  if (!token) return who;
+  const abilities = token.abilities.join(' ');
+  return `${who}\u0002${token.id}\u0001${token.name}\u0001${abilities}\u0001${token.created_at}\u0001${token.expires_at}\u0001${token.organization_id}`;
+}
+
+/**
  * The part of a statement's key that says whose scope it is, when the scoped query is the same for
- * every request it names: '' for a resource without a beforeQuery hook, `anonymous <version>
- * <verb>` for an anonymous caller of a resource whose hook reads only the caller
- * (`beforeQueryReads: 'caller'`). Undefined when the scoped query is built per request (a hook
- * that may read anything, a signed-in caller of such a resource, a tenant-scoped resource).
+ * every request it names: '' for a resource without a beforeQuery hook; for a resource whose hook
+ * reads only the caller (`beforeQueryReads: 'caller'`), `anonymous <version> <verb>` for every
+ * anonymous caller and `caller <version> <verb> <the user and token as the hook sees them>` for a
+ * signed-in one. Undefined when the scoped query is built per request (a hook that may read
+ * anything, a tenant-scoped resource).
  */
 export function sharedScopeKey(scope: RequestScope, resource: CompiledResource): string | undefined {
   if (resource.tenant !== null) return undefined;
   if (!resource.hooks.beforeQuery) return '';
   if (resource.config.beforeQueryReads !== 'caller') return undefined;
-  if (scope.user !== null || scope.token !== null) return undefined;
+  if (scope.user !== null || scope.token !== null)
+    return `caller ${scope.version} ${scope.verb} ${callerKey(scope)}`;
   return `anonymous ${scope.version} ${scope.verb}`;
 }
 
@@ -52,10 +75,16 @@ export function storedStatement(
   key: string,
 ): { compiled: CompiledQuery | null } | undefined {
   const executor = db.getExecutor();
-  const stored = statements.get(resource)?.get(key);
-  return stored && stored.adapter === executor.adapter && stored.plugins === executor.plugins
-    ? stored
-    : undefined;
+  const perCaller = CALLER_KEY.test(key);
+  const kept = (perCaller ? callerStatements : statements).get(resource);
+  const stored = kept?.get(key);
+  if (!stored || stored.adapter !== executor.adapter || stored.plugins !== executor.plugins) return undefined;
+  if (perCaller) {
+    // Most recently used last: the Map's order is the eviction order.
+    kept!.delete(key);
+    kept!.set(key, stored);
+  }
+  return stored;
 }
 
 /**
@@ -74,9 +103,14 @@ export function storeStatement(
     (slot) => compiled.parameters.filter((parameter) => parameter === slot).length === 1,
   );
   const verdict = usable ? compiled : null;
-  let kept = statements.get(resource);
-  if (!kept) statements.set(resource, (kept = new Map()));
-  if (kept.size >= MAX_STATEMENTS_PER_RESOURCE && !kept.has(key)) return verdict;
+  const perCaller = CALLER_KEY.test(key);
+  const store = perCaller ? callerStatements : statements;
+  let kept = store.get(resource);
+  if (!kept) store.set(resource, (kept = new Map()));
+  if (perCaller) {
+    if (kept.size >= MAX_CALLER_STATEMENTS_PER_RESOURCE && !kept.has(key))
+      kept.delete(kept.keys().next().value!);
+  } else if (kept.size >= MAX_STATEMENTS_PER_RESOURCE && !kept.has(key)) return verdict;
   const executor = db.getExecutor();
   kept.set(key, { adapter: executor.adapter, plugins: executor.plugins, compiled: verdict });
   return verdict;

@@ -1,4 +1,5 @@
 import type { Caller, UserRecord } from '../../http/security/caller.ts';
+import type { Session } from '../../http/sessions/session.ts';
 import { hasAbility } from './abilities.ts';
 import { AuthenticationRequiredError, HttpError, InsufficientScopeError } from '../../core/errors.ts';
 import type { RequestContext } from './request-context.ts';
@@ -47,13 +48,34 @@ export async function resolveCaller(request: RequestContext): Promise<Caller | n
   const services = request.services;
   const header = request.authorization;
   if (header !== undefined) return bearerCaller(services, header);
+  const known = sessionCaller(services, request.session);
+  if (known !== undefined) return known;
   const userId = request.session.userId;
   if (userId === null) return null;
-  // Read with the session when the store could join it (database store), else now.
-  const loaded = request.session.loadedUser;
-  const user = loaded && loaded.id === userId ? loaded : await services.users.findById(userId);
+  // The store could not join the user to the session (Redis): read it now.
+  return sessionUserCaller(services, request.session, await services.users.findById(userId));
+}
+
+/**
+ * The caller of a session whose user was read with it (the database store joins it), or null for
+ * no caller; `undefined` when the user is still to be read (a store that cannot join it).
+ */
+export function sessionCaller(services: CitadelServices, session: Session): Caller | null | undefined {
+  const userId = session.userId;
+  if (userId === null) return null;
+  const loaded = session.loadedUser;
+  if (!loaded || loaded.id !== userId) return undefined;
+  return sessionUserCaller(services, session, loaded);
+}
+
+/** The session's user as the caller, or null (and the session cleared) when they may not act. */
+function sessionUserCaller(
+  services: CitadelServices,
+  session: Session,
+  user: UserRecord | undefined,
+): Caller | null {
   if (!user || !mayAct(services, user)) {
-    request.session.clear();
+    session.clear();
     return null;
   }
   return { via: 'session', user, token: null };

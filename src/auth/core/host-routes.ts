@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { bearerCaller, resolveCaller } from './caller.ts';
+import { bearerCaller, resolveCaller, sessionCaller } from './caller.ts';
 import { restoreRememberedSession } from './sessions.ts';
 import { REMEMBER_COOKIE } from './remember.ts';
 import type { RequestContext } from './request-context.ts';
@@ -46,8 +46,17 @@ export const authCore = fp(async function authCore(app: FastifyInstance) {
       // Called without credentials (OAuth's client endpoints): their Authorization header is the
       // endpoint's own to read (client authentication, a token it checks), never a caller.
       if (request.routeOptions.config.cors) return;
-      if (request.session.userId !== null || request.cookies[REMEMBER_COOKIE])
-        return identify(request, reply);
+      const signedIn = request.session.userId !== null;
+      // The common signed-in request (a session whose user was read with it, no bearer header):
+      // decided without a promise; a remember-me restoration or a user still to read takes `identify`.
+      if (signedIn && request.headers.authorization === undefined) {
+        const caller = sessionCaller(request.server.citadel, request.session);
+        if (caller !== undefined) {
+          request.caller = caller;
+          return requestListeners.length === 0 ? undefined : listen(contextOf(request), 0);
+        }
+      }
+      if (signedIn || request.cookies[REMEMBER_COOKIE]) return identify(request, reply);
       // No credential of any kind (no token, no signed-in session, no remember-me cookie): an
       // anonymous caller, decided without a promise.
       const header = request.headers.authorization;

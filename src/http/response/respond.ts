@@ -146,7 +146,7 @@ export function refillableInput(request: FastifyRequest): Record<string, string>
  * Runs once the answer is shaped (flash message, CSRF token and page rendered) and before it is
  * sent: the auth adapter commits the request's writes there.
  */
-export type BeforeSend = () => Promise<void>;
+export type BeforeSend = () => void | Promise<void>;
 
 async function headerParts(request: FastifyRequest, csrf: string): Promise<SafeHtml[]> {
   const parts = request.server.pageHeaderParts ?? [];
@@ -216,7 +216,8 @@ export async function respond(
 ): Promise<FastifyReply> {
   if (clientKind(request) !== 'form') {
     const redirectTo = outcome.redirectTo && publicPath(request, outcome.redirectTo);
-    await beforeSend?.();
+    const committing = beforeSend?.();
+    if (committing) await committing;
     return reply
       .code(outcome.statusCode ?? 200)
       .header('cache-control', NO_STORE)

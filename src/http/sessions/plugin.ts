@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sha256Hex } from '../../core/crypto.ts';
 import { Session } from './session.ts';
-import { insertCompanions } from './store.ts';
+import { insertCompanions, type LoadedSession } from './store.ts';
 import { outageAs503, ServiceUnavailableError } from '../response/outage.ts';
 import { AuthenticationRequiredError, HttpError, UNEXPECTED_ERROR_MESSAGE } from '../../core/errors.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
@@ -29,13 +29,17 @@ const emptySession = () => new Session(null, null, {}, { expiresAt: null });
 function loadSession(request: FastifyRequest): Session | Promise<Session> {
   const raw = request.cookies[SESSION_COOKIE];
   if (!raw || raw.length > 128) return emptySession();
-  return request.server.sessions
-    .load(sha256Hex(raw))
-    .then((stored) =>
-      stored
-        ? new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user)
-        : emptySession(),
-    );
+  const { sessions } = request.server;
+  const idHash = sha256Hex(raw);
+  const now = sessions.loadNow?.(idHash);
+  if (now !== undefined) return sessionOf(raw, now);
+  return sessions.load(idHash).then((stored) => sessionOf(raw, stored));
+}
+
+function sessionOf(raw: string, stored: LoadedSession | null): Session {
+  return stored
+    ? new Session(raw, stored.userId, stored.data, { expiresAt: stored.expiresAt }, stored.user)
+    : emptySession();
 }
 
 /** Sessions whose save threw: the error answer that follows sends no cookie and saves nothing. */
@@ -133,7 +137,9 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
       (!session.isDirty && !session.isDestroyed && !isStale(request, session))
     )
       return done(null, payload);
-    commitSession(request, reply).then(
+    const committed = commitSession(request, reply);
+    if (!committed) return done(null, payload);
+    committed.then(
       () => done(null, payload),
       (error: unknown) => {
         // An answer that is already an error goes out as it is (an outage's: any 5xx; a deleted
@@ -162,13 +168,24 @@ function isStale(request: FastifyRequest, session: Session, now?: number): boole
  * of our own (503 outage, 401 when the session's user was deleted meanwhile, else 500), and the
  * session is not saved again for the error's answer.
  */
-export async function commitSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export function commitSession(request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
   const session = request.session;
   if (!session || failedSaves.has(session) || endedSessions.has(session)) return;
-  const { config, clock } = request.server;
-  const now = clock.now().getTime();
-  const expiresAt = new Date(now + config.limits.sessionIdleTtl * 1000).toISOString();
+  const now = request.server.clock.now().getTime();
   const stale = isStale(request, session, now);
+  // Nothing changed and the idle expiry needs no refresh (most requests): no work, no promise.
+  if (!session.isDirty && !session.isDestroyed && !stale) return;
+  return storeSession(request, reply, session, now, stale);
+}
+
+async function storeSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: Session,
+  now: number,
+  stale: boolean,
+): Promise<void> {
+  const expiresAt = new Date(now + request.server.config.limits.sessionIdleTtl * 1000).toISOString();
   try {
     await saveOnSend(request, reply, session, expiresAt, stale);
   } catch (error) {

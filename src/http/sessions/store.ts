@@ -79,6 +79,11 @@ export interface LoadedSession extends StoredSession {
  */
 export interface SessionStore {
   load(idHash: string): Promise<LoadedSession | null>;
+  /**
+   * The session at once when the store can read it without waiting (SQLite's read by key on the
+   * main thread), else undefined: then `load`. Saves a promise on every signed-in request.
+   */
+  loadNow?(idHash: string): LoadedSession | null | undefined;
   /** Store a session under a new id (never replaces one). */
   insert(idHash: string, session: StoredSession): Promise<void>;
   /** Update a stored session; false (and nothing written) when it no longer exists. */
@@ -114,6 +119,12 @@ export interface SessionStore {
     replaces?: string | null,
   ): Promise<void>;
 }
+
+/** A row of the session-and-user read: the session's columns, and the user's (null without one). */
+type LoadRow = { session_user_id: number | null; session_data: string; session_expires_at: string } & Record<
+  string,
+  unknown
+>;
 
 export class DatabaseSessionStore implements SessionStore {
   constructor(
@@ -221,17 +232,31 @@ export class DatabaseSessionStore implements SessionStore {
       .compile(),
   );
 
+  loadNow(idHash: string): LoadedSession | null | undefined {
+    // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
+    const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
+    if (!rows) return undefined;
+    const loaded = this.loaded(rows[0]);
+    // An expired session is removed (and its watchers told) by `load`.
+    return loaded === 'expired' ? undefined : loaded;
+  }
+
   async load(idHash: string): Promise<LoadedSession | null> {
     const query = withParameters(this.loadQuery(), [idHash]);
-    // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
     const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+    const loaded = this.loaded(row);
+    if (loaded !== 'expired') return loaded;
+    const data = JSON.parse(row!.session_data) as SessionData;
+    await this.destroy(idHash, { userId: row!.session_user_id, data, cause: 'expired' });
+    return null;
+  }
+
+  /** The session of a row of `loadQuery`, null for none, or `expired` (still to be removed). */
+  private loaded(row: LoadRow | undefined): LoadedSession | null | 'expired' {
     if (!row) return null;
     const { session_user_id, session_data, session_expires_at, ...user } = row;
+    if (session_expires_at <= this.clock.now().toISOString()) return 'expired';
     const data = JSON.parse(session_data) as SessionData;
-    if (session_expires_at <= this.clock.now().toISOString()) {
-      await this.destroy(idHash, { userId: session_user_id, data, cause: 'expired' });
-      return null;
-    }
     return {
       userId: session_user_id,
       data,
