@@ -73,7 +73,7 @@ function isData(text: string): boolean {
 
 /** The texts of `texts` that are still the English text of the same page or email. */
 function englishLeftovers(texts: Set<string>, english: Set<string>, language: Language): string[] {
-  return [...texts].filter(
+  const found = [...texts].filter(
     (text) =>
       english.has(text) &&
       /\p{L}{2}/u.test(text) &&
@@ -86,6 +86,33 @@ function englishLeftovers(texts: Set<string>, english: Set<string>, language: La
       !/^(?=.*\d)[\w-]{12,}$/.test(text) &&
       !/^[A-Z]+\d+$/.test(text),
   );
+  // An English phrase inside a translated sentence ("Firefox on Linux" in a German line).
+  const englishPhrases = new Set([...english].flatMap(phrases));
+  for (const text of texts)
+    if (!found.includes(text))
+      for (const phrase of phrases(text)) if (englishPhrases.has(phrase)) found.push(`${text} (“${phrase}”)`);
+  return found;
+}
+
+/**
+ * Each run of three words of a text. Data, language names and codes break a run: a word with a
+ * digit, a colon, a dot or a slash inside (posts:read, rp.example.com, 1Password) or in capitals
+ * (SPA, TOTP).
+ */
+function phrases(text: string): string[] {
+  let rest = text;
+  for (const value of [...data, ...LANGUAGE_NAMES]) rest = rest.split(value).join(' · ');
+  const words = rest.split(/\s+/).map((token) => {
+    if (/[\d:/@]|\.\p{L}/u.test(token)) return null;
+    const word = token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
+    return word === '' || /^\p{Lu}{2,}$/u.test(word) ? null : word;
+  });
+  const runs: string[] = [];
+  for (let i = 0; i + 3 <= words.length; i++) {
+    const run = words.slice(i, i + 3);
+    if (run.every((word) => word !== null)) runs.push(run.join(' '));
+  }
+  return runs;
 }
 
 describe('every page and every email in each shipped language', () => {
@@ -371,7 +398,10 @@ describe('every page and every email in each shipped language', () => {
   }, 120_000);
 
   it('emails: every kind, and the organizations’ invitation, in the recipient’s language', async () => {
-    const origin = { ip: '192.0.2.1', userAgent: null };
+    const origin = {
+      ip: '192.0.2.1',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    };
     for (const language of ['en', ...LANGUAGES]) {
       const user = await t.createUser({
         username: `reader-${language}`,
@@ -424,7 +454,7 @@ describe('every page and every email in each shipped language', () => {
       await requestEmailChange(t.services, reader, owner.email, origin, { hideExisting: true });
       for (const id of NOTIFICATION_IDS)
         await notify(t.services, reader, id, {
-          device: 'Firefox on Linux',
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
           ip: '192.0.2.1',
           subject: 'TOTP',
         });

@@ -16,7 +16,6 @@ import {
   recordSecurityEvent,
   type EventOrigin,
   notify,
-  describeDevice,
   recipientLocale,
 } from '../../plugin-api.ts';
 import { accountCenterMessages } from './messages/index.ts';
@@ -187,7 +186,7 @@ export async function requestEmailChange(
   }
   void notify(services, user, 'email_change', {
     subject: email,
-    device: describeDevice(origin.userAgent),
+    userAgent: origin.userAgent,
     ip: origin.ip,
     locale: options.language?.locale,
   });

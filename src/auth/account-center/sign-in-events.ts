@@ -59,7 +59,11 @@ export async function recordSignIn({ user, info, request, setCookie, record }: S
   record(
     sessionEvent(services.clock, event, () => {
       if (facts['events.signed_in_before'] && !knownDevice)
-        void notify(services, user, 'new_device', { device, ip: origin.ip, locale: request.language.locale });
+        void notify(services, user, 'new_device', {
+          userAgent: meta.user_agent,
+          ip: origin.ip,
+          locale: request.language.locale,
+        });
     }),
   );
 }

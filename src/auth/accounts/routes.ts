@@ -19,7 +19,6 @@ import {
   originOf,
   sessionEvent,
   notify,
-  describeDevice,
   passwordChanged,
   pluginOptions,
   type CitadelServices,
@@ -317,7 +316,7 @@ const resetPassword = defineEndpoint({
     const owner = await services.users.findById(userId);
     if (owner)
       void notify(services, owner, 'password_reset', {
-        device: describeDevice(originOf(request).userAgent),
+        userAgent: originOf(request).userAgent,
         ip,
         locale: request.language.locale,
       });

@@ -4,10 +4,13 @@ import { accountSettings, type NotificationId } from './account-settings.ts';
 import type { EmailPropsInput } from '../../mail/emails.ts';
 import type { Language } from '../../core/i18n/catalog.ts';
 import { authMessages } from './messages/index.ts';
+import { describeDevice } from './device.ts';
 
 export interface NotificationFacts {
   /** Where it happened: a device description and an address, never a secret. */
   device?: string;
+  /** The User-Agent it came from, described in the notice's language (in place of `device`). */
+  userAgent?: string | null;
   ip?: string | null;
   /** Factor label, token name, new address… */
   subject?: string;
@@ -113,11 +116,16 @@ export function notify(
 ): Promise<void> {
   if (!accountSettings(services.config).notifyEvents.includes(id)) return Promise.resolve();
   const kind = KINDS[id];
+  const locale = to.locale ?? facts.locale;
+  const device =
+    facts.userAgent !== undefined
+      ? describeDevice(facts.userAgent, services.languages.get(locale))
+      : (facts.device ?? null);
   const props = {
     to: to.email,
     username: to.username,
-    locale: to.locale ?? facts.locale,
-    device: facts.device ?? null,
+    locale,
+    device,
     ip: facts.ip ?? null,
     // Only the kind's own props: what a custom mail service sees is what the kind declares.
     // Without a subject the text names "another address" / "a two-factor method" in its language.

@@ -2,7 +2,6 @@ import type { CitadelServices } from './services.ts';
 import type { UserRecord } from './users.ts';
 import { recordSecurityEvent, type EventOrigin } from './security-events.ts';
 import { notify } from './notify.ts';
-import { describeDevice } from './device.ts';
 import { claimOnce } from './claims.ts';
 import { FailureBudget } from './failure-budget.ts';
 
@@ -41,7 +40,7 @@ export async function onSecondFactorLocked(
     services.log.error({ err: { message: (error as Error).message } }, 'lock event not recorded');
   }
   await notify(services, user, 'second_factor_locked', {
-    device: describeDevice(origin.userAgent),
+    userAgent: origin.userAgent,
     ip: origin.ip,
   });
 }

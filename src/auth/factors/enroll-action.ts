@@ -8,7 +8,6 @@ import {
   changeWithEvent,
   originOf,
   notify,
-  describeDevice,
 } from '../../plugin-api.ts';
 import { enrolledAtSignIn } from './registry.ts';
 import { totpFactor } from './totp.ts';
@@ -104,7 +103,7 @@ export const twoFactorEnrollAction: PipelineAction = {
         subject: factorsMessages.in(ctx.request.language)(
           chosen.id === 'totp' ? 'factor.totp' : 'factor.passkey',
         ),
-        device: describeDevice(origin.userAgent),
+        userAgent: origin.userAgent,
         ip: origin.ip,
         locale: ctx.request.language.locale,
       });

@@ -10,7 +10,6 @@ import {
   changeWithEvent,
   originOf,
   notify,
-  describeDevice,
   isSudoActive,
   type EnrollableFactor,
   coreMessages,
@@ -40,7 +39,7 @@ function notifyFactorChange(request: RequestContext, user: UserRecord, type: Fac
   const t = factorsMessages.in(request.language);
   void notify(request.services, user, type, {
     subject: t(factorId === 'totp' ? 'factor.totp' : 'factor.passkey'),
-    device: describeDevice(origin.userAgent),
+    userAgent: origin.userAgent,
     ip: origin.ip,
     locale: request.language.locale,
   });

@@ -12,7 +12,6 @@ import {
   originOf,
   passwordChanged,
   notify,
-  describeDevice,
 } from '../../plugin-api.ts';
 import { setPasswordPage, type SetPasswordPageProps } from './pages.ts';
 import { passwordMessages } from './messages/index.ts';
@@ -78,7 +77,7 @@ const setPassword = defineEndpoint({
       },
     );
     void notify(services, user, 'password_changed', {
-      device: describeDevice(originOf(request).userAgent),
+      userAgent: originOf(request).userAgent,
       ip,
       locale: request.language.locale,
     });

@@ -12,7 +12,6 @@ import {
   changeWithEvent,
   originOf,
   notify,
-  describeDevice,
   MAX_ROW_ID,
 } from '../../plugin-api.ts';
 import { tokensPage, type TokensPageProps } from './pages.ts';
@@ -141,7 +140,7 @@ const createToken = defineEndpoint({
     );
     void notify(services, user, 'token_created', {
       subject: body.name,
-      device: describeDevice(originOf(request).userAgent),
+      userAgent: originOf(request).userAgent,
       ip,
       locale: request.language.locale,
     });
