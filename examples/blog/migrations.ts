@@ -1,4 +1,4 @@
-import { TIMESTAMP, idColumn, longText } from '../../src/db/columns.ts';
+import { TIMESTAMP, idColumn, longText } from '../../src/migrations.ts';
 import { createSearchIndex, dropSearchIndex, type CitadelMigration } from '../../src/index.ts';
 
 /** The blog's tables. Timestamps are ISO strings like every Citadel table. */

@@ -1,4 +1,4 @@
-import type { CitadelServices } from '../../src/auth/core/services.ts';
+import type { CitadelServices } from '../../src/plugin-api.ts';
 
 const SAMPLE_POSTS = [
   [

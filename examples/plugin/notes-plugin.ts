@@ -4,31 +4,36 @@
  * options, so it is a constant; a plugin with options is a factory around `definePlugin`, as the
  * built-ins are (`magicLink({ ttlSeconds })`; see docs/architecture.md). Referenced
  * by docs/architecture.md; type-checked with the rest of the repository (`npm run typecheck`).
- * In an application the imports are `citadel`, `citadel/html` and `citadel/migrations`.
+ * In an application the import is `citadel/plugin`, and `citadel` for the built-in page it wraps.
  */
 import type { Generated } from 'kysely';
 import { Type } from '@sinclair/typebox';
 import {
-  builtInPages,
   defineEndpoint,
   definePlugin,
   Envelope,
+  html,
+  idColumn,
   signInFactsFor,
+  TIMESTAMP,
+  userIdColumn,
   ValidationError,
   type CitadelMigration,
-} from '../../src/index.ts';
-import { html } from '../../src/html.ts';
-import { idColumn, TIMESTAMP, userIdColumn } from '../../src/migrations.ts';
+} from '../../src/plugin-api.ts';
+// The built-in pages belong to the built-in plugins, not to the plugin API: a plugin that wraps
+// one (the login page, below) needs the built-ins' package too.
+import { builtInPages } from '../../src/index.ts';
 
-// The plugin's table, added to Citadel's `Database` type by declaration merging.
+// The plugin's table, added to Citadel's `Database` type by declaration merging (in an application:
+// `declare module 'citadel/plugin'`).
 interface NotesTable {
   id: Generated<number>;
   user_id: number;
   body: string;
   created_at: string;
 }
-declare module '../../src/db/schema.ts' {
-  interface Database {
+declare module '../../src/plugin-api.ts' {
+  interface PluginTables {
     plugin_notes: NotesTable;
   }
 }

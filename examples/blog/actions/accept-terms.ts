@@ -1,6 +1,4 @@
-import type { PipelineAction } from '../../../src/index.ts';
-import { ValidationError } from '../../../src/index.ts';
-import { html } from '../../../src/core/html.ts';
+import { html, ValidationError, type PipelineAction } from '../../../src/plugin-api.ts';
 import { blogMessages } from '../pages/messages/index.ts';
 
 const ACCEPTED = new Set([true, 1, '1', 'true', 'on', 'yes']);

@@ -8,8 +8,8 @@ import {
   raw,
   type PageContext,
   type SafeHtml,
-} from '../../../src/html.ts';
-import type { Text } from '../../../src/index.ts';
+  type Text,
+} from '../../../src/plugin-api.ts';
 import type { ApiRecord, Pagination } from './engine.ts';
 import { blogMessages } from './messages/index.ts';
 

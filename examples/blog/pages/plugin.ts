@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import {
-  builtInPages,
   defineEndpoint,
   definePlugin,
   Envelope,
@@ -9,9 +8,12 @@ import {
   ValidationError,
   type EndpointInput,
   type EndpointRateLimit,
-  type NoPageProps,
-} from '../../../src/index.ts';
-import type { PageContext, SafeHtml } from '../../../src/html.ts';
+  type PageContext,
+  type SafeHtml,
+} from '../../../src/plugin-api.ts';
+// The built-in pages belong to the built-in plugins, not to the plugin API: the error page this
+// plugin falls back to comes with them.
+import { builtInPages, type NoPageProps } from '../../../src/index.ts';
 import { engineOf, type ApiRecord, type Engine, type EngineAnswer } from './engine.ts';
 import { blogAssets } from './assets.ts';
 import {

@@ -1,4 +1,4 @@
-import type { EnglishCatalog } from '../../../../src/index.ts';
+import type { EnglishCatalog } from '../../../../src/plugin-api.ts';
 
 /** The blog pages' texts in English: the typed source of their other languages. */
 export const en = {

@@ -1,4 +1,4 @@
-import type { Translation } from '../../../../src/index.ts';
+import type { Translation } from '../../../../src/plugin-api.ts';
 import type { BlogEnglish } from './en.ts';
 
 /** The blog pages in French. */

@@ -1,4 +1,4 @@
-import { defineMessages } from '../../../../src/index.ts';
+import { defineMessages } from '../../../../src/plugin-api.ts';
 import { ar } from './ar.ts';
 import { de } from './de.ts';
 import { en } from './en.ts';
