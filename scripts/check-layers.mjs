@@ -43,7 +43,7 @@ const LAYERS = [
   {
     name: 'plugin API',
     paths: ['plugin-api.ts'],
-    why: 'citadel/plugin, all a plugin imports: it re-exports the core, db, http, config and auth core',
+    why: 'citadel/plugin, all a plugin imports: it re-exports the core, db, mail, config, http and auth core',
   },
   {
     name: 'capabilities',
