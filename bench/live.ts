@@ -18,7 +18,8 @@
  * (posts already in the table, default 1000), BENCH_SUBSCRIBERS (1000), BENCH_WRITERS (4),
  * BENCH_DURATION (seconds per run, 8), BENCH_PACED (writes, 40), BENCH_PACE_MS (100).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { TestDialect } from '../test/support/databases.ts';
@@ -75,7 +76,11 @@ async function main(): Promise<void> {
   const posts = options.api?.resources.find((resource) => resource.name === 'posts');
   if (posts?.live !== true) throw new Error('the demo posts are not declared live: true');
   const target = await startBenchTarget(DIALECT, options, ROWS, log);
-  const { child, ask } = clients();
+  // Writers and subscribers in processes of their own: reading the streams must not hold up the
+  // writers' event loop (that would lower the throughput with subscribers for the client's sake).
+  const writer = clients();
+  const reader = clients();
+  const ask = writer.ask;
   try {
     const write = { url: target.engineBase, token: target.token };
     const run = async (label: string) => {
@@ -96,24 +101,28 @@ async function main(): Promise<void> {
     const before = await run('without subscribers');
 
     log(`opening ${SUBSCRIBERS} subscribers`);
-    const opened = await ask<{ subscribers: number }>({
+    const opened = await reader.ask<{ subscribers: number }>({
       type: 'subscribe',
       url: `${target.engineBase}/live?fields=created_at`,
       count: SUBSCRIBERS,
     });
     log(`${opened.subscribers} subscribers in the feed`);
     await ask({ type: 'paced', ...write, count: PACED, intervalMs: PACE_MS });
-    const pacedReport = await ask<Report>({ type: 'collect', expected: PACED * SUBSCRIBERS, quietMs: 5000 });
+    const pacedReport = await reader.ask<Report>({
+      type: 'collect',
+      expected: PACED * SUBSCRIBERS,
+      quietMs: 5000,
+    });
     const loadedCpu = cpuMicros();
     const withSubscribers = await run('with subscribers');
-    const loadedReport = await ask<Report>({
+    const loadedReport = await reader.ask<Report>({
       type: 'collect',
       expected: withSubscribers.writes * SUBSCRIBERS,
       quietMs: 10_000,
     });
     // The CPU until the last delivery of those writes, not only while they were written.
     const deliveryCpu = cpuMicros() - loadedCpu;
-    await ask({ type: 'close' });
+    await reader.ask({ type: 'close' });
     // Let the server see the closed streams before the last run.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = await run('without subscribers, again');
@@ -142,9 +151,41 @@ async function main(): Promise<void> {
       `| server CPU per write without / with subscribers | ${(without.cpuPerWrite / 1000).toFixed(2)} ms / ${(deliveryCpu / withSubscribers.writes / 1000).toFixed(2)} ms |`,
     ];
     console.log(lines.join('\n'));
+    const file = await writeResult(lines);
+    log(`written to ${file}`);
   } finally {
-    child.disconnect();
+    writer.child.disconnect();
+    reader.child.disconnect();
     await target.close();
+  }
+}
+
+/** The run's table as `bench/results/<date>-live-<time>.md` (the results folder keeps every run). */
+async function writeResult(lines: string[]): Promise<string> {
+  const now = new Date().toISOString();
+  const name = `${now.slice(0, 10)}-live-${now.slice(11, 16).replace(':', '')}Z.md`;
+  const file = join(import.meta.dirname, 'results', name);
+  const environment = ['BENCH_DIALECT', 'BENCH_ROWS', 'BENCH_SUBSCRIBERS', 'BENCH_WRITERS', 'BENCH_DURATION']
+    .filter((variable) => process.env[variable] !== undefined)
+    .map((variable) => `${variable}=${process.env[variable]}`)
+    .join(' ');
+  const text = [
+    `# Live streams: \`npm run bench:live\`, ${now.slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Command: \`${environment ? `${environment} ` : ''}npm run bench:live\` (bench/live.ts), commit ${commit()}.`,
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+  await writeFile(file, text);
+  return file;
+}
+
+function commit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
   }
 }
 

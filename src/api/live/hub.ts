@@ -13,7 +13,8 @@ import {
   type LiveChange,
   type WrittenChanges,
 } from './outbox.ts';
-import type { SseStream } from './sse-stream.ts';
+import { eventFrame, type SseStream } from './sse-stream.ts';
+import { DeliveryPace } from './pace.ts';
 import type { StreamCredential } from './credentials.ts';
 import { openTransport, type LiveTransport } from './transports.ts';
 import type { ListView } from './visibility.ts';
@@ -35,6 +36,20 @@ const CREDENTIAL_CHECK_MS = 2000;
 export const SHUTDOWN_RETRY_MS = 2000;
 /** Groups whose events are judged at the same time. */
 const PARALLEL_GROUPS = 8;
+/** Streams written to between two yields to the event loop (requests are answered in between). */
+const STREAMS_PER_SLICE = 100;
+/** The largest part of the event loop a feed's deliveries may take, and the longest wait. */
+const DELIVERY_SHARE = 0.05;
+const MAX_DELIVERY_WAIT_MS = 500;
+
+/** A batch of changes as one group of subscribers sees it. */
+export interface JudgedBatch {
+  ids: readonly number[];
+  /** Per change, its event for this group, or null when the group may not see it. */
+  events: readonly (LiveEvent | null)[];
+  /** The events serialized once for the whole group, in order. */
+  frames: string;
+}
 
 /** One open stream. */
 export class Subscriber {
@@ -51,6 +66,21 @@ export class Subscriber {
     readonly userId: number | null,
     readonly credential: StreamCredential | null,
   ) {}
+
+  /**
+   * A judged batch: a stream that is live and behind the whole batch gets the group's frames in
+   * one write; one still replaying or already past part of it takes the events one by one.
+   */
+  deliver(batch: JudgedBatch): void {
+    const first = batch.ids[0];
+    if (first === undefined) return;
+    if (this.held === null && this.cursor < first) {
+      this.cursor = batch.ids.at(-1)!;
+      this.stream.frames(batch.frames);
+      return;
+    }
+    batch.ids.forEach((id, index) => this.take(id, batch.events[index] ?? null));
+  }
 
   take(id: number, event: LiveEvent | null): void {
     if (this.held) {
@@ -82,6 +112,9 @@ export class Subscriber {
 class Feed {
   position = 0;
   readonly subscribers = new Set<Subscriber>();
+  readonly pace = new DeliveryPace(DELIVERY_SHARE, MAX_DELIVERY_WAIT_MS);
+  /** A drain is due (its timer runs): later commits are delivered by it. */
+  due = false;
   private chain: Promise<void> = Promise.resolve();
 
   constructor(readonly resource: string) {}
@@ -230,17 +263,24 @@ export class LiveHub {
     });
     const resumeFrom = lastEventIdHeader === undefined ? null : parseEventId(lastEventIdHeader);
     if (resumeFrom !== null && (await this.resumable(name, resumeFrom))) {
+      // Up to the last committed event, not only the feed's position: the feed delivers at its
+      // pace, and a stream that ends after its replay (a buffered answer) must still hold them.
+      // What the feed then delivers up to there, the stream skips.
+      const upTo = Math.max(start, await lastEventId(db, name));
       let cursor = resumeFrom;
-      while (cursor < start && subscriber.stream.isOpen) {
-        const changes = await changesAfter(db, name, cursor, BATCH, start);
+      while (cursor < upTo && subscriber.stream.isOpen) {
+        const changes = await changesAfter(db, name, cursor, BATCH, upTo);
         if (changes.length === 0) break;
         const events = await eventsFor(subscriber.view, changes);
         events.forEach((event) => event && subscriber.stream.event(event));
         cursor = changes.at(-1)!.id;
       }
       // Replayed events this caller may not see still move its position.
-      subscriber.stream.position(Math.max(start, cursor));
-    } else if (lastEventIdHeader !== undefined) subscriber.stream.reset(start);
+      subscriber.stream.position(Math.max(upTo, cursor));
+      subscriber.live(Math.max(upTo, cursor));
+      return;
+    }
+    if (lastEventIdHeader !== undefined) subscriber.stream.reset(start);
     else subscriber.stream.position(start);
     subscriber.live(start);
   }
@@ -326,40 +366,60 @@ export class LiveHub {
 
   // Delivery.
 
-  /** Events of `resource` up to `lastId` are committed: deliver what this process has not. */
+  /**
+   * Events of `resource` up to `lastId` are committed: deliver what this process has not, once the
+   * feed's pace allows (the caller, often a write that just committed, returns at once).
+   */
   heard(resource: string, lastId: number): void {
     const feed = this.feeds.get(resource);
     if (!feed || feed.subscribers.size === 0 || lastId <= feed.position) return;
-    void feed
-      .serial(() => this.drain(feed))
-      .catch((error: unknown) => {
-        this.deps.log.error({ err: error }, 'live changes: delivery failed');
-      });
+    this.schedule(feed);
   }
 
+  private schedule(feed: Feed): void {
+    if (feed.due || this.stopped) return;
+    feed.due = true;
+    const timer = setTimeout(() => {
+      feed.due = false;
+      void feed
+        .serial(() => this.drain(feed))
+        .catch((error: unknown) => {
+          this.deps.log.error({ err: error }, 'live changes: delivery failed');
+        });
+    }, feed.pace.wait());
+    timer.unref();
+  }
+
+  /** One read of the outbox past the feed's position, delivered; the rest on the next turn. */
   private async drain(feed: Feed): Promise<void> {
-    const { db } = this.deps;
-    while (feed.subscribers.size > 0) {
-      // The last id first: every event up to it has committed, so the read after it holds them
-      // all, unless they were swept.
-      const last = await lastEventId(db, feed.resource);
-      const changes = await changesAfter(db, feed.resource, feed.position, BATCH);
-      const next = changes[0]?.id ?? null;
-      if ((next === null && last > feed.position) || (next !== null && next > feed.position + 1)) {
-        // Events this process never delivered are no longer held (swept while it was far behind):
-        // its streams cannot know what they missed, so each gets a reset from here.
-        const resumeAt = next === null ? last : next - 1;
-        for (const subscriber of feed.subscribers) subscriber.reset(resumeAt);
-        feed.position = resumeAt;
-        continue;
-      }
-      if (changes.length === 0) return;
-      await this.deliver(feed, changes);
-      feed.position = changes.at(-1)!.id;
+    if (feed.subscribers.size === 0) return;
+    if (feed.pace.wait() > 0) {
+      // An earlier drain delivered since this one was due: wait for the pace again.
+      this.schedule(feed);
+      return;
     }
+    const { db } = this.deps;
+    // The last id first: every event up to it has committed, so the read after it holds them all,
+    // unless they were swept.
+    const last = await lastEventId(db, feed.resource);
+    const changes = await changesAfter(db, feed.resource, feed.position, BATCH);
+    const next = changes[0]?.id ?? null;
+    if ((next === null && last > feed.position) || (next !== null && next > feed.position + 1)) {
+      // Events this process never delivered are no longer held (swept while it was far behind):
+      // its streams cannot know what they missed, so each gets a reset from here.
+      const resumeAt = next === null ? last : next - 1;
+      for (const subscriber of feed.subscribers) subscriber.reset(resumeAt);
+      feed.position = resumeAt;
+      this.schedule(feed);
+      return;
+    }
+    if (changes.length === 0) return;
+    await this.deliver(feed, changes);
+    feed.position = changes.at(-1)!.id;
+    if (changes.length === BATCH || last > feed.position) this.schedule(feed);
   }
 
-  /** Judge a batch once per group, then hand each member its events in order. */
+  /** Judge a batch once per group, then hand each member the group's events in one write. */
   private async deliver(feed: Feed, changes: readonly LiveChange[]): Promise<void> {
     const groups = new Map<string, Subscriber[]>();
     for (const subscriber of feed.subscribers) {
@@ -368,22 +428,39 @@ export class LiveHub {
       else groups.set(subscriber.group, [subscriber]);
     }
     const pending = [...groups.values()];
+    let cost = 0;
     for (let offset = 0; offset < pending.length; offset += PARALLEL_GROUPS) {
-      await Promise.all(
-        pending.slice(offset, offset + PARALLEL_GROUPS).map(async (members) => {
-          let events: (LiveEvent | null)[];
-          try {
-            events = await eventsFor(members[0]!.view, changes);
-          } catch (error) {
-            // Not judged, not sent: these streams end, and their clients resume from where they were.
-            this.deps.log.warn({ err: error }, 'live changes: could not judge visibility; streams closed');
-            for (const member of members) member.stream.close();
-            return;
-          }
-          for (const member of members)
-            changes.forEach((change, index) => member.take(change.id, events[index] ?? null));
-        }),
-      );
+      const slice = pending.slice(offset, offset + PARALLEL_GROUPS);
+      const batches = await Promise.all(slice.map((members) => this.judge(members, changes)));
+      // Groups are sent in order, a slice of streams at a time, with the loop free in between.
+      const sends: [Subscriber, JudgedBatch][] = [];
+      slice.forEach((members, index) => {
+        const batch = batches[index];
+        if (batch) for (const member of members) sends.push([member, batch]);
+      });
+      for (let from = 0; from < sends.length; from += STREAMS_PER_SLICE) {
+        const started = performance.now();
+        for (const [member, batch] of sends.slice(from, from + STREAMS_PER_SLICE)) member.deliver(batch);
+        // The sockets are written when the responses uncork, on the next tick: part of the cost.
+        await new Promise<void>((resolve) => process.nextTick(resolve));
+        cost += performance.now() - started;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    feed.pace.delivered(cost);
+  }
+
+  /** What a batch means to one group, serialized once; null when it could not be judged. */
+  private async judge(members: Subscriber[], changes: readonly LiveChange[]): Promise<JudgedBatch | null> {
+    try {
+      const events = await eventsFor(members[0]!.view, changes);
+      const frames = events.map((event) => (event ? eventFrame(event) : '')).join('');
+      return { ids: changes.map((change) => change.id), events, frames };
+    } catch (error) {
+      // Not judged, not sent: these streams end, and their clients resume from where they were.
+      this.deps.log.warn({ err: error }, 'live changes: could not judge visibility; streams closed');
+      for (const member of members) member.stream.close();
+      return null;
     }
   }
 

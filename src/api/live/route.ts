@@ -93,7 +93,7 @@ export function registerLiveRoute(
     checkListPlan(context, request.server.secrets, resource, plan);
     const userId = request.caller?.user.id ?? null;
     const release = hub.admit(userId);
-    const stream = new SseStream(hub.options.bufferBytes);
+    const stream = new SseStream(hub.options.bufferBytes, () => reply.raw.writableLength ?? 0);
     stream.whenEnded(release);
     const subscriber = new Subscriber(
       { resource, plan, scope: context },

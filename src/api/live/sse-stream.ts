@@ -1,18 +1,27 @@
 import { PassThrough } from 'node:stream';
 import type { LiveEvent } from './events.ts';
 
+/** An event as one SSE block. */
+export function eventFrame(event: LiveEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
 /**
  * One Server-Sent Events response body. Writes go to a PassThrough the HTTP layer pipes to the
- * socket; what the client has not read yet stays in that stream, and once it holds more than
- * `bufferBytes` the client has fallen behind: the stream is destroyed (the connection ends; the
- * client reconnects with Last-Event-ID), never buffered without bound.
+ * socket; what the client has not taken yet stays in that stream and in the response, and once they
+ * hold more than `bufferBytes` after a write, the client has fallen behind: the stream is destroyed
+ * (the connection ends; the client reconnects with Last-Event-ID), never buffered without bound.
  */
 export class SseStream {
   readonly body = new PassThrough();
   private ended = false;
   private readonly onEnd: (() => void)[] = [];
 
-  constructor(private readonly bufferBytes: number) {
+  constructor(
+    private readonly bufferBytes: number,
+    /** Bytes the response itself still holds for the client (past this stream), if it can tell. */
+    private readonly heldByResponse: () => number = () => 0,
+  ) {
     // The client went away (or the stream was destroyed): every end listener runs once.
     const finish = () => this.finish();
     this.body.once('close', finish);
@@ -30,7 +39,12 @@ export class SseStream {
   }
 
   event(event: LiveEvent): void {
-    this.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    this.write(eventFrame(event));
+  }
+
+  /** Frames already serialized (`eventFrame`), shared by every stream of a group: one write. */
+  frames(text: string): void {
+    if (text !== '') this.write(text);
   }
 
   reset(position: number): void {
@@ -54,14 +68,23 @@ export class SseStream {
     this.finish();
   }
 
+  /** Bytes written and not yet taken by the client's connection. */
+  private held(): number {
+    return this.body.writableLength + this.body.readableLength + this.heldByResponse();
+  }
+
   private write(text: string): void {
     if (this.ended) return;
     this.body.write(text);
-    if (this.body.writableLength + this.body.readableLength > this.bufferBytes) {
-      // A slow consumer: cut, not buffered.
-      this.body.destroy();
-      this.finish();
-    }
+    // The response writes to the socket on the next tick: what it and this stream hold now is what
+    // the client has not taken, this batch included.
+    if (this.held() > this.bufferBytes) this.cut();
+  }
+
+  /** A slow consumer: cut, not buffered. */
+  private cut(): void {
+    this.body.destroy();
+    this.finish();
   }
 
   private finish(): void {
