@@ -39,6 +39,9 @@ const SAME_WORDS: Readonly<Record<Language, readonly string[]>> = {
 /** The language switcher names each language in itself, the same on every page. */
 const LANGUAGE_NAMES = new Set(['English', 'Deutsch', 'Français', 'العربية']);
 
+/** Names of products and protocols a page mentions, the same in every language. */
+const PRODUCT_NAMES = ['Google Authenticator', 'OpenID Connect'];
+
 /**
  * GET routes that are not pages a person reads: machine answers, files, and the API explorer
  * (Swagger UI, whose interface is its authors' English).
@@ -86,7 +89,7 @@ function englishLeftovers(texts: Set<string>, english: Set<string>, language: La
       !/^(?=.*\d)[\w-]{12,}$/.test(text) &&
       !/^[A-Z]+\d+$/.test(text),
   );
-  // An English phrase inside a translated sentence ("Firefox on Linux" in a German line).
+  // English words inside a translated sentence ("Firefox on Linux" in a German line).
   const englishPhrases = new Set([...english].flatMap(phrases));
   for (const text of texts)
     if (!found.includes(text))
@@ -95,23 +98,23 @@ function englishLeftovers(texts: Set<string>, english: Set<string>, language: La
 }
 
 /**
- * Each run of three words of a text. Data, language names and codes break a run: a word with a
- * digit, a colon, a dot or a slash inside (posts:read, rp.example.com, 1Password) or in capitals
- * (SPA, TOTP).
+ * Each pair of neighbouring words of a text, within one clause: punctuation ends a run, and so do
+ * data, names and codes (a word with a digit, `:`, `_`, `/`, `@` or an inner dot: posts:read,
+ * client_id, rp.example.com, 1Password; a word in capitals: SPA, TOTP).
  */
 function phrases(text: string): string[] {
   let rest = text;
-  for (const value of [...data, ...LANGUAGE_NAMES]) rest = rest.split(value).join(' · ');
-  const words = rest.split(/\s+/).map((token) => {
-    if (/[\d:/@]|\.\p{L}/u.test(token)) return null;
+  for (const value of [...data, ...LANGUAGE_NAMES, ...PRODUCT_NAMES]) rest = rest.split(value).join(' · ');
+  const words: (string | null)[] = [];
+  for (const token of rest.split(/\s+/)) {
     const word = token.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '');
-    return word === '' || /^\p{Lu}{2,}$/u.test(word) ? null : word;
-  });
-  const runs: string[] = [];
-  for (let i = 0; i + 3 <= words.length; i++) {
-    const run = words.slice(i, i + 3);
-    if (run.every((word) => word !== null)) runs.push(run.join(' '));
+    if (/^[^\p{L}]/u.test(token)) words.push(null);
+    words.push(word === '' || /[\d:_/@]|\.\p{L}/u.test(token) || /^\p{Lu}{2,}$/u.test(word) ? null : word);
+    if (/[^\p{L}]$/u.test(token)) words.push(null);
   }
+  const runs: string[] = [];
+  for (let i = 0; i + 2 <= words.length; i++)
+    if (words[i] && words[i + 1]) runs.push(`${words[i]} ${words[i + 1]}`);
   return runs;
 }
 

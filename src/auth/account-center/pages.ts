@@ -335,7 +335,7 @@ export function eventLabel(
 
 /** The event's facts as short phrases ("Firefox on Linux", "from Ada to Ada King"), never raw keys. */
 export function eventDetails(
-  event: Pick<SecurityEventView, 'type' | 'detail'>,
+  event: Pick<SecurityEventView, 'type' | 'detail'> & Partial<Pick<SecurityEventView, 'user_agent'>>,
   language: Language = englishOnly(),
 ): string[] {
   const t = accountCenterMessages.in(language);
@@ -345,7 +345,8 @@ export function eventDetails(
   switch (event.type) {
     case 'sign_in':
       phrases.push(
-        text(d.device),
+        // The browser it came from, described in the reader's language (the stored text is English).
+        event.user_agent !== undefined ? describeDevice(event.user_agent, language) : text(d.device),
         d.registration === true && t('detail.signedIn'),
         d.method !== 'remember' && d.remembered === true && t('detail.keptSignedIn'),
         d.registration !== true && d.new_device === true && t('detail.newDevice'),
