@@ -188,7 +188,11 @@ describe('every page and every email in each shipped language', () => {
   }
 
   /** `url` in `language`, following the server's own redirects (a page may send to sudo or to sign in). */
-  async function fetchPage(client: TestClient, url: string, language: string): Promise<TestResponse> {
+  async function fetchPageFollowing(
+    client: TestClient,
+    url: string,
+    language: string,
+  ): Promise<TestResponse> {
     let next = `${url}${url.includes('?') ? '&' : '?'}lang=${language}`;
     for (let hop = 0; ; hop++) {
       const response = await client.get(next, 'form');
@@ -202,8 +206,15 @@ describe('every page and every email in each shipped language', () => {
 
   let pagesChecked = 0;
 
-  /** The English leftovers of one page (as `caller`), per language; none when it is no page. */
-  async function checkPage(caller: Caller, url: string): Promise<string[]> {
+  /**
+   * The English leftovers of one page (as `caller`), per language; none when it is no page. With
+   * `form`, the page is the answer to posting it (a refused form shows its messages).
+   */
+  async function checkPage(caller: Caller, url: string, form?: Record<string, string>): Promise<string[]> {
+    const fetchPage = form
+      ? (client: TestClient, path: string, language: string) =>
+          client.post(`${path}?lang=${language}`, form, 'form')
+      : fetchPageFollowing;
     const english = await fetchPage(caller.client(), url, 'en');
     if (!String(english.headers['content-type'] ?? '').startsWith('text/html')) return [];
     pagesChecked += 1;
@@ -392,6 +403,33 @@ describe('every page and every email in each shipped language', () => {
         if (caller !== visitor && ENDINGS.some((ending) => ending.test(url))) continue;
         leftovers.push(...(await checkPage(caller, url)));
       }
+    // Refused forms, shown again with their messages; the blog's writes are refused by its API.
+    const draft = await adminClient.post('/api/v1/posts', {
+      title: 'Winter draft',
+      body: 'Winter draft',
+      status: 'draft',
+    });
+    expect(draft.status, draft.text).toBe(201);
+    data.add('Winter draft');
+    const refusals: [Caller, string, Record<string, string>][] = [
+      [visitor, '/login', { email: 'nobody@example.com', password: 'not the password' }],
+      [
+        visitor,
+        '/register',
+        { username: '', email: 'not an address', password: 'short', password_confirm: 'x' },
+      ],
+      [signedIn, '/my/posts', { title: 'x', body: '', status: 'draft' }],
+      [signedIn, `/posts/${draft.body.data.id}/comments`, { body: 'Nice' }],
+    ];
+    for (const [caller, url, form] of refusals) leftovers.push(...(await checkPage(caller, url, form)));
+    // The blog API's own refusal of that comment, in the reader's language.
+    const refused = await memberClient.post('/api/v1/comments?lang=de', {
+      post_id: draft.body.data.id,
+      author_name: 'Gustav Member',
+      body: 'Nice',
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('ist kein Beitrag, den Sie sehen können');
     // About 135 HTML pages (caller × URL), each in 4 languages: far fewer means a caller lost its session.
     expect(pagesChecked).toBeGreaterThan(120);
 

@@ -98,6 +98,7 @@ export function blogPages() {
   async function loadPost(input: EndpointInput<{ id: string }>): Promise<ApiRecord> {
     const answer = await api().call('GET', `/posts/${encodeURIComponent(input.params.id)}`, {
       session: sessionOf(input),
+      language: input.language.locale,
       query: { derive: 'comments,author' },
     });
     if (!answer.ok) throw new NotFoundError(blogMessages.text('error.noPost'));
@@ -164,6 +165,7 @@ export function blogPages() {
     async handler(input) {
       const answer = await api().call('POST', '/comments', {
         session: sessionOf(input),
+        language: input.language.locale,
         body: { post_id: input.params.id, author_name: input.caller!.user.username, body: input.body.body },
       });
       if (!answer.ok) refused(answer);
@@ -202,6 +204,7 @@ export function blogPages() {
     async handler(input) {
       const answer = await api().call<ApiRecord[]>('GET', '/my_posts', {
         session: sessionOf(input),
+        language: input.language.locale,
         query: { limit: String(PAGE_SIZE), count: 'none', cursor: input.query.cursor || undefined },
       });
       if (!answer.ok) refused(answer);
@@ -239,7 +242,11 @@ export function blogPages() {
     responses: { 200: Envelope() },
     page: (ctx) => postFormPage(ctx, null),
     async handler(input) {
-      const answer = await api().call('POST', '/posts', { session: sessionOf(input), body: input.body });
+      const answer = await api().call('POST', '/posts', {
+        session: sessionOf(input),
+        language: input.language.locale,
+        body: input.body,
+      });
       if (!answer.ok) refused(answer);
       const published = input.body.status === 'published';
       return {
@@ -284,6 +291,7 @@ export function blogPages() {
       const id = encodeURIComponent(input.params.id);
       const answer = await api().call('PATCH', `/posts/${id}`, {
         session: sessionOf(input),
+        language: input.language.locale,
         body: input.body,
       });
       if (!answer.ok) refused(answer);
@@ -310,6 +318,7 @@ export function blogPages() {
       const id = encodeURIComponent(input.params.id);
       const answer = await api().call('PATCH', `/posts/${id}`, {
         session: sessionOf(input),
+        language: input.language.locale,
         body: { status: 'published' },
       });
       if (!answer.ok) refused(answer);
@@ -335,6 +344,7 @@ export function blogPages() {
     async handler(input) {
       const answer = await api().call('DELETE', `/posts/${encodeURIComponent(input.params.id)}`, {
         session: sessionOf(input),
+        language: input.language.locale,
       });
       if (!answer.ok) refused(answer);
       return { status: 'success', message: blogMessages.text('answer.deleted'), redirect_to: '/my/posts' };

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineResource, ValidationError } from '../../../src/index.ts';
 import { scopeComments, scopePosts } from './visibility.ts';
+import { blogMessages } from '../pages/messages/index.ts';
 
 /** Comments: anyone may comment on a post they can see; a post's author moderates its comments. */
 export const comments = defineResource({
@@ -48,7 +49,7 @@ export const comments = defineResource({
       const visible = await scopePosts(ctx.db.selectFrom('posts').select('posts.id'), { ...ctx, verb: 'get' })
         .where('posts.id', '=', data.post_id as number)
         .executeTakeFirst();
-      if (!visible) throw new ValidationError({ post_id: 'is not a post you can see' });
+      if (!visible) throw new ValidationError({ post_id: blogMessages.text('error.postNotVisible') });
       return data;
     },
   },

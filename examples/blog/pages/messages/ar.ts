@@ -66,6 +66,7 @@ export const ar = {
   'error.noPost': 'لا يوجد مقال بهذا المعرّف.',
   'error.noOwnPost': 'لا يوجد مقال لك بهذا المعرّف.',
   'error.requestFailed': 'تعذّر تنفيذ الطلب.',
+  'error.postNotVisible': 'ليس مقالًا يمكنك رؤيته',
 
   'live.newPost': ({ title }) => `مقال جديد: ${title}`,
   'live.removed': 'أُزيل مقال.',

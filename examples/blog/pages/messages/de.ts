@@ -67,6 +67,7 @@ export const de = {
   'error.noPost': 'Es gibt keinen Beitrag mit dieser ID.',
   'error.noOwnPost': 'Sie haben keinen Beitrag mit dieser ID.',
   'error.requestFailed': 'Die Anfrage ist fehlgeschlagen.',
+  'error.postNotVisible': 'ist kein Beitrag, den Sie sehen können',
 
   'live.newPost': ({ title }) => `Neuer Beitrag: ${title}`,
   'live.removed': 'Ein Beitrag wurde entfernt.',

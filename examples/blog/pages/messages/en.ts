@@ -75,6 +75,8 @@ export const en = {
   'error.noPost': 'No post has this id.',
   'error.noOwnPost': 'No post of yours has this id.',
   'error.requestFailed': 'The request failed.',
+  // A comment's post the commenter cannot see (the comments resource's refusal).
+  'error.postNotVisible': 'is not a post you can see',
 
   // The front page's live updates (assets/live.js), given to the script by data attributes.
   'live.newPost': ({ title }: { title: string }) => `New post: ${title}`,

@@ -66,6 +66,7 @@ export const fr = {
   'error.noPost': 'Aucun article ne porte cet identifiant.',
   'error.noOwnPost': 'Aucun de vos articles ne porte cet identifiant.',
   'error.requestFailed': 'La requête a échoué.',
+  'error.postNotVisible': 'n’est pas un article que vous pouvez voir',
 
   'live.newPost': ({ title }) => `Nouvel article : ${title}`,
   'live.removed': 'Un article a été retiré.',
