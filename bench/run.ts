@@ -163,7 +163,7 @@ async function measureCountAndCursor(dialect: TestDialect, target: BenchTarget, 
   ];
 }
 
-/** The engine against the bare ceiling routes, and a bearer-token read against an anonymous one. */
+/** The engine against the bare ceiling routes, and signed-in reads (cookie, bearer token) against anonymous ones. */
 async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, get: LoadOptions) {
   const ceiling = await startCeiling(dialect, target.databaseUrl, target.codec, SESSION_COOKIE);
   try {
@@ -174,6 +174,7 @@ async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, 
     await assertSameAnswer(engineBase + readPath, ceiling.base + '/posts' + readPath);
     await assertSameAnswer(target.origin + '/me', ceiling.base + '/me', session.headers);
     await assertSameAnswer(engineBase + readPath, engineBase + readPath, bearer.headers);
+    await assertSameAnswer(engineBase + readPath, engineBase + readPath, session.headers);
     const mounted = target.mountedCeilingBase!;
     await assertSameAnswer(mounted + '/posts' + readPath, ceiling.base + '/posts' + readPath);
     await assertSameAnswer(mounted + '/hello', ceiling.base + '/hello');
@@ -213,6 +214,14 @@ async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, 
         target.origin + '/me',
         ceiling.base + '/me',
         session,
+      ),
+      await pair(
+        'signed-in read (cookie) / anonymous read',
+        dialect,
+        engineBase + readPath,
+        engineBase + readPath,
+        session,
+        get,
       ),
       await pair(
         'bearer-token read / anonymous read',

@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable } from '../support/services.ts';
 import { checkPageAtWidths } from '../support/page-check.ts';
-import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
+import {
+  addVirtualAuthenticator,
+  signInOnPage,
+  startBrowserApp,
+  type BrowserApp,
+} from '../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
 /** Screenshots are for a person to look at; they never go into the repository. */
@@ -116,17 +121,7 @@ describe.skipIf(!chromiumAvailable())('account pages in Chromium', () => {
   it('"Sign in with a passkey": no password typed, the passkey is both factors', async () => {
     const user = await t.createUser();
     const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
     await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
     await page.goto(`${base}/sudo?next=%2Ftwo-factor`);
     await page.fill('#sudo-password input[name=proof]', TEST_PASSWORD);

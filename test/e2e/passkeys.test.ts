@@ -1,7 +1,12 @@
 // Dialect-independent: pages in a browser; `npm test` runs it with the first database only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../support/services.ts';
-import { signInOnPage, startBrowserApp, type BrowserApp } from '../support/browser.ts';
+import {
+  addVirtualAuthenticator,
+  signInOnPage,
+  startBrowserApp,
+  type BrowserApp,
+} from '../support/browser.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { TEST_PASSWORD, type TestApp } from '../support/app.ts';
 
@@ -31,25 +36,9 @@ describe.skipIf(!chromiumAvailable())('passkeys in Chromium with a virtual authe
   it('enroll on the settings page, sign in with it as second factor, enter sudo with it, remove it', async () => {
     const user = await t.createUser();
     const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
-
     // This test follows the password-then-passkey path: without autofill support the sign-in page
     // does not offer the passkey by itself (test/e2e/account-pages.test.ts covers autofill).
-    await page.addInitScript(() => {
-      Object.defineProperty(window.PublicKeyCredential, 'isConditionalMediationAvailable', {
-        value: () => Promise.resolve(false),
-      });
-    });
+    const { cdp, authenticatorId } = await addVirtualAuthenticator(page, { autofill: false });
 
     // Sign in with the password (no factor yet: straight in).
     await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from './services.ts';
 import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
@@ -65,6 +65,41 @@ export async function launchChromium(): Promise<ChromiumSession> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A page's virtual passkey authenticator (Chromium's WebAuthn domain), and the session that drives it. */
+export interface VirtualAuthenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+}
+
+/**
+ * Give `page` a platform authenticator that holds resident keys and verifies its user (a laptop's
+ * fingerprint reader). `autofill: false` makes the page report no conditional mediation, so the
+ * sign-in page takes its button path instead of offering the passkey in the field's autofill.
+ */
+export async function addVirtualAuthenticator(
+  page: Page,
+  { autofill = true }: { autofill?: boolean } = {},
+): Promise<VirtualAuthenticator> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  if (!autofill)
+    await page.addInitScript(() => {
+      Object.defineProperty(window.PublicKeyCredential, 'isConditionalMediationAvailable', {
+        value: () => Promise.resolve(false),
+      });
+    });
+  return { cdp, authenticatorId };
 }
 
 export interface BrowserApp {

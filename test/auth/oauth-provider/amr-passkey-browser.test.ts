@@ -3,7 +3,12 @@ import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { chromiumAvailable } from '../../support/services.ts';
-import { signInOnPage, startBrowserApp, type BrowserApp } from '../../support/browser.ts';
+import {
+  addVirtualAuthenticator,
+  signInOnPage,
+  startBrowserApp,
+  type BrowserApp,
+} from '../../support/browser.ts';
 import { TEST_PASSWORD, type TestApp } from '../../support/app.ts';
 import { defaultPlugins } from '../../../src/auth/index.ts';
 import { oauthProvider } from '../../../src/auth/oauth-provider/plugin.ts';
@@ -31,23 +36,8 @@ describe.skipIf(!chromiumAvailable())('OAuth provider: a passkey sign-in in Chro
   it('the sign-in page the authorization sent the browser to: "Sign in with a passkey", back to the client; amr is hwk', async () => {
     const user = await t.createUser();
     const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-      },
-    });
     // The button path, not autofill (test/e2e/account-pages.test.ts covers autofill).
-    await page.addInitScript(() => {
-      Object.defineProperty(window.PublicKeyCredential, 'isConditionalMediationAvailable', {
-        value: () => Promise.resolve(false),
-      });
-    });
+    await addVirtualAuthenticator(page, { autofill: false });
 
     // Enroll a passkey on the settings page (sudo first), then sign out.
     await signInOnPage(page, base, { email: user.email, password: TEST_PASSWORD }, '/');
