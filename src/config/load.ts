@@ -132,6 +132,12 @@ export function loadConfig(
   const metricsToken = options.metricsToken ?? (env.METRICS_TOKEN || undefined);
   if (metricsToken !== undefined && metricsToken.length < 16)
     throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  const eventRetentionDays =
+    options.eventRetentionDays ?? integer('EVENT_RETENTION_DAYS', env.EVENT_RETENTION_DAYS, 1) ?? 180;
+  if (!Number.isInteger(eventRetentionDays) || eventRetentionDays < 1)
+    throw new ConfigError(
+      `eventRetentionDays must be a whole number of at least 1, got ${String(eventRetentionDays)}`,
+    );
   const seedDemo = options.seedDemo ?? (env.SEED_DEMO ?? '1') !== '0';
   if (options.openapi !== undefined) parseOpenApiVersion(options.openapi, 'openapi');
 
@@ -172,6 +178,7 @@ export function loadConfig(
     secureCookies: parsedAppUrl.protocol === 'https:',
     trustProxy: parseTrustProxy(options.trustProxy ?? env.TRUST_PROXY),
     metricsToken,
+    eventRetentionDays,
   };
 }
 

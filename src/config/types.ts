@@ -110,6 +110,8 @@ export interface CitadelOptions extends ExtensionSettings {
   trustProxy?: boolean | number | string | string[];
   /** Bearer token for GET /metrics (METRICS_TOKEN); without one there is no /metrics. */
   metricsToken?: string;
+  /** Security events older than this many days are deleted (EVENT_RETENTION_DAYS, default 180). */
+  eventRetentionDays?: number;
   /** The core's limits; the built-in plugins' own limits are their options. */
   limits?: Partial<Limits>;
   /** The application's own migrations (its tables), applied after Citadel's own. */
@@ -162,5 +164,7 @@ export interface CitadelConfig extends ExtensionSettings {
   /** See src/config/trust-proxy.ts. */
   trustProxy: false | number | string[];
   metricsToken?: string;
+  /** Days security events are kept; the core's sweep deletes older ones. */
+  eventRetentionDays: number;
   openapi?: OpenApiVersion;
 }

@@ -94,7 +94,7 @@ describe('configuration', () => {
       confirmMaxFailures: 5,
       confirmFailureWindowSeconds: 900,
     });
-    expect(options.get('account-center')).toEqual({ eventRetentionDays: 180 });
+    expect(options.get('account-center')).toEqual({});
   });
 
   it('outside production a session secret is generated once, kept in the data folder, with a notice', () => {
@@ -203,20 +203,19 @@ describe('configuration', () => {
     const fromEnv = load({ env, dataDir: dataDir() }).pluginOptions;
     expect(fromEnv.get('sudo')).toMatchObject({ ttlSeconds: 600 });
     expect(fromEnv.get('factors')).toMatchObject({ requireTwoFactor: true });
-    expect(fromEnv.get('account-center')).toEqual({ eventRetentionDays: 30 });
+    expect(load({ env, dataDir: dataDir() }).eventRetentionDays).toBe(30);
     expect((fromEnv.get('social') as SocialOptions).providers.map((p) => p.id)).toEqual(['github']);
 
     const plugins = defaultPlugins({
       sudo: { ttlSeconds: 120 },
       factors: { requireTwoFactor: false },
-      accountCenter: { eventRetentionDays: 7 },
       social: { providers: [] },
       magicLink: { ttlSeconds: 300 },
     });
     const given = load({ env, dataDir: dataDir(), plugins }).pluginOptions;
     expect(given.get('sudo')).toMatchObject({ ttlSeconds: 120 });
     expect(given.get('factors')).toMatchObject({ requireTwoFactor: false });
-    expect(given.get('account-center')).toEqual({ eventRetentionDays: 7 });
+    expect(load({ env, dataDir: dataDir(), eventRetentionDays: 7 }).eventRetentionDays).toBe(7);
     expect(given.get('social')).toEqual({ providers: [] });
     expect(given.get('magic-link')).toEqual({ ttlSeconds: 300 });
   });
@@ -242,6 +241,10 @@ describe('configuration', () => {
     );
     expect(configError({ EVENT_RETENTION_DAYS: 'soon' })).toBe(
       'EVENT_RETENTION_DAYS must be a whole number of at least 1, got "soon"',
+    );
+    // The account center's former option names the core setting that replaced it.
+    expect(configError({}, { plugins: defaultPlugins({ accountCenter: { eventRetentionDays: 7 } }) })).toBe(
+      "accountCenter: eventRetentionDays is a core setting now: set eventRetentionDays: 7 in the server's options (or EVENT_RETENTION_DAYS)",
     );
   });
 

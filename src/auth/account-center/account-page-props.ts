@@ -1,11 +1,10 @@
 import { type EndpointInput, isSudoActive } from '../../plugin-api.ts';
 import type { AccountPageProps } from './pages.ts';
-import { accountCenterOptions } from './options.ts';
 
 /** What the account pages need besides the outcome: the stored user and whether sudo is active. */
 export async function accountPageProps(request: EndpointInput): Promise<AccountPageProps> {
   const { caller, services } = request;
-  const retentionDays = accountCenterOptions(services).eventRetentionDays;
+  const retentionDays = services.config.eventRetentionDays;
   if (caller?.via !== 'session') return { needsSudo: false, retentionDays };
   const user = await services.users.findById(caller.user.id);
   return {

@@ -1,16 +1,11 @@
-import { definePlugin, givenOptions, type DeclaredEventTypes } from '../../plugin-api.ts';
-import { accountCenterAssets, accountCenterEndpoints, startEventRetention } from './routes.ts';
+import { definePlugin, type DeclaredEventTypes } from '../../plugin-api.ts';
+import { accountCenterAssets, accountCenterEndpoints } from './routes.ts';
 import { accountCenterMigration } from './migration.ts';
 import { dropSessionEventInsertMigration, sessionEventInsertMigration } from './session-event-migration.ts';
 import { recordSignIn, signInEventFacts } from './sign-in-events.ts';
 import { touchSession } from './sessions.ts';
 import { voidPendingEmailChanges } from './email-change.ts';
-import {
-  ACCOUNT_CENTER_ID,
-  accountCenterDefaults,
-  resolveAccountCenterOptions,
-  type AccountCenterOptions,
-} from './options.ts';
+import { ACCOUNT_CENTER_ID, resolveAccountCenterOptions, type AccountCenterOptions } from './options.ts';
 import { accountCenterMessages } from './messages/index.ts';
 import './tables.ts';
 
@@ -30,22 +25,21 @@ declare module '../../plugin-api.ts' {
 /**
  * The account center: account page, username and email change, account
  * deletion, sessions and devices, security events and notifications
- * (`accountCenter({ eventRetentionDays: 90 })`). It voids pending email changes when a password
+ * (`accountCenter()`; how long events are kept is the core's `eventRetentionDays`). It voids pending email changes when a password
  * is set (`passwordChanged`).
  */
-export function accountCenter(options: Partial<AccountCenterOptions> = {}) {
+export function accountCenter(options: AccountCenterOptions = {}) {
   return definePlugin({
     id: ACCOUNT_CENTER_ID,
     // The account page links the two-factor settings, and deletion needs sudo.
     dependencies: ['factors', 'sudo'],
-    options: { ...accountCenterDefaults, ...givenOptions(options) },
-    resolveOptions: (config) => resolveAccountCenterOptions(options, config),
+    options: {},
+    resolveOptions: () => resolveAccountCenterOptions(options),
     migrations: [accountCenterMigration, sessionEventInsertMigration, dropSessionEventInsertMigration],
     tables: ['email_change_tokens'],
     endpoints: accountCenterEndpoints,
     // The pages' script: not an endpoint.
     assets: accountCenterAssets,
-    init: startEventRetention,
     events: ACCOUNT_CENTER_EVENTS,
     messages: accountCenterMessages,
     hooks: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
   type PluginAsset,
-  type PluginInitContext,
   AuthenticationRequiredError,
   NotFoundError,
   ValidationError,
@@ -15,9 +14,7 @@ import {
   USERNAME,
   endSession,
   recordSecurityEvent,
-  sweepSecurityEvents,
   securityEventListEndpoint,
-  accountSettings,
   describeDevice,
 } from '../../plugin-api.ts';
 import { Type } from '@sinclair/typebox';
@@ -40,12 +37,10 @@ import {
   revokeOtherSessions,
   revokeSessionByHandle,
 } from './sessions.ts';
-import { accountCenterOptions } from './options.ts';
 import { accountPage, deleteAccountPage, emailVerifyPage, eventsPage, sessionsPage } from './pages.ts';
 
 /** Account page, username and email change, account deletion, sessions and security events. */
 
-const SWEEP_INTERVAL_MS = 6 * 60 * 60 * 1000;
 /** Session handles are random and short: a longer id is unknown without a lookup. */
 const MAX_SESSION_HANDLE = 64;
 const INVALID_LINK = accountCenterMessages.text('error.invalidLink');
@@ -373,30 +368,6 @@ export const accountCenterEndpoints = [
   revokeOthers,
   listEvents,
 ] as const;
-
-/**
- * The retention sweep (the plugin's `init`): old events go at start and every few hours after
- * (each process; the delete is idempotent), until the server closes. A bad NOTIFY_EVENTS stops
- * start-up here, with one line (EVENT_RETENTION_DAYS: with the options).
- */
-export function startEventRetention({ services, onClose }: PluginInitContext): void {
-  accountSettings(services.config);
-  const { eventRetentionDays } = accountCenterOptions(services);
-  let running: Promise<unknown> = Promise.resolve();
-  const sweep = () => {
-    running = sweepSecurityEvents(services.db, services.clock, eventRetentionDays).catch((error: unknown) =>
-      services.log.warn({ err: { message: (error as Error).message } }, 'event sweep failed'),
-    );
-  };
-  sweep();
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
-  timer.unref();
-  // A sweep under way finishes before the database closes.
-  onClose(async () => {
-    clearInterval(timer);
-    await running;
-  });
-}
 
 /** The pages' shared script (confirmations, copy buttons, focus after errors): not an endpoint. */
 export const accountCenterAssets: readonly PluginAsset[] = [

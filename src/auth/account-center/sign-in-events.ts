@@ -1,12 +1,4 @@
-import {
-  type SignedInEvent,
-  signInFactsFor,
-  type SignInFact,
-  originOf,
-  sessionEvent,
-  describeDevice,
-  notify,
-} from '../../plugin-api.ts';
+import { type SignedInEvent, signInFactsFor, type SignInFact, notify } from '../../plugin-api.ts';
 import { startSessionMeta } from './sessions.ts';
 import { isKnownDevice, rememberDevice } from './device-cookie.ts';
 
@@ -30,40 +22,31 @@ export const signInEventFacts: Record<string, SignInFact> = {
 };
 
 /**
- * Signed-in listener: the new session's device facts, the `sign_in` event, the device cookie, and
- * a notification when this browser is a new device for the user: it carries no device cookie for
- * the account from a sign-in within 90 days, whatever its User-Agent says. A
- * user's very first sign-in (registration) sends nothing: there is no earlier device to compare
- * with. The event commits with the new session; the notice goes once both are stored.
+ * Signed-in listener: the new session's device facts, the device cookie, whether this browser is
+ * a new device for the user (a fact added to the core's `sign_in` event), and a notification when
+ * it is: it carries no device cookie for the account from a sign-in within 90 days, whatever its
+ * User-Agent says. A user's very first sign-in (registration) sends nothing: there is no earlier
+ * device to compare with. The notice goes once the session and its event are stored.
  */
-export async function recordSignIn({ user, info, request, setCookie, record }: SignedInEvent) {
-  const services = request.services;
+export async function recordSignIn({
+  user,
+  info,
+  request,
+  setCookie,
+  signInDetail,
+  afterCommit,
+}: SignedInEvent) {
   const meta = startSessionMeta(request, info);
-  const device = describeDevice(meta.user_agent);
   const facts = await signInFactsFor(request, user);
   const knownDevice = isKnownDevice(request, user.id, NEW_DEVICE_DAYS);
   rememberDevice(request, setCookie, user.id);
-  const origin = originOf(request);
-  const event = {
-    userId: user.id,
-    type: 'sign_in' as const,
-    ...origin,
-    detail: {
-      device,
-      method: info.method,
-      remembered: meta.remembered,
-      new_device: !knownDevice,
-      ...(info.registration ? { registration: true } : {}),
-    },
-  };
-  record(
-    sessionEvent(services.clock, event, () => {
-      if (facts['events.signed_in_before'] && !knownDevice)
-        void notify(services, user, 'new_device', {
-          userAgent: meta.user_agent,
-          ip: origin.ip,
-          locale: request.language.locale,
-        });
-    }),
-  );
+  signInDetail.new_device = !knownDevice;
+  if (facts['events.signed_in_before'] && !knownDevice)
+    afterCommit(() => {
+      void notify(request.services, user, 'new_device', {
+        userAgent: meta.user_agent,
+        ip: request.ip,
+        locale: request.language.locale,
+      });
+    });
 }

@@ -18,6 +18,8 @@ import type { BearerVerifier } from './caller.ts';
 import type { PluginOptionsMap } from './plugin-options.ts';
 import type { CitadelServices, Log } from './services.ts';
 import { securityEventTypes } from './security-events.ts';
+import { startEventRetention } from './event-retention.ts';
+import { accountSettings } from './account-settings.ts';
 import { CORE_ERROR_CODES } from './error-codes.ts';
 import type { CoreServices } from '../../http/core-services.ts';
 
@@ -164,9 +166,10 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
 }
 
 /**
- * Run every plugin's `init` once, in plugin order (the database is migrated). Returns what stops
- * them: each `onClose` callback, the last registered first; one that throws is logged and the
- * others still run.
+ * Start the core's own work that outlives a request (the security events' retention sweep), then
+ * run every plugin's `init` once, in plugin order (the database is migrated). Returns what stops
+ * them: each `onClose` callback, the last registered first (the core's last); one that throws is
+ * logged and the others still run.
  */
 export async function initPlugins(
   plugins: readonly CitadelPlugin[],
@@ -183,6 +186,9 @@ export async function initPlugins(
     }
   };
   try {
+    // A bad NOTIFY_EVENTS stops start-up here, with one line (the core's notify reads it).
+    accountSettings(services.config);
+    closers.push(startEventRetention(services));
     for (const plugin of plugins)
       await plugin.init?.({ db: services.db, services, onClose: (closer) => void closers.push(closer) });
   } catch (error) {

@@ -21,7 +21,7 @@ import type { Tenancy } from './tenancy.ts';
 import type { PageHeaderPart } from '../../http/response/respond.ts';
 import type { TSchema } from '@sinclair/typebox';
 import type { CitadelServices } from './services.ts';
-import type { SecurityEventDeclaration } from './security-events.ts';
+import type { EventDetail, SecurityEventDeclaration } from './security-events.ts';
 
 /** How a session came to be: `rememberSelector` names this device's remember-me row, if any. */
 export interface SignedInInfo {
@@ -47,6 +47,14 @@ export interface SignedInEvent {
    * runs once both are stored (a notification mail, say).
    */
   record(row: SessionCompanion): void;
+  /**
+   * The detail of the `sign_in` security event the core records with the new session (`device`,
+   * `method`, `remembered`, `registration`): a listener adds its own facts here (the account
+   * center's `new_device`) instead of recording a second `sign_in` row.
+   */
+  signInDetail: EventDetail;
+  /** Run `effect` once the new session and its rows are stored (a notification mail, say). */
+  afterCommit(effect: () => void): void;
 }
 
 /**

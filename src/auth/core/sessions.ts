@@ -2,6 +2,8 @@ import type { UserRecord } from './users.ts';
 import { REMEMBER_COOKIE, type RememberCookie } from './remember.ts';
 import type { SignedInEvent, SignedInInfo } from './plugin.ts';
 import { setCookie, type RequestContext } from './request-context.ts';
+import { originOf, sessionEvent, type EventDetail } from './security-events.ts';
+import { describeDevice } from './device.ts';
 
 export interface EstablishOptions {
   /** Issue a new remember-me cookie (a sign-in form's "remember me"). */
@@ -19,23 +21,41 @@ export function setRememberCookie(request: RequestContext, value: RememberCookie
 }
 
 /**
- * A fresh session id for this user, nothing carried over, then the sign-in listeners. What it
- * writes (the session, the listeners' rows and cookies) is left on the request for the HTTP
- * adapter, which commits it in one transaction before the answer.
+ * A fresh session id for this user, nothing carried over, then the sign-in listeners, then the
+ * `sign_in` security event. What it writes (the session, the event, the listeners' rows and
+ * cookies) is left on the request for the HTTP adapter, which commits it in one transaction
+ * before the answer.
  */
 async function startSession(request: RequestContext, user: UserRecord, info: SignedInInfo): Promise<void> {
   const { session } = request;
   session.clear();
   session.setUser(user.id);
   request.caller = { via: 'session', user, token: null };
+  const signInDetail: EventDetail = {
+    device: describeDevice(request.userAgent),
+    method: info.method,
+    remembered: info.rememberSelector !== undefined,
+    ...(info.registration ? { registration: true } : {}),
+  };
+  const effects: (() => void)[] = [];
   const event: SignedInEvent = {
     user,
     info,
     request,
     setCookie: (name, value, maxAge) => setCookie(request, name, value, maxAge),
     record: (row) => session.alongWithSave(row),
+    signInDetail,
+    afterCommit: (effect) => void effects.push(effect),
   };
   for (const listener of request.services.signInListeners) await listener(event);
+  // The one `sign_in` row of this sign-in, with what the listeners added to its detail; it
+  // commits with the new session.
+  const signIn = { userId: user.id, type: 'sign_in' as const, ...originOf(request), detail: signInDetail };
+  session.alongWithSave(
+    sessionEvent(request.services.clock, signIn, () => {
+      for (const effect of effects) effect();
+    }),
+  );
 }
 
 /**

@@ -1,5 +1,4 @@
 import { accountSettings } from '../../../src/auth/core/account-settings.ts';
-import { accountCenterOptions } from '../../../src/auth/account-center/options.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../support/app.ts';
 import type { ClientKind } from '../../support/client.ts';
@@ -245,9 +244,9 @@ describe('GET /account/events', () => {
       type: 'sign_in',
       at: new Date(now - 179 * day),
     });
-    expect(accountCenterOptions(t.services).eventRetentionDays).toBe(180);
+    expect(t.services.config.eventRetentionDays).toBe(180);
     expect(
-      await sweepSecurityEvents(t.services.db, t.clock, accountCenterOptions(t.services).eventRetentionDays),
+      await sweepSecurityEvents(t.services.db, t.clock, t.services.config.eventRetentionDays),
     ).toBeGreaterThanOrEqual(1);
     expect(await eventTypes(t, user.id)).toEqual(['sign_in']);
   });
