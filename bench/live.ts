@@ -13,8 +13,9 @@
  * - CPU per delivered event: the server process's CPU time (user + system) during the run with
  *   subscribers, less what its writes cost without them, divided by the events delivered.
  *
- * The server runs in this process; subscribers and writers run in another (bench/live-clients.ts),
- * so the CPU time measured here is the server's. Environment: BENCH_DIALECT (sqlite), BENCH_ROWS
+ * The server runs in this process; writers and subscribers run in one process each
+ * (bench/live-clients.ts), so the CPU time measured here is the server's. The table goes to stdout
+ * and to bench/results/<date>-live-<time>.md with the load and the commit. Environment: BENCH_DIALECT (sqlite), BENCH_ROWS
  * (posts already in the table, default 1000), BENCH_SUBSCRIBERS (1000), BENCH_WRITERS (4),
  * BENCH_DURATION (seconds per run, 8), BENCH_PACED (writes, 40), BENCH_PACE_MS (100).
  */
@@ -181,9 +182,20 @@ async function writeResult(lines: string[]): Promise<string> {
   return file;
 }
 
+/** The commit measured, marked when the live code or this benchmark had uncommitted changes. */
 function commit(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+    const head = git('rev-parse', '--short', 'HEAD');
+    const changed = git(
+      'status',
+      '--porcelain',
+      '--',
+      'src/api/live',
+      'bench/live.ts',
+      'bench/live-clients.ts',
+    );
+    return changed ? `${head} with uncommitted changes to the live code` : head;
   } catch {
     return 'unknown';
   }

@@ -28,8 +28,10 @@ export const LIVE_DEFAULTS: Required<LiveOptions> = {
   bufferBytes: 262_144,
 };
 
-/** Events read from the outbox at a time. */
+/** Events read from the outbox at a time, and judged with one list read per group. */
 const BATCH = 200;
+/** Events one delivery reads and sends at most (those committed while a feed waited for its pace). */
+const DELIVERY_EVENTS = 1000;
 /** How often each stream's session or token is checked again (a revoked one ends within 5 s). */
 const CREDENTIAL_CHECK_MS = 2000;
 /** Retry hint of streams closed at shutdown, in milliseconds. */
@@ -40,7 +42,7 @@ const PARALLEL_GROUPS = 8;
 const STREAMS_PER_SLICE = 100;
 /** The largest part of the event loop a feed's deliveries may take, and the longest wait. */
 const DELIVERY_SHARE = 0.05;
-const MAX_DELIVERY_WAIT_MS = 500;
+const MAX_DELIVERY_WAIT_MS = 1000;
 
 /** A batch of changes as one group of subscribers sees it. */
 export interface JudgedBatch {
@@ -402,7 +404,7 @@ export class LiveHub {
     // The last id first: every event up to it has committed, so the read after it holds them all,
     // unless they were swept.
     const last = await lastEventId(db, feed.resource);
-    const changes = await changesAfter(db, feed.resource, feed.position, BATCH);
+    const changes = await changesAfter(db, feed.resource, feed.position, DELIVERY_EVENTS);
     const next = changes[0]?.id ?? null;
     if ((next === null && last > feed.position) || (next !== null && next > feed.position + 1)) {
       // Events this process never delivered are no longer held (swept while it was far behind):
@@ -416,7 +418,7 @@ export class LiveHub {
     if (changes.length === 0) return;
     await this.deliver(feed, changes);
     feed.position = changes.at(-1)!.id;
-    if (changes.length === BATCH || last > feed.position) this.schedule(feed);
+    if (changes.length === DELIVERY_EVENTS || last > feed.position) this.schedule(feed);
   }
 
   /** Judge a batch once per group, then hand each member the group's events in one write. */
@@ -453,7 +455,9 @@ export class LiveHub {
   /** What a batch means to one group, serialized once; null when it could not be judged. */
   private async judge(members: Subscriber[], changes: readonly LiveChange[]): Promise<JudgedBatch | null> {
     try {
-      const events = await eventsFor(members[0]!.view, changes);
+      const events: (LiveEvent | null)[] = [];
+      for (let from = 0; from < changes.length; from += BATCH)
+        events.push(...(await eventsFor(members[0]!.view, changes.slice(from, from + BATCH))));
       const frames = events.map((event) => (event ? eventFrame(event) : '')).join('');
       return { ids: changes.map((change) => change.id), events, frames };
     } catch (error) {
