@@ -23,10 +23,10 @@ declare module '../../plugin-api.ts' {
 }
 
 /**
- * The account center: account page, username and email change, account
- * deletion, sessions and devices, security events and notifications
- * (`accountCenter()`; how long events are kept is the core's `eventRetentionDays`). It voids pending email changes when a password
- * is set (`passwordChanged`).
+ * The account center: account page, username and email change, account deletion, sessions and
+ * devices, the events page, the new-device fact and notice of each sign-in (`accountCenter()`;
+ * how long events are kept is the core's `eventRetentionDays`). It voids pending email changes
+ * when a password is set (`passwordChanged`).
  */
 export function accountCenter(options: AccountCenterOptions = {}) {
   return definePlugin({
