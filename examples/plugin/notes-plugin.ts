@@ -129,12 +129,11 @@ export const notesPlugin = definePlugin({
       const facts = await signInFactsFor(request, user);
       request.log.info({ userId: user.id, hasNotes: facts['notes.has_notes'] }, 'signed in');
     },
-  },
-
-  // A yes/no fact read in the same statement that looks the user up at sign-in.
-  signInFacts: {
-    'notes.has_notes': (eb, userId) =>
-      eb.exists(eb.selectFrom('plugin_notes').select('id').where('user_id', '=', userId)),
+    // A yes/no fact read in the same statement that looks the user up at sign-in.
+    signInFacts: {
+      'notes.has_notes': (eb, userId) =>
+        eb.exists(eb.selectFrom('plugin_notes').select('id').where('user_id', '=', userId)),
+    },
   },
 });
 

@@ -51,6 +51,8 @@ const REMOVED_SLOTS: Readonly<Record<string, string>> = {
   extendMe:
     "fields added to GET /me are an after hook: `hooks: { after: [{ match: { action: 'me' }, schema: { fields }, handler }] }`",
   meSchema: "the schemas of GET /me's added fields are the after hook's `schema: { fields }`",
+  signInFacts: 'the yes/no facts a sign-in reads are a hook: `hooks: { signInFacts }`',
+  bearer: 'a verifier of its own bearer credentials is a hook: `hooks: { bearer }`',
 };
 
 function refuseRemovedSlots(plugin: CitadelPlugin): void {

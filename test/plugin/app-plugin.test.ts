@@ -140,7 +140,7 @@ describe('an application plugin (route, action, table) without editing Citadel',
     );
   });
 
-  it('a plugin that still carries a slot of an earlier release (routes, listeners under events, securityEvents) is refused at start-up', () => {
+  it('a plugin that still carries a slot of an earlier release (routes, listeners under events, securityEvents, signInFacts, bearer) is refused at start-up', () => {
     const legacy = { id: 'legacy', routes: () => undefined } as unknown as typeof notesPlugin;
     expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(ConfigError);
     expect(() => resolvePlugins({ plugins: [legacy] })).toThrow(
@@ -156,5 +156,12 @@ describe('an application plugin (route, action, table) without editing Citadel',
     );
     const renamed = { id: 'renamed', securityEvents: [] } as unknown as typeof notesPlugin;
     expect(() => resolvePlugins({ plugins: [renamed] })).toThrow(/`securityEvents` slot.*`events`/);
+    // Sign-in facts and bearer verifiers are hooks.
+    const facts = { id: 'facts', signInFacts: {} } as unknown as typeof notesPlugin;
+    expect(() => resolvePlugins({ plugins: [facts] })).toThrow(
+      /`signInFacts` slot.*hooks: \{ signInFacts \}/,
+    );
+    const bearer = { id: 'bearer', bearer: () => undefined } as unknown as typeof notesPlugin;
+    expect(() => resolvePlugins({ plugins: [bearer] })).toThrow(/`bearer` slot.*hooks: \{ bearer \}/);
   });
 });

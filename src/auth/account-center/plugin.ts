@@ -42,7 +42,11 @@ export function accountCenter(options: AccountCenterOptions = {}) {
     assets: accountCenterAssets,
     events: ACCOUNT_CENTER_EVENTS,
     messages: accountCenterMessages,
-    hooks: { signedIn: recordSignIn, request: touchSession, passwordChanged: voidPendingEmailChanges },
-    signInFacts: signInEventFacts,
+    hooks: {
+      signedIn: recordSignIn,
+      request: touchSession,
+      passwordChanged: voidPendingEmailChanges,
+      signInFacts: signInEventFacts,
+    },
   });
 }

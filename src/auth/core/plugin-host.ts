@@ -156,8 +156,10 @@ export function createAuthServices(core: CoreServices, options: AuthServicesOpti
     signInListeners: listeners('signedIn'),
     requestListeners: listeners('request'),
     passwordChangedListeners: listeners('passwordChanged'),
-    signInFacts: Object.fromEntries(plugins.flatMap((plugin) => Object.entries(plugin.signInFacts ?? {}))),
-    bearerVerifiers: plugins.flatMap((plugin) => (plugin.bearer ? [plugin.bearer] : [])),
+    signInFacts: Object.fromEntries(
+      plugins.flatMap((plugin) => Object.entries(plugin.hooks?.signInFacts ?? {})),
+    ),
+    bearerVerifiers: plugins.flatMap((plugin) => (plugin.hooks?.bearer ? [plugin.hooks.bearer] : [])),
     tenancy: tenancies[0] ?? null,
     pageHeaderParts: plugins.flatMap((plugin) => (plugin.hooks?.pageHeader ? [plugin.hooks.pageHeader] : [])),
     securityEventTypes: securityEventTypes(plugins),

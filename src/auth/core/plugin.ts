@@ -175,6 +175,18 @@ export interface PluginHooks {
    * remember-me): what it writes commits with the new session, before the answer.
    */
   signedIn?: SignedInListener;
+  /**
+   * Yes/no facts about the user that a sign-in asks once the credential is right, as SQL
+   * expressions on the user's id: every plugin's are read in the statement that looks the user up
+   * (by name; `signInFactsFor(request, user)` returns them).
+   */
+  signInFacts?: Readonly<Record<string, SignInFact>>;
+  /**
+   * When a request carries `Authorization: Bearer`: verifies credentials of the plugin's own kind
+   * (service tokens' JWTs, OAuth access tokens), asked in plugin order before personal access
+   * tokens; see `BearerVerifier`.
+   */
+  bearer?: BearerVerifier;
   /** Every request, once its caller is known (for example: note when a session was last seen). */
   request?: RequestListener;
   /** A user's password was set (reset or change), inside the transaction that sets it. */
@@ -269,13 +281,6 @@ export interface CitadelPlugin<
    */
   factors?: readonly Factor[];
   // `pages` (the built-in pages it replaces) is declared by `auth/pages.ts`, beside the registry.
-  /** Yes/no facts a sign-in asks once the credential is right, read in one statement (by name). */
-  signInFacts?: Readonly<Record<string, SignInFact>>;
-  /**
-   * Verifies `Authorization: Bearer` credentials of the plugin's own kind (service tokens), asked
-   * before personal access tokens; see `BearerVerifier`.
-   */
-  bearer?: BearerVerifier;
   /**
    * The active organization of a request and membership checks, for tenant-scoped resources:
    * brought by the organizations plugin, at most one plugin.

@@ -31,7 +31,7 @@ export function factors(options: Partial<FactorsOptions> = {}) {
     // `two_factor_enroll` and the new recovery codes.
     actions: [twoFactorAction, twoFactorEnrollAction, recoveryCodesAction],
     factors: builtInFactors,
-    signInFacts: factorFacts,
+    hooks: { signInFacts: factorFacts },
     events: FACTOR_EVENTS,
     errorCodes: FACTOR_ERROR_CODES,
     messages: factorsMessages,

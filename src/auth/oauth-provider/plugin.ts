@@ -52,9 +52,9 @@ export function oauthProvider(options: Partial<OAuthProviderOptions> = {}) {
     ],
     events: [...ACCOUNT_APPS_EVENTS],
     messages: oauthProviderMessages,
-    // `at+jwt` bearer tokens: the resource API accepts access tokens issued for it.
-    bearer: accessTokenBearer,
     hooks: {
+      // `at+jwt` bearer tokens: the resource API accepts access tokens issued for it.
+      bearer: accessTokenBearer,
       // Each sign-in: when and how (auth_time, amr), and back to a waiting authorization.
       signedIn: noteSignIn,
       // Pages of a browser with a waiting authorization may send forms on to its client.

@@ -29,9 +29,11 @@ export function serviceTokens(options: Partial<ServiceTokensOptions> = {}) {
     endpoints: serviceTokenEndpoints,
     // The one key set of the server: other plugins (the OAuth provider) sign with it too.
     init: ({ services }) => provideSigningKeys(services, serviceTokenState(services).ring),
-    bearer: (token, services) =>
-      looksLikeJwt(token) && isServiceTokenTyp(jwsHeaderTyp(token))
-        ? serviceTokenState(services).verifier.caller(token, services.clock.now())
-        : undefined,
+    hooks: {
+      bearer: (token, services) =>
+        looksLikeJwt(token) && isServiceTokenTyp(jwsHeaderTyp(token))
+          ? serviceTokenState(services).verifier.caller(token, services.clock.now())
+          : undefined,
+    },
   });
 }
