@@ -163,6 +163,16 @@ async function measureCountAndCursor(dialect: TestDialect, target: BenchTarget, 
   ];
 }
 
+/** `options` asking for answers in `language`. */
+function inLanguage(options: LoadOptions, language: string): LoadOptions {
+  return { ...options, headers: { ...options.headers, 'accept-language': language } };
+}
+
+/** `options` asking for an HTML page, as a browser does. */
+function asPage(options: LoadOptions): LoadOptions {
+  return { ...options, headers: { ...options.headers, accept: 'text/html' } };
+}
+
 /** The engine against the bare ceiling routes, and signed-in reads (cookie, bearer token) against anonymous ones. */
 async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, get: LoadOptions) {
   const ceiling = await startCeiling(dialect, target.databaseUrl, target.codec, SESSION_COOKIE);
@@ -214,6 +224,23 @@ async function measureAgainstCeiling(dialect: TestDialect, target: BenchTarget, 
         target.origin + '/me',
         ceiling.base + '/me',
         session,
+      ),
+      // What writing in another language costs on the hot path: the same answers in German.
+      await pair(
+        'GET /me in de / en',
+        dialect,
+        target.origin + '/me',
+        target.origin + '/me',
+        inLanguage(session, 'de'),
+        inLanguage(session, 'en'),
+      ),
+      await pair(
+        'a page (GET /set-password) in de / en',
+        dialect,
+        target.origin + '/set-password',
+        target.origin + '/set-password',
+        asPage(inLanguage(session, 'de')),
+        asPage(inLanguage(session, 'en')),
       ),
       await pair(
         'signed-in read (cookie) / anonymous read',
