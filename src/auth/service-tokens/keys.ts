@@ -22,6 +22,13 @@ const PUBLICATION_MARGIN_SECONDS = 60;
 /** A retired key's row is deleted no sooner than this (its publication may be longer, see `KeyRing`). */
 const RETENTION_SECONDS = 24 * 3600;
 const KID = /^[0-9a-f]{32}$/;
+/**
+ * How long a read of the current signing key serves this process's mints (two per OAuth token
+ * answer): a rotation by another process signs within this, well inside the publication margin.
+ */
+const CURRENT_KEY_REUSE_MS = 1000;
+/** Bumped by every key this process adds: its own rotations sign at once. */
+let keyGeneration = 0;
 
 const sealPurpose = (kid: string) => `service-token-key:${kid}`;
 
@@ -94,6 +101,7 @@ export async function addSigningKey(
         .execute();
     }),
   );
+  keyGeneration++;
   return kid;
 }
 
@@ -119,14 +127,24 @@ export async function rotateSigningKeys(
 }
 
 /**
- * The signing keys of one server, one per algorithm: the current ones (read at every mint, so a
- * rotation by another process signs from then on), and the public keys by `kid`, kept in memory:
+ * The signing keys of one server, one per algorithm: the current ones (read again a second after
+ * the last read, so a rotation by another process signs within a second, and one by this process
+ * at once), and the public keys by `kid`, kept in memory:
  * verifying a token reads the database only for a `kid` it has not seen. A retired key stays
  * published `lifetimeSeconds` (the longest token any plugin signs) past its retirement.
  */
+/** A current key's row, as `KeyRing` reads it. */
+interface CurrentRow {
+  kid: string;
+  public_jwk: string;
+  private_key_sealed: string;
+}
+
 export class KeyRing implements SigningKeySet {
   private readonly privateKeys = new Map<string, SigningKey>();
   private readonly publicKeys = new Map<string, KeyObject>();
+  /** The last read of each algorithm's current key: when, and before which key this process added. */
+  private readonly current = new Map<JwsAlgorithm, { row: CurrentRow; readAt: number; generation: number }>();
   /** A first key of an algorithm being created: concurrent first mints wait for the same one. */
   private readonly creating = new Map<JwsAlgorithm, Promise<string>>();
 
@@ -167,7 +185,18 @@ export class KeyRing implements SigningKeySet {
   }
 
   /** The newest unretired key of `alg` (at most one per algorithm is unretired, but for races). */
-  private async currentRow(alg: JwsAlgorithm) {
+  private async currentRow(alg: JwsAlgorithm): Promise<CurrentRow | undefined> {
+    const now = this.clock.now().getTime();
+    const kept = this.current.get(alg);
+    if (
+      kept &&
+      kept.generation === keyGeneration &&
+      now >= kept.readAt &&
+      now - kept.readAt < CURRENT_KEY_REUSE_MS
+    )
+      return kept.row;
+    // Taken before the read: a key this process adds meanwhile makes the read stale at once.
+    const generation = keyGeneration;
     const rows = await this.db
       .selectFrom('service_token_keys')
       .select(['kid', 'public_jwk', 'private_key_sealed'])
@@ -175,7 +204,11 @@ export class KeyRing implements SigningKeySet {
       .orderBy('created_at', 'desc')
       .orderBy('kid', 'desc')
       .execute();
-    return rows.find((row) => (this.privateKeys.get(row.kid)?.alg ?? algorithmOf(row.public_jwk)) === alg);
+    const row = rows.find(
+      (candidate) => (this.privateKeys.get(candidate.kid)?.alg ?? algorithmOf(candidate.public_jwk)) === alg,
+    );
+    if (row) this.current.set(alg, { row, readAt: now, generation });
+    return row;
   }
 
   /** The published public keys: the signing keys and the retired ones whose tokens may still be live. */

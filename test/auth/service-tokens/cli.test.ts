@@ -26,6 +26,10 @@ describe('citadel keys:rotate and admin:grant', () => {
     expect(run.code, run.stderr).toBe(0);
     const kid = /signing key ([0-9a-f]{32}) added/.exec(run.stdout)?.[1];
     expect(kid).toBeDefined();
+    // Within a second of its last read, this server still signs with the key it read; then the new one.
+    const within = (await session.post('/token', {})).body.access_token as string;
+    expect(kidOf(within)).toBe(kidOf(before));
+    t.clock.advance(1);
     const after = (await session.post('/token', {})).body.access_token as string;
     expect(kidOf(after)).toBe(kid);
     expect(kidOf(before)).not.toBe(kid);
