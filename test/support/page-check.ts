@@ -59,12 +59,18 @@ export async function wordingFindings(page: Page): Promise<string[]> {
 /**
  * A page as a person sees it, at each width (1280 and 375 px by default): nothing wider than the
  * screen, and axe (injected after load, so the page's CSP does not block it) finds no serious or
- * critical violation, and no wording a reviewer trips over (`wordingFindings`). A full-page screenshot is kept in `shots` as `<name>-<width>.png`.
+ * critical violation (`axe: 'all'`: no violation of any impact), and no wording a reviewer trips
+ * over (`wordingFindings`). A full-page screenshot is kept in `shots` as `<name>-<width>.png`.
  */
 export async function checkPageAtWidths(
   page: Page,
   url: string,
-  { name, shots, widths = [1280, 375] }: { name: string; shots: string; widths?: readonly number[] },
+  {
+    name,
+    shots,
+    widths = [1280, 375],
+    axe = 'serious',
+  }: { name: string; shots: string; widths?: readonly number[]; axe?: 'serious' | 'all' },
 ): Promise<void> {
   mkdirSync(shots, { recursive: true });
   for (const width of widths) {
@@ -79,7 +85,7 @@ export async function checkPageAtWidths(
       return (await axe.run()).violations;
     })) as AxeViolation[];
     const bad = violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .filter((v) => axe === 'all' || v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
     expect(bad, `${url} at ${width}px`).toEqual([]);
     expect(await wordingFindings(page), `${url} at ${width}px`).toEqual([]);
