@@ -29,6 +29,11 @@ async function tryOperation(operation: Locator): Promise<void> {
   await operation.getByRole('button', { name: 'Try it out' }).click();
   await operation.getByRole('button', { name: 'Execute' }).click();
   await operation.locator('.live-responses-table tr.response .response-col_status').first().waitFor();
+  // The page as it settles: the pointer off the button and the buttons' CSS transitions (0.3 s)
+  // over, so a check sees the colours a reader sees, not a frame of a fade on a busy machine.
+  const page = operation.page();
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
 }
 
 describe.skipIf(!chromiumAvailable())('API docs UI in Chromium (demo API)', () => {
