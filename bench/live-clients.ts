@@ -11,7 +11,8 @@ type Command =
   | { type: 'write'; url: string; token: string; seconds: number; concurrency: number }
   | { type: 'paced'; url: string; token: string; count: number; intervalMs: number }
   | { type: 'collect'; expected: number; quietMs: number }
-  | { type: 'close' };
+  | { type: 'close' }
+  | { type: 'cpu' };
 
 /** Per post (by its public id): when it was created and when each subscriber received it. */
 interface Arrival {
@@ -153,6 +154,9 @@ async function handle(command: Command): Promise<unknown> {
     }
     case 'collect':
       return collect(command.expected, command.quietMs);
+    case 'cpu':
+      // This process's CPU time so far (user, system; microseconds).
+      return process.cpuUsage();
     case 'close':
       for (const request of requests.splice(0)) request.destroy();
       return { closed: true };

@@ -17,10 +17,13 @@
  * (bench/live-clients.ts), so the CPU time measured here is the server's. The table goes to stdout
  * and to bench/results/<date>-live-<time>.md with the load and the commit. Environment: BENCH_DIALECT (sqlite), BENCH_ROWS
  * (posts already in the table, default 1000), BENCH_SUBSCRIBERS (1000), BENCH_WRITERS (4),
- * BENCH_DURATION (seconds per run, 8), BENCH_PACED (writes, 40), BENCH_PACE_MS (100).
+ * BENCH_DURATION (seconds per run, 8), BENCH_PACED (writes, 40), BENCH_PACE_MS (100);
+ * BENCH_PROFILE=<file> writes the server's CPU profile of the run with subscribers there, and of
+ * the first run without them next to it (`-without.cpuprofile`), and no result file.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { TestDialect } from '../test/support/databases.ts';
@@ -33,6 +36,8 @@ const WRITERS = Number(process.env.BENCH_WRITERS ?? 4);
 const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const PACED = Number(process.env.BENCH_PACED ?? 40);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 100);
+/** A file to write the server's CPU profile of the run with subscribers to (`.cpuprofile`). */
+const PROFILE = process.env.BENCH_PROFILE;
 
 const log = (line: string) => console.error(`bench: ${line}`);
 
@@ -84,8 +89,17 @@ async function main(): Promise<void> {
   const ask = writer.ask;
   try {
     const write = { url: target.engineBase, token: target.token };
+    const clientsCpu = async () => {
+      const [w, r] = await Promise.all([
+        writer.ask<NodeJS.CpuUsage>({ type: 'cpu' }),
+        reader.ask<NodeJS.CpuUsage>({ type: 'cpu' }),
+      ]);
+      return { writers: w.user + w.system, readers: r.user + r.system };
+    };
     const run = async (label: string) => {
       const cpu = cpuMicros();
+      const split = process.cpuUsage();
+      const others = await clientsCpu();
       const result = await ask<{ writes: number; seconds: number }>({
         type: 'write',
         ...write,
@@ -93,13 +107,21 @@ async function main(): Promise<void> {
         concurrency: WRITERS,
       });
       const used = cpuMicros() - cpu;
-      log(`${label}: ${result.writes} writes in ${result.seconds.toFixed(1)} s`);
+      const { user, system } = process.cpuUsage(split);
+      const othersAfter = await clientsCpu();
+      const share = (micros: number) => `${((micros / 1e6 / result.seconds) * 100).toFixed(0)}%`;
+      log(
+        `${label}: ${result.writes} writes in ${result.seconds.toFixed(1)} s; CPU of a core: server ${share(user)} user + ${share(system)} system, writers ${share(othersAfter.writers - others.writers)}, subscribers ${share(othersAfter.readers - others.readers)}`,
+      );
       return { ...result, cpu: used, rate: result.writes / result.seconds };
     };
 
     log(`warm-up (${DIALECT}, ${ROWS} posts)`);
     await ask({ type: 'write', ...write, seconds: 2, concurrency: WRITERS });
+    const baseline = PROFILE ? await startProfile() : null;
     const before = await run('without subscribers');
+    if (baseline && PROFILE)
+      await stopProfile(baseline, PROFILE.replace(/(\.cpuprofile)?$/, '-without.cpuprofile'));
 
     log(`opening ${SUBSCRIBERS} subscribers`);
     const opened = await reader.ask<{ subscribers: number }>({
@@ -114,6 +136,7 @@ async function main(): Promise<void> {
       expected: PACED * SUBSCRIBERS,
       quietMs: 5000,
     });
+    const profiler = PROFILE ? await startProfile() : null;
     const loadedCpu = cpuMicros();
     const withSubscribers = await run('with subscribers');
     const loadedReport = await reader.ask<Report>({
@@ -121,6 +144,7 @@ async function main(): Promise<void> {
       expected: withSubscribers.writes * SUBSCRIBERS,
       quietMs: 10_000,
     });
+    if (profiler && PROFILE) await stopProfile(profiler, PROFILE);
     // The CPU until the last delivery of those writes, not only while they were written.
     const deliveryCpu = cpuMicros() - loadedCpu;
     await reader.ask({ type: 'close' });
@@ -152,13 +176,30 @@ async function main(): Promise<void> {
       `| server CPU per write without / with subscribers | ${(without.cpuPerWrite / 1000).toFixed(2)} ms / ${(deliveryCpu / withSubscribers.writes / 1000).toFixed(2)} ms |`,
     ];
     console.log(lines.join('\n'));
-    const file = await writeResult(lines);
-    log(`written to ${file}`);
+    // A profiled run's figures carry the profiler's cost: not kept as a result.
+    if (!PROFILE) log(`written to ${await writeResult(lines)}`);
   } finally {
     writer.child.disconnect();
     reader.child.disconnect();
     await target.close();
   }
+}
+
+/** The server's CPU profiler (this process), started. */
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return session;
+}
+
+async function stopProfile(session: Session, file: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  await writeFile(file, JSON.stringify(profile));
+  session.disconnect();
+  log(`CPU profile written to ${file}`);
 }
 
 /** The run's table as `bench/results/<date>-live-<time>.md` (the results folder keeps every run). */

@@ -49,8 +49,8 @@ export interface JudgedBatch {
   ids: readonly number[];
   /** Per change, its event for this group, or null when the group may not see it. */
   events: readonly (LiveEvent | null)[];
-  /** The events serialized once for the whole group, in order. */
-  frames: string;
+  /** The events serialized and encoded once for the whole group, in order. */
+  frames: Buffer;
 }
 
 /** One open stream. */
@@ -458,7 +458,7 @@ export class LiveHub {
       const events: (LiveEvent | null)[] = [];
       for (let from = 0; from < changes.length; from += BATCH)
         events.push(...(await eventsFor(members[0]!.view, changes.slice(from, from + BATCH))));
-      const frames = events.map((event) => (event ? eventFrame(event) : '')).join('');
+      const frames = Buffer.from(events.map((event) => (event ? eventFrame(event) : '')).join(''));
       return { ids: changes.map((change) => change.id), events, frames };
     } catch (error) {
       // Not judged, not sent: these streams end, and their clients resume from where they were.

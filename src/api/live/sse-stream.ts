@@ -42,9 +42,12 @@ export class SseStream {
     this.write(eventFrame(event));
   }
 
-  /** Frames already serialized (`eventFrame`), shared by every stream of a group: one write. */
-  frames(text: string): void {
-    if (text !== '') this.write(text);
+  /**
+   * Frames already serialized and encoded once (`eventFrame`), the same bytes shared by every
+   * stream of a group: one write, no copy per stream.
+   */
+  frames(bytes: Buffer): void {
+    if (bytes.length > 0) this.write(bytes);
   }
 
   reset(position: number): void {
@@ -73,9 +76,9 @@ export class SseStream {
     return this.body.writableLength + this.body.readableLength + this.heldByResponse();
   }
 
-  private write(text: string): void {
+  private write(chunk: string | Buffer): void {
     if (this.ended) return;
-    this.body.write(text);
+    this.body.write(chunk);
     // The response writes to the socket on the next tick: what it and this stream hold now is what
     // the client has not taken, this batch included.
     if (this.held() > this.bufferBytes) this.cut();
