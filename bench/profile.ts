@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile.ts <list|read|bulk|me|bearer|pipeline|hello> [engine|baseline]`: a CPU
+ * `npx tsx bench/profile.ts <list|read|signed-in|bulk|me|bearer|pipeline|hello> [engine|baseline]`: a CPU
  * profile of one benchmark case (same data and routes as `npm run bench`), summarised as self time
  * per area and per function. `pipeline` and `hello` run the ceiling's handlers inside Citadel
  * (engine) or on a bare Fastify (baseline); `me baseline` is the ceiling's one-statement
@@ -70,7 +70,7 @@ function summarise(profile: Profile, top: number, requests: number): string {
 
 async function main(): Promise<void> {
   const [kind = 'read', who = 'engine'] = process.argv.slice(2);
-  const kinds = ['list', 'read', 'bulk', 'me', 'bearer', 'pipeline', 'hello'];
+  const kinds = ['list', 'read', 'signed-in', 'bulk', 'me', 'bearer', 'pipeline', 'hello'];
   if (!kinds.includes(kind) || !['engine', 'baseline'].includes(who)) {
     throw new Error(`usage: tsx bench/profile.ts <${kinds.join('|')}> [engine|baseline]`);
   }
@@ -94,16 +94,16 @@ async function main(): Promise<void> {
           ? `${ceilingBase}/hello`
           : kind === 'list'
             ? base + LIST_QUERY
-            : kind === 'read' || kind === 'bearer'
+            : kind === 'read' || kind === 'signed-in' || kind === 'bearer'
               ? base + target.readPath
               : kind === 'me'
                 ? (bare ? bare.base : target.origin) + '/me'
                 : base;
-    // GET /me with the bench author's session cookie; the bearer read with its token.
+    // GET /me and the signed-in read with the bench author's session cookie; the bearer read with its token.
     // JSON like `npm run bench` (without it GET /me answers a browser: a redirect, not the user).
     const headers: Record<string, string> = {
       accept: 'application/json',
-      ...(kind === 'me'
+      ...(kind === 'me' || kind === 'signed-in'
         ? { cookie: target.sessionCookie }
         : kind === 'bearer'
           ? { authorization: `Bearer ${target.token}` }

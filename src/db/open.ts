@@ -1,6 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  type Dialect as KyselyDialect,
+  type KyselyConfig,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { parseDatabaseUrl, type Dialect } from './url.ts';
 import { importOptional } from '../core/optional-dependency.ts';
@@ -8,6 +15,7 @@ import { registerSqliteFunctions } from './sqlite/functions.ts';
 import { StatementCache } from './sqlite/statement-cache.ts';
 import { withNamedStatements } from './pg-prepared.ts';
 import { registerDirectReads } from './read-now.ts';
+import { registerWriteGeneration, watchWrites, WriteGeneration } from './write-watch.ts';
 
 /** Connections of the pool right now (SQLite: its one connection, never waited for here). */
 export interface PoolUse {
@@ -53,7 +61,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
       readers: options.poolSize,
       onDirectStatement: options.onQuery,
     });
-    const db = new Kysely<Database>({ dialect: threaded, log });
+    const db = watchedKysely(threaded, log);
     registerDirectReads(db, (query) => threaded.readNow(query));
     return { db, dialect, close: () => db.destroy(), poolUse: () => threaded.poolUse() };
   }
@@ -72,12 +80,12 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     registerSqliteFunctions(sqlite);
     // Safe to cache: Kysely runs one statement at a time on its single SQLite connection.
     const statements = new StatementCache(sqlite);
-    const db = new Kysely<Database>({
-      dialect: new SqliteDialect({
+    const db = watchedKysely(
+      new SqliteDialect({
         database: { close: () => sqlite.close(), prepare: (text: string) => statements.prepare(text) },
       }),
       log,
-    });
+    );
     return { db, dialect, close: () => db.destroy(), poolUse: () => ({ total: 1, idle: 1, waiting: 0 }) };
   }
 
@@ -95,10 +103,7 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     // Its next query fails instead, and the request answers 503 (src/http/response/outage.ts).
     pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
     // Hot statements are prepared once per connection under a name (see pg-prepared.ts).
-    const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
-      log,
-    });
+    const db = watchedKysely(new PostgresDialect({ pool: withNamedStatements(pool) }), log);
     const poolUse = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return { db, dialect, close: () => db.destroy(), poolUse };
   }
@@ -113,8 +118,22 @@ export async function openDatabase(url: string, options: OpenDatabaseOptions = {
     bigNumberStrings: false,
     charset: 'utf8mb4',
   });
-  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }), log });
+  const db = watchedKysely(new MysqlDialect({ pool }), log);
   return { db, dialect, close: () => db.destroy(), poolUse: () => mysqlPoolUse(pool) };
+}
+
+/** The tables kept in memory for a second (recent-rows.ts): their writes move the counter. */
+const RECENT_ROW_TABLES: ReadonlySet<string> = new Set(['users', 'sessions', 'personal_access_tokens']);
+
+/**
+ * A Kysely instance whose writes to the sessions, users and tokens move a counter (`write-watch.ts`):
+ * what the rows kept in memory (`recent-rows.ts`) check before they are answered.
+ */
+function watchedKysely(dialect: KyselyDialect, log: KyselyConfig['log']): Kysely<Database> {
+  const generation = new WriteGeneration(RECENT_ROW_TABLES);
+  const db = new Kysely<Database>({ dialect: watchWrites(dialect, generation), log });
+  registerWriteGeneration(db, generation);
+  return db;
 }
 
 /** mysql2 has no public pool counters; these arrays are what its own pool reads. */

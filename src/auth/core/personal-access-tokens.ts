@@ -1,6 +1,9 @@
 import { once, withParameters } from '../../db/compiled.ts';
+import { readNow } from '../../db/read-now.ts';
+import { RecentRows } from '../../db/recent-rows.ts';
+import { writeGeneration } from '../../db/write-watch.ts';
 import type { UserRecord } from '../../http/security/caller.ts';
-import type { Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
 import type { Database, PersonalAccessTokensTable } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import { sha256Hex } from '../../core/crypto.ts';
@@ -42,13 +45,25 @@ function toRecord(
   };
 }
 
+type VerifyRow =
+  ReturnType<PersonalAccessTokens['verifyQuery']> extends CompiledQuery<infer Row> ? Row : never;
+
 /** Personal access tokens: issue, verify (the bearer guard's lookup), list and revoke. */
 export class PersonalAccessTokens {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly lastUsedIntervalSeconds: number,
-  ) {}
+  ) {
+    const writes = writeGeneration(db);
+    this.recent = writes && new RecentRows<VerifyRow>(writes);
+  }
+
+  /**
+   * Tokens read in the last second, while this process wrote no token or user since
+   * (recent-rows.ts): a busy token costs no statement. Expiry is checked on every use.
+   */
+  private readonly recent: RecentRows<VerifyRow> | undefined;
 
   async issue(
     input: {
@@ -105,9 +120,15 @@ export class PersonalAccessTokens {
 
   async verify(token: string): Promise<VerifiedToken | null> {
     if (!isWellFormedToken(token)) return null;
-    const [joined] = (await this.db.executeQuery(withParameters(this.verifyQuery(), [sha256Hex(token)])))
-      .rows;
-    if (!joined) return null;
+    const hash = sha256Hex(token);
+    let joined = this.recent?.get(hash);
+    if (joined === undefined) {
+      const stamp = this.recent?.stamp();
+      const query = withParameters(this.verifyQuery(), [hash]);
+      [joined] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+      if (!joined) return null;
+      if (stamp !== undefined) this.recent!.set(hash, joined, stamp);
+    }
     const {
       token_id,
       token_user_id,

@@ -129,14 +129,7 @@ export const sessionPlugin = fp(async function sessionPlugin(app: FastifyInstanc
   // the auth adapter); this hook stores what is left: the session changes of an error answer or of
   // a hand-written route, and the idle expiry's refresh. An error answer here goes out as it is.
   app.addHook('onSend', (request, reply, payload, done) => {
-    const session = request.session;
-    // Nothing changed and the idle expiry needs no refresh: no work, no promise.
-    if (
-      !session ||
-      failedSaves.has(session) ||
-      (!session.isDirty && !session.isDestroyed && !isStale(request, session))
-    )
-      return done(null, payload);
+    // Nothing changed and the idle expiry needs no refresh (or it was committed): no work, no promise.
     const committed = commitSession(request, reply);
     if (!committed) return done(null, payload);
     committed.then(

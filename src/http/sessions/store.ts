@@ -2,6 +2,8 @@ import { retryOnDeadlock } from '../../db/retry.ts';
 import { sql, type Kysely } from 'kysely';
 import { once, withParameters } from '../../db/compiled.ts';
 import { readNow } from '../../db/read-now.ts';
+import { writeGeneration } from '../../db/write-watch.ts';
+import { RecentRows } from '../../db/recent-rows.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Dialect } from '../../db/url.ts';
@@ -133,7 +135,10 @@ export class DatabaseSessionStore implements SessionStore {
     /** PostgreSQL writes a new session and its companion rows in one statement (`insertWithCompanions`). */
     private readonly dialect: Dialect = 'sqlite',
     private readonly ends: EndWatchers = { list: [] },
-  ) {}
+  ) {
+    const writes = writeGeneration(db);
+    this.cache = writes && new RecentRows<LoadRow>(writes);
+  }
 
   watchEnds(watchers: readonly SessionEndWatcher[]): void {
     this.ends.list = watchers;
@@ -232,18 +237,35 @@ export class DatabaseSessionStore implements SessionStore {
       .compile(),
   );
 
+  /**
+   * Rows read in the last second, while this process wrote no session or user since (recent-rows.ts).
+   * Only on a database `openDatabase` opened (it counts the writes), never in a transaction.
+   */
+  private readonly cache: RecentRows<LoadRow> | undefined;
+
   loadNow(idHash: string): LoadedSession | null | undefined {
-    // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
-    const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
-    if (!rows) return undefined;
-    const loaded = this.loaded(rows[0]);
+    let row = this.cache?.get(idHash);
+    if (row === undefined) {
+      // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
+      const stamp = this.cache?.stamp();
+      const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
+      if (!rows) return undefined;
+      row = rows[0];
+      if (row && stamp !== undefined) this.cache!.set(idHash, row, stamp);
+    }
+    const loaded = this.loaded(row);
     // An expired session is removed (and its watchers told) by `load`.
     return loaded === 'expired' ? undefined : loaded;
   }
 
   async load(idHash: string): Promise<LoadedSession | null> {
-    const query = withParameters(this.loadQuery(), [idHash]);
-    const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+    let row = this.cache?.get(idHash);
+    if (row === undefined) {
+      const stamp = this.cache?.stamp();
+      const query = withParameters(this.loadQuery(), [idHash]);
+      [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+      if (row && stamp !== undefined) this.cache!.set(idHash, row, stamp);
+    }
     const loaded = this.loaded(row);
     if (loaded !== 'expired') return loaded;
     const data = JSON.parse(row!.session_data) as SessionData;
