@@ -120,6 +120,11 @@ export function registerLiveRoute(
       },
     );
     stream.comment('connected');
+    // Fastify pipes the body into the response; when it pipes this very stream (no onSend hook put
+    // another in its place), the stream may write to the response directly while it holds nothing.
+    reply.raw.once('pipe', (source) => {
+      if (source === stream.body) stream.pipedInto(reply.raw);
+    });
     return reply
       .header('content-type', 'text/event-stream; charset=utf-8')
       .header('cache-control', 'no-cache')
