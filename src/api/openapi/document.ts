@@ -11,6 +11,7 @@ import { recordSchema } from './record-schema.ts';
 import { inputSchema, VERB_TITLE } from './input-schema.ts';
 import { errorResponseComponents, PAGINATION_SCHEMA, PROBLEM_SCHEMA } from './responses.ts';
 import { pathsOf } from './operations.ts';
+import { deepFreeze } from '../../core/deep-freeze.ts';
 
 export { NO_NUL } from './input-schema.ts';
 
@@ -97,14 +98,6 @@ const cache = new WeakMap<
   ReadonlyMap<string, CompiledResource>,
   Map<string, Readonly<Record<string, unknown>>>
 >();
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 /** How a document is built besides the API: its OpenAPI version and the deployment's id settings. */
 export interface DocumentOptions {

@@ -1,6 +1,7 @@
 import { once, withParameters } from '../../db/compiled.ts';
 import { readNow } from '../../db/read-now.ts';
 import { RecentRows } from '../../db/recent-rows.ts';
+import { deepFreeze } from '../../core/deep-freeze.ts';
 import { writeGeneration } from '../../db/write-watch.ts';
 import type { UserRecord } from '../../http/security/caller.ts';
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
@@ -48,6 +49,34 @@ function toRecord(
 type VerifyRow =
   ReturnType<PersonalAccessTokens['verifyQuery']> extends CompiledQuery<infer Row> ? Row : never;
 
+/**
+ * The token and its owner of a row of `verifyQuery`, frozen: while it is kept in memory, requests
+ * share it, and a change to it throws.
+ */
+function verifiedOf(joined: VerifyRow): VerifiedToken {
+  const {
+    token_id,
+    token_user_id,
+    token_name,
+    token_abilities,
+    token_last_used_at,
+    token_created_at,
+    token_expires_at,
+    token_organization_id,
+    ...user
+  } = joined;
+  const record = toRecord({
+    id: token_id,
+    name: token_name,
+    abilities: token_abilities,
+    last_used_at: token_last_used_at,
+    created_at: token_created_at,
+    expires_at: token_expires_at,
+    organization_id: token_organization_id,
+  });
+  return deepFreeze({ record, userId: token_user_id, user: user as UserRecord });
+}
+
 /** Personal access tokens: issue, verify (the bearer guard's lookup), list and revoke. */
 export class PersonalAccessTokens {
   constructor(
@@ -56,14 +85,14 @@ export class PersonalAccessTokens {
     private readonly lastUsedIntervalSeconds: number,
   ) {
     const writes = writeGeneration(db);
-    this.recent = writes && new RecentRows<VerifyRow>(writes);
+    this.recent = writes && new RecentRows<VerifiedToken>(writes);
   }
 
   /**
    * Tokens read in the last second, while this process wrote no token or user since
    * (recent-rows.ts): a busy token costs no statement. Expiry is checked on every use.
    */
-  private readonly recent: RecentRows<VerifyRow> | undefined;
+  private readonly recent: RecentRows<VerifiedToken> | undefined;
 
   async issue(
     input: {
@@ -121,39 +150,20 @@ export class PersonalAccessTokens {
   async verify(token: string): Promise<VerifiedToken | null> {
     if (!isWellFormedToken(token)) return null;
     const hash = sha256Hex(token);
-    let joined = this.recent?.get(hash);
-    if (joined === undefined) {
+    let found = this.recent?.get(hash);
+    if (found === undefined) {
       const stamp = this.recent?.stamp();
       const query = withParameters(this.verifyQuery(), [hash]);
-      [joined] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+      const [joined] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
       if (!joined) return null;
-      if (stamp !== undefined) this.recent!.set(hash, joined, stamp);
+      found = verifiedOf(joined);
+      if (stamp !== undefined) this.recent!.set(hash, found, stamp);
     }
-    const {
-      token_id,
-      token_user_id,
-      token_name,
-      token_abilities,
-      token_last_used_at,
-      token_created_at,
-      token_expires_at,
-      token_organization_id,
-      ...user
-    } = joined;
-    const row = {
-      id: token_id,
-      user_id: token_user_id,
-      name: token_name,
-      abilities: token_abilities,
-      last_used_at: token_last_used_at,
-      created_at: token_created_at,
-      expires_at: token_expires_at,
-      organization_id: token_organization_id,
-    };
     const now = this.clock.now();
-    if (row.expires_at !== null && row.expires_at <= now.toISOString()) return null;
-    await this.touch(row.id, row.last_used_at, now);
-    return { record: toRecord(row), userId: row.user_id, user: user as UserRecord };
+    const { record } = found;
+    if (record.expires_at !== null && record.expires_at <= now.toISOString()) return null;
+    await this.touch(record.id, record.last_used_at, now);
+    return found;
   }
 
   /** Write last_used_at at most once per interval: a busy token must not mean a write per request. */

@@ -123,6 +123,24 @@ export interface SessionStore {
 }
 
 /** A row of the session-and-user read: the session's columns, and the user's (null without one). */
+/**
+ * A session as requests share it while it is kept in memory: the user row frozen (a change to it
+ * throws), the data as stored, parsed anew for each request (which may change it).
+ */
+interface KeptSession {
+  userId: number | null;
+  dataText: string;
+  expiresAt: string;
+  user: UserRecord | null;
+}
+
+const loadedOf = (kept: KeptSession): LoadedSession => ({
+  userId: kept.userId,
+  data: JSON.parse(kept.dataText) as SessionData,
+  expiresAt: kept.expiresAt,
+  user: kept.user,
+});
+
 type LoadRow = { session_user_id: number | null; session_data: string; session_expires_at: string } & Record<
   string,
   unknown
@@ -137,7 +155,7 @@ export class DatabaseSessionStore implements SessionStore {
     private readonly ends: EndWatchers = { list: [] },
   ) {
     const writes = writeGeneration(db);
-    this.cache = writes && new RecentRows<LoadRow>(writes);
+    this.cache = writes && new RecentRows<KeptSession>(writes);
   }
 
   watchEnds(watchers: readonly SessionEndWatcher[]): void {
@@ -238,54 +256,57 @@ export class DatabaseSessionStore implements SessionStore {
   );
 
   /**
-   * Rows read in the last second, while this process wrote no session or user since (recent-rows.ts).
-   * Only on a database `openDatabase` opened (it counts the writes), never in a transaction.
+   * Sessions read in the last second, while this process wrote no session or user since
+   * (recent-rows.ts). Only on a database `openDatabase` opened (it counts the writes), never in a
+   * transaction.
    */
-  private readonly cache: RecentRows<LoadRow> | undefined;
+  private readonly cache: RecentRows<KeptSession> | undefined;
 
   loadNow(idHash: string): LoadedSession | null | undefined {
-    let row = this.cache?.get(idHash);
-    if (row === undefined) {
+    let kept = this.cache?.get(idHash);
+    if (kept === undefined) {
       // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
       const stamp = this.cache?.stamp();
       const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
       if (!rows) return undefined;
-      row = rows[0];
-      if (row && stamp !== undefined) this.cache!.set(idHash, row, stamp);
+      if (!rows[0]) return null;
+      kept = this.keep(idHash, rows[0], stamp);
     }
-    const loaded = this.loaded(row);
     // An expired session is removed (and its watchers told) by `load`.
-    return loaded === 'expired' ? undefined : loaded;
+    return this.expired(kept) ? undefined : loadedOf(kept);
   }
 
   async load(idHash: string): Promise<LoadedSession | null> {
-    let row = this.cache?.get(idHash);
-    if (row === undefined) {
+    let kept = this.cache?.get(idHash);
+    if (kept === undefined) {
       const stamp = this.cache?.stamp();
       const query = withParameters(this.loadQuery(), [idHash]);
-      [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
-      if (row && stamp !== undefined) this.cache!.set(idHash, row, stamp);
+      const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
+      if (!row) return null;
+      kept = this.keep(idHash, row, stamp);
     }
-    const loaded = this.loaded(row);
-    if (loaded !== 'expired') return loaded;
-    const data = JSON.parse(row!.session_data) as SessionData;
-    await this.destroy(idHash, { userId: row!.session_user_id, data, cause: 'expired' });
+    const loaded = loadedOf(kept);
+    if (!this.expired(kept)) return loaded;
+    await this.destroy(idHash, { userId: loaded.userId, data: loaded.data, cause: 'expired' });
     return null;
   }
 
-  /** The session of a row of `loadQuery`, null for none, or `expired` (still to be removed). */
-  private loaded(row: LoadRow | undefined): LoadedSession | null | 'expired' {
-    if (!row) return null;
+  private expired(session: KeptSession): boolean {
+    return session.expiresAt <= this.clock.now().toISOString();
+  }
+
+  /** A row of `loadQuery` as it is kept (when `stamp` is given) and shared by the requests that read it. */
+  private keep(idHash: string, row: LoadRow, stamp: number | undefined): KeptSession {
     const { session_user_id, session_data, session_expires_at, ...user } = row;
-    if (session_expires_at <= this.clock.now().toISOString()) return 'expired';
-    const data = JSON.parse(session_data) as SessionData;
-    return {
+    const kept: KeptSession = {
       userId: session_user_id,
-      data,
+      dataText: session_data,
       expiresAt: session_expires_at,
       // A left join: no user (anonymous session, or the user is gone) leaves every column null.
-      user: user.id === null || user.id === undefined ? null : (user as UserRecord),
+      user: user.id === null || user.id === undefined ? null : Object.freeze(user as UserRecord),
     };
+    if (stamp !== undefined) this.cache!.set(idHash, kept, stamp);
+    return kept;
   }
 
   private values(session: StoredSession) {
