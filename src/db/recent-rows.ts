@@ -2,7 +2,8 @@ import type { WriteGeneration } from './write-watch.ts';
 
 /** How long a row read stays in memory: the longest another process's change goes unseen. */
 export const RECENT_ROW_MS = 1000;
-const MAX_ENTRIES = 10_000;
+/** Entries kept at most: past it, the oldest goes first. */
+export const MAX_RECENT_ROWS = 10_000;
 
 /**
  * Rows this process read in the last second (a session and its user, a token and its user), by
@@ -41,7 +42,7 @@ export class RecentRows<Row> {
     if (stamp !== this.writes.value) return;
     if (this.#generation !== stamp) this.#clear();
     // Oldest first: a Map iterates in insertion order.
-    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+    if (this.#entries.size >= MAX_RECENT_ROWS) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { row, until: performance.now() + this.ttlMs });
   }
 
