@@ -122,7 +122,6 @@ export interface SessionStore {
   ): Promise<void>;
 }
 
-/** A row of the session-and-user read: the session's columns, and the user's (null without one). */
 /**
  * A session as requests share it while it is kept in memory: the user row frozen (a change to it
  * throws), the data as stored, parsed anew for each request (which may change it).
@@ -141,6 +140,7 @@ const loadedOf = (kept: KeptSession): LoadedSession => ({
   user: kept.user,
 });
 
+/** A row of the session-and-user read: the session's columns, and the user's (null without one). */
 type LoadRow = { session_user_id: number | null; session_data: string; session_expires_at: string } & Record<
   string,
   unknown
@@ -262,29 +262,34 @@ export class DatabaseSessionStore implements SessionStore {
    */
   private readonly cache: RecentRows<KeptSession> | undefined;
 
+  /**
+   * The session as kept, or read at once (SQLite's point read on the main thread, with no
+   * connection of its own); null for none, undefined when it cannot be read without a promise.
+   */
+  private keptNow(idHash: string): KeptSession | null | undefined {
+    const kept = this.cache?.get(idHash);
+    if (kept !== undefined) return kept;
+    const stamp = this.cache?.stamp();
+    const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
+    if (!rows) return undefined;
+    return rows[0] ? this.keep(idHash, rows[0], stamp) : null;
+  }
+
   loadNow(idHash: string): LoadedSession | null | undefined {
-    let kept = this.cache?.get(idHash);
-    if (kept === undefined) {
-      // SQLite answers it at once on the main thread (a read by key), with no connection of its own.
-      const stamp = this.cache?.stamp();
-      const rows = readNow(this.db, withParameters(this.loadQuery(), [idHash]));
-      if (!rows) return undefined;
-      if (!rows[0]) return null;
-      kept = this.keep(idHash, rows[0], stamp);
-    }
+    const kept = this.keptNow(idHash);
+    if (!kept) return kept;
     // An expired session is removed (and its watchers told) by `load`.
     return this.expired(kept) ? undefined : loadedOf(kept);
   }
 
   async load(idHash: string): Promise<LoadedSession | null> {
-    let kept = this.cache?.get(idHash);
+    let kept = this.keptNow(idHash);
     if (kept === undefined) {
       const stamp = this.cache?.stamp();
-      const query = withParameters(this.loadQuery(), [idHash]);
-      const [row] = readNow(this.db, query) ?? (await this.db.executeQuery(query)).rows;
-      if (!row) return null;
-      kept = this.keep(idHash, row, stamp);
+      const [row] = (await this.db.executeQuery(withParameters(this.loadQuery(), [idHash]))).rows;
+      kept = row ? this.keep(idHash, row, stamp) : null;
     }
+    if (!kept) return null;
     const loaded = loadedOf(kept);
     if (!this.expired(kept)) return loaded;
     await this.destroy(idHash, { userId: loaded.userId, data: loaded.data, cause: 'expired' });
